@@ -1,0 +1,160 @@
+"""Suites and their items, read from content/suites/<suite>/ and validated."""
+
+from __future__ import annotations
+
+import datetime as dt
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+from .errors import ErrorLog
+from .ids import id_problem
+
+HALVES = ("public", "private")
+
+
+@dataclass(frozen=True)
+class Dataset:
+    id: str
+    title: str
+
+
+@dataclass(frozen=True)
+class Suite:
+    name: str
+    title: str
+    version: str
+    scorer: str
+    reference_date: str
+    headline: str
+    headline_half: str
+    comparison: str
+    min_stratum_items: int
+    strata: tuple[str, ...]
+    datasets: tuple[Dataset, ...]
+    description: str
+    root: Path
+
+
+@dataclass(frozen=True)
+class Item:
+    id: str
+    dataset: str
+    half: str
+    strata: dict[str, str]
+    document: dict
+    spec: object = field(repr=False)  # the suite module's parsed checked answer
+    source: str = ""  # "file:line", for error messages
+
+
+_SUITE_KEYS = {"name": str, "title": str, "version": str, "scorer": str, "reference_date": str}
+
+
+def load_suite(root: Path, log: ErrorLog) -> Suite | None:
+    path = root / "suite.toml"
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        log.add(path, None, "suite.toml not found")
+        return None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        log.add(path, None, f"not valid TOML: {exc}")
+        return None
+    problems = [f"{k} must be a {t.__name__}" for k, t in _SUITE_KEYS.items() if not isinstance(raw.get(k), t)]
+    if not problems:
+        for key in ("name", "scorer"):
+            if (p := id_problem(raw[key], key)) is not None:
+                problems.append(p)
+        if raw["name"] != root.name:
+            problems.append(f"name {raw['name']!r} differs from its folder {root.name!r}")
+        try:
+            dt.date.fromisoformat(raw["reference_date"])
+        except ValueError:
+            problems.append("reference_date must be YYYY-MM-DD")
+    datasets = []
+    for i, d in enumerate(raw.get("datasets", [])):
+        if not isinstance(d, dict) or id_problem(d.get("id")) is not None or not isinstance(d.get("title"), str):
+            problems.append(f"datasets[{i}] needs a safe id and a title")
+        else:
+            datasets.append(Dataset(d["id"], d["title"]))
+    if not datasets:
+        problems.append("no datasets")
+    if len({d.id for d in datasets}) != len(datasets):
+        problems.append("dataset ids repeat")
+    for p in problems:
+        log.add(path, None, p)
+    if problems:
+        return None
+    return Suite(
+        name=raw["name"], title=raw["title"], version=raw["version"], scorer=raw["scorer"],
+        reference_date=raw["reference_date"], headline=str(raw.get("headline", "")),
+        headline_half=str(raw.get("headline_half", "private")), comparison=str(raw.get("comparison", "max-t")),
+        min_stratum_items=int(raw.get("min_stratum_items", 10)), strata=tuple(raw.get("strata", ())),
+        datasets=tuple(datasets), description=str(raw.get("description", "")), root=root,
+    )
+
+
+def load_items(suite: Suite, parse_spec, log: ErrorLog) -> list[Item]:
+    """Every item of every dataset and half, sorted by id. `parse_spec(raw) -> (spec, problems)`."""
+    items: dict[str, Item] = {}
+    for dataset in suite.datasets:
+        for half in HALVES:
+            path = suite.root / "items" / f"{dataset.id}.{half}.jsonl"
+            if not path.exists():
+                continue
+            for item in _read_item_file(path, dataset.id, half, parse_spec, log):
+                if item.id in items:
+                    log.add(path, int(item.source.rsplit(":", 1)[1]),
+                            f"item id {item.id!r} already defined at {items[item.id].source}")
+                else:
+                    items[item.id] = item
+    if not items:
+        log.add(suite.root / "items", None, "no items found")
+    return [items[k] for k in sorted(items)]
+
+
+def _read_item_file(path: Path, dataset: str, half: str, parse_spec, log: ErrorLog):
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        log.add(path, data.count(b"\n") + 1, "file does not end with a newline (truncated?)")
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            raw = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            log.add(path, number, f"not valid JSON: {exc}")
+            continue
+        problems = _common_problems(raw, dataset, half)
+        if problems:
+            for p in problems:
+                log.add(path, number, p)
+            continue
+        spec, spec_problems = parse_spec(raw)
+        for p in spec_problems:
+            log.add(path, number, f"item {raw['id']}: {p}")
+        if spec_problems:
+            continue
+        strata = {**{str(k): str(v) for k, v in raw.get("strata", {}).items()}, "dataset": dataset, "half": half}
+        yield Item(raw["id"], dataset, half, strata, raw["document"], spec, f"{log._show(path)}:{number}")
+
+
+def _common_problems(raw: object, dataset: str, half: str) -> list[str]:
+    if not isinstance(raw, dict):
+        return ["an item must be a JSON object"]
+    problems = []
+    if (p := id_problem(raw.get("id"), "item id")) is not None:
+        problems.append(p)
+    if raw.get("dataset") != dataset:
+        problems.append(f"dataset must be {dataset!r} in this file, got {raw.get('dataset')!r}")
+    if raw.get("half") != half:
+        problems.append(f"half must be {half!r} in this file, got {raw.get('half')!r}")
+    strata = raw.get("strata", {})
+    if not isinstance(strata, dict) or not all(isinstance(v, str) for v in strata.values()):
+        problems.append("strata must be an object of strings")
+    document = raw.get("document")
+    if not isinstance(document, dict) or not isinstance(document.get("locale"), str):
+        problems.append("document must be an object with a locale")
+    return problems

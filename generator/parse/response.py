@@ -1,0 +1,58 @@
+"""A stored response record to an outcome: a failed call, an unparseable answer, or an answer object."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .jsonfind import first_object
+
+FAILED = "failed_call"
+UNPARSEABLE = "unparseable"
+ANSWER = "answer"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: str  # FAILED | UNPARSEABLE | ANSWER
+    answer: dict | None
+    reason: str
+
+
+def _call_failed(record: dict) -> str | None:
+    attempts = record.get("attempts")
+    if not isinstance(attempts, list) or not attempts or not isinstance(attempts[-1], dict):
+        return "no attempt recorded"
+    last = attempts[-1]
+    if last.get("error"):
+        return f"last attempt failed: {str(last['error'])[:80]}"
+    status = last.get("status")
+    if type(status) is not int or not 200 <= status <= 299:
+        return f"last attempt returned HTTP status {status!r}"
+    if not isinstance(record.get("response"), dict):
+        return "no response body"
+    return None
+
+
+def message_content(body: dict) -> str | None:
+    """choices[0].message.content when it is a string, else None."""
+    choices = body.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        return None
+    message = choices[0].get("message")
+    if not isinstance(message, dict):
+        return None
+    content = message.get("content")
+    return content if isinstance(content, str) else None
+
+
+def read_outcome(record: dict) -> Outcome:
+    failure = _call_failed(record)
+    if failure is not None:
+        return Outcome(FAILED, None, failure)
+    content = message_content(record["response"])
+    if content is None:
+        return Outcome(UNPARSEABLE, None, "no message content")
+    answer = first_object(content)
+    if answer is None:
+        return Outcome(UNPARSEABLE, None, "no complete JSON object in the content")
+    return Outcome(ANSWER, answer, "")

@@ -1,0 +1,129 @@
+"""Stored runs: results/<suite>/<run-id>/run.json and responses.jsonl, validated line by line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import orjson
+
+from .errors import ErrorLog
+from .ids import id_problem
+
+HOSTING = ("hosted", "self-hosted")
+RUN_HALVES = ("public", "private", "both")
+_REQUIRED = {"format": int, "suite": str, "run_id": str, "model": str, "provider": str, "hosting": str,
+             "simulated": bool, "started": str}
+
+
+@dataclass(frozen=True)
+class Run:
+    id: str
+    suite: str
+    model: str
+    provider: str
+    hosting: str
+    simulated: bool
+    half: str
+    meta: dict
+    responses: Path
+
+
+def list_run_dirs(results_root: Path, suite: str) -> list[Path]:
+    base = results_root / suite
+    if not base.is_dir():
+        return []
+    return sorted(p for p in base.iterdir() if p.is_dir())
+
+
+def load_run(run_dir: Path, suite_name: str, log: ErrorLog) -> Run | None:
+    meta_path = run_dir / "run.json"
+    if (p := id_problem(run_dir.name, "run folder")) is not None:
+        log.add(run_dir, None, p)
+        return None
+    if not meta_path.is_file():
+        log.add(meta_path, None, "run without metadata: run.json is missing")
+        return None
+    try:
+        meta = orjson.loads(meta_path.read_bytes())
+    except orjson.JSONDecodeError as exc:
+        log.add(meta_path, None, f"not valid JSON: {exc}")
+        return None
+    if not isinstance(meta, dict):
+        log.add(meta_path, None, "run.json must hold a JSON object")
+        return None
+    problems = [f"{k} is required and must be a {t.__name__}"
+                for k, t in _REQUIRED.items() if type(meta.get(k)) is not t]
+    if not problems:
+        if meta["format"] != 1:
+            problems.append(f"unknown format {meta['format']}; this version reads format 1")
+        if meta["suite"] != suite_name:
+            problems.append(f"suite {meta['suite']!r} does not match the folder's suite {suite_name!r}")
+        if meta["run_id"] != run_dir.name:
+            problems.append(f"run_id {meta['run_id']!r} differs from its folder name {run_dir.name!r}")
+        if meta["hosting"] not in HOSTING:
+            problems.append(f"hosting must be one of {', '.join(HOSTING)}")
+        if meta.get("half", "both") not in RUN_HALVES:
+            problems.append(f"half must be one of {', '.join(RUN_HALVES)}")
+        for key in ("model", "provider"):
+            if not meta[key].strip() or len(meta[key]) > 200:
+                problems.append(f"{key} must be a non-blank string of at most 200 characters")
+    responses = run_dir / "responses.jsonl"
+    if not responses.is_file():
+        problems.append("responses.jsonl is missing")
+    for p in problems:
+        log.add(meta_path, None, p)
+    if problems:
+        return None
+    return Run(meta["run_id"], suite_name, meta["model"], meta["provider"], meta["hosting"], meta["simulated"],
+               meta.get("half", "both"), meta, responses)
+
+
+def _record_problem(record: object) -> str | None:
+    if not isinstance(record, dict):
+        return "a response record must be a JSON object"
+    if (p := id_problem(record.get("item"), "item")) is not None:
+        return p
+    repeat = record.get("repeat")
+    if type(repeat) is not int or not 0 <= repeat < 1000:
+        return "repeat must be an integer from 0 to 999"
+    attempts = record.get("attempts")
+    if not isinstance(attempts, list) or not attempts or not all(isinstance(a, dict) for a in attempts):
+        return "attempts must be a non-empty array of objects"
+    latency = record.get("latency_ms")
+    if latency is not None and (isinstance(latency, bool) or not isinstance(latency, (int, float)) or latency < 0):
+        return "latency_ms must be a non-negative number or null"
+    return None
+
+
+def iter_records(run: Run, item_half: dict[str, str], log: ErrorLog):
+    """Yield (line number, record) for each valid line; log every bad line and every duplicate."""
+    seen: dict[tuple[str, int], int] = {}
+    data = run.responses.read_bytes()
+    if data and not data.endswith(b"\n"):
+        log.add(run.responses, data.count(b"\n") + 1, "last line has no newline: the file looks truncated")
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            log.add(run.responses, number, f"not valid JSON: {exc}")
+            continue
+        problem = _record_problem(record)
+        if problem is None:
+            half = item_half.get(record["item"])
+            if half is None:
+                problem = f"response for unknown item {record['item']!r}"
+            elif run.half != "both" and half != run.half:
+                problem = f"item {record['item']!r} is {half}, but this run is on the {run.half} half"
+        if problem is None:
+            key = (record["item"], record["repeat"])
+            if key in seen:
+                problem = f"second response for item {key[0]!r} repeat {key[1]} (first at line {seen[key]})"
+            else:
+                seen[key] = number
+        if problem is not None:
+            log.add(run.responses, number, problem)
+            continue
+        yield number, record

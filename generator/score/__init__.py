@@ -1,0 +1,1 @@
+"""Scorer A: comparators by field type and verdict rows."""

@@ -1,0 +1,134 @@
+"""Equality of a model value and a checked answer, by field type (rule 3 of the scoring page).
+
+Every comparator returns None when the values are equal, or the reason they are not. Checked
+answers arrive already converted by `checked_value` (once per item, not once per response).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from decimal import ROUND_HALF_UP, Context, Decimal
+
+from ..parse.dates import read_iso_date
+from ..parse.jsonfind import JsonInt
+from ..parse.numbers import NotANumber, read_locale_number
+from ..parse.text import WHITESPACE, normalise_text
+
+NUMERIC = ("money", "count", "number")
+SCALAR_TYPES = ("money", "count", "number", "date", "text", "identifier", "currency")
+TYPES = SCALAR_TYPES + ("list",)
+
+
+class Unreadable(ValueError):
+    """The model value cannot be read as the field's type; the message is the reason."""
+
+
+def _number(value: object, ftype: str, locale: str) -> Decimal:
+    if isinstance(value, Decimal):  # a JSON number, exact
+        return value
+    if isinstance(value, str):
+        try:
+            return read_locale_number(value, locale, money=ftype == "money", percent=ftype == "number")
+        except NotANumber as exc:
+            raise Unreadable(str(exc)) from None
+    raise Unreadable(f"expected a number, got {_json_type(value)}")
+
+
+def _json_type(value: object) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, Decimal):
+        return "a number"
+    return "a string" if isinstance(value, str) else type(value).__name__
+
+
+def _text(value: object) -> str:
+    if isinstance(value, str):
+        return normalise_text(value)
+    if isinstance(value, JsonInt):
+        return format(value, "f")
+    raise Unreadable(f"expected text, got {_json_type(value)}")
+
+
+def read_value(value: object, ftype: str, locale: str, places: int | None = None):
+    """A model value converted to a comparable form; raises Unreadable."""
+    if ftype in NUMERIC:
+        number = _number(value, ftype, locale)
+        if not number.is_finite():
+            raise Unreadable("not a finite number")
+        if ftype == "number" and places is not None:
+            return _round(number, places)
+        return number
+    if ftype in ("text", "identifier"):
+        return _text(value)
+    if ftype == "date":
+        if not isinstance(value, str):
+            raise Unreadable(f"expected a date string, got {_json_type(value)}")
+        date = read_iso_date(value)
+        if date is None:
+            raise Unreadable("not an ISO date")
+        return date
+    if ftype == "currency":
+        if not isinstance(value, str):
+            raise Unreadable(f"expected a currency code, got {_json_type(value)}")
+        return value.strip(WHITESPACE).upper()
+    raise ValueError(f"unknown field type {ftype!r}")
+
+
+def _round(number: Decimal, places: int) -> Decimal:
+    if number.adjusted() > 1000:  # far too large to be a rate; rounding would be pointless and slow
+        return number
+    context = Context(prec=max(number.adjusted(), 0) + places + 2, rounding=ROUND_HALF_UP)
+    return number.quantize(Decimal(1).scaleb(-places), context=context)
+
+
+def checked_value(answer: object, ftype: str, places: int | None = None, item_fields: dict | None = None):
+    """A checked answer (from the item file, already validated) in comparable form."""
+    if ftype == "list":
+        return [tuple(checked_value(el[k], t) for k, t in sorted(item_fields.items())) for el in answer]
+    if ftype in NUMERIC:
+        value = Decimal(str(answer))
+        return _round(value, places) if ftype == "number" and places is not None else value
+    if ftype == "date":
+        return read_iso_date(answer)
+    if ftype == "currency":
+        return answer.strip(WHITESPACE).upper()
+    return normalise_text(answer)
+
+
+def compare(value: object, checked, ftype: str, locale: str, places: int | None = None,
+            item_fields: dict | None = None) -> tuple[str | None, str]:
+    """(None, order) when equal, else (reason, ""). `order` is only set for lists."""
+    if ftype == "list":
+        return _compare_list(value, checked, locale, item_fields)
+    try:
+        got = read_value(value, ftype, locale, places)
+    except Unreadable as exc:
+        return str(exc), ""
+    return (None if got == checked else "differs from checked answer"), ""
+
+
+def _read_element(element: object, item_fields: dict, locale: str):
+    if not isinstance(element, dict):
+        return None
+    try:
+        return tuple(read_value(element.get(k), t, locale) for k, t in sorted(item_fields.items()))
+    except Unreadable:
+        return None
+
+
+def _compare_list(value: object, checked: list, locale: str, item_fields: dict) -> tuple[str | None, str]:
+    if not isinstance(value, list):
+        return f"expected an array, got {_json_type(value)}", ""
+    got = [_read_element(el, item_fields, locale) for el in value]
+    want = Counter(checked)
+    have = Counter(g for g in got if g is not None)
+    missing = sum((want - have).values())
+    extra = sum((have - want).values()) + sum(1 for g in got if g is None)
+    if missing or extra:
+        return f"{missing} missing, {extra} extra of {len(checked)} items", ""
+    return None, "same" if got == checked else "different"

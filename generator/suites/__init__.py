@@ -1,0 +1,20 @@
+"""One module per suite scorer. A scorer module provides:
+
+- `parse_spec(raw_item) -> (spec, problems)`: validate and convert the item's checked answer;
+- `score(item, outcome, run, repeat) -> list[Verdict]`: verdict rows for one response;
+- `FIGURES` and `figures(item, verdicts) -> tuple`: per-item sufficient statistics;
+- `metrics(sums) -> dict` and `summarise(suite, rows) -> dict`: the suite's metrics.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+SCORERS = ("extracting",)
+
+
+def scorer_module(name: str) -> ModuleType:
+    if name not in SCORERS:
+        raise KeyError(f"unknown scorer {name!r}; known: {', '.join(SCORERS)}")
+    return importlib.import_module(f"{__name__}.{name}")

@@ -1,0 +1,198 @@
+"""The extracting suite: fields of documents (content/pages/scoring-extracting.md)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from babel import Locale, UnknownLocaleError
+
+from ..parse.dates import read_iso_date
+from ..parse.response import ANSWER, Outcome
+from ..parse.text import is_blank
+from ..score.fields import SCALAR_TYPES, TYPES, checked_value, compare
+from ..score.verdicts import (
+    CORRECT, FALSE_NULL, FAILED_CALL, INVENTED, NULL_OK, UNPARSEABLE, WRONG, Verdict,
+)
+from ..ids import id_problem
+
+KINDS = ("printed", "computed", "missing")
+_DECIMAL = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+_CURRENCY = re.compile(r"[A-Z]{3}")
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    name: str
+    type: str
+    kind: str
+    answer: object  # as written in the item file
+    checked: object  # comparable form; None for a missing field
+    places: int | None = None
+    item_fields: dict | None = None
+
+
+@dataclass(frozen=True)
+class Spec:
+    locale: str
+    fields: tuple[Field, ...]
+
+
+# ---------------------------------------------------------------- item validation
+
+def _answer_problem(answer: object, ftype: str) -> str | None:
+    if ftype in ("money", "number"):
+        ok = isinstance(answer, str) and _DECIMAL.fullmatch(answer)
+        return None if ok else "must be a decimal string like \"1234.50\""
+    if ftype == "count":
+        return None if type(answer) is int else "must be a JSON integer"
+    if ftype == "date":
+        ok = isinstance(answer, str) and answer == answer.strip() and read_iso_date(answer) is not None
+        return None if ok else "must be a date YYYY-MM-DD"
+    if ftype == "currency":
+        return None if isinstance(answer, str) and _CURRENCY.fullmatch(answer) else "must be an ISO 4217 code"
+    if ftype in ("text", "identifier"):
+        return None if isinstance(answer, str) and not is_blank(answer) else "must be a non-blank string"
+    return f"unknown type {ftype!r}"
+
+
+def _field_problems(f: object, i: int) -> list[str]:
+    if not isinstance(f, dict):
+        return [f"fields[{i}] must be an object"]
+    where = f"field {f.get('name')!r}" if isinstance(f.get("name"), str) else f"fields[{i}]"
+    problems = []
+    if (p := id_problem(f.get("name"), "field name")) is not None:
+        problems.append(p)
+    ftype, kind, answer = f.get("type"), f.get("kind"), f.get("answer")
+    if ftype not in TYPES:
+        return problems + [f"{where}: type must be one of {', '.join(TYPES)}"]
+    if kind not in KINDS:
+        problems.append(f"{where}: kind must be one of {', '.join(KINDS)}")
+    if (kind == "missing") != (answer is None):
+        problems.append(f"{where}: the answer is null exactly when the kind is missing")
+    if ftype == "number" and not (type(f.get("places")) is int and 0 <= f["places"] <= 10):
+        problems.append(f"{where}: a number needs places (an integer from 0 to 10)")
+    if ftype == "list":
+        sub = f.get("item_fields")
+        if not (isinstance(sub, dict) and sub and all(t in SCALAR_TYPES and t != "number" for t in sub.values())):
+            return problems + [f"{where}: a list needs item_fields, an object of sub-field types"]
+        if answer is not None:
+            if not isinstance(answer, list) or not all(isinstance(e, dict) and set(e) == set(sub) for e in answer):
+                problems.append(f"{where}: answer must be an array of objects with keys {sorted(sub)}")
+            else:
+                problems += [f"{where}[{j}].{k}: {p}" for j, e in enumerate(answer) for k, t in sorted(sub.items())
+                             if (p := _answer_problem(e[k], t)) is not None]
+    elif answer is not None and (p := _answer_problem(answer, ftype)) is not None:
+        problems.append(f"{where}: answer {p}")
+    return problems
+
+
+def parse_spec(raw: dict) -> tuple[Spec | None, list[str]]:
+    locale = raw["document"]["locale"]
+    problems = []
+    try:
+        Locale.parse(locale.replace("-", "_"))
+    except (ValueError, UnknownLocaleError):
+        problems.append(f"unknown locale {locale!r}")
+    fields = raw.get("fields")
+    if not isinstance(fields, list) or not fields:
+        return None, problems + ["fields must be a non-empty array"]
+    for i, f in enumerate(fields):
+        problems += _field_problems(f, i)
+    names = [f.get("name") for f in fields if isinstance(f, dict)]
+    if len(set(names)) != len(names):
+        problems.append("field names repeat")
+    if problems:
+        return None, problems
+    return Spec(locale, tuple(
+        Field(f["name"], f["type"], f["kind"], f["answer"],
+              None if f["answer"] is None else checked_value(f["answer"], f["type"], f.get("places"), f.get("item_fields")),
+              f.get("places"), f.get("item_fields"))
+        for f in fields)), []
+
+
+# ---------------------------------------------------------------- scoring
+
+def _is_null(value: object) -> bool:
+    return value is None or (isinstance(value, str) and is_blank(value))
+
+
+def score_field(f: Field, value: object, locale: str) -> tuple[str, str, str]:
+    """(verdict, reason, order) for one field whose answer object was read."""
+    if f.kind == "missing":
+        return (NULL_OK, "", "") if _is_null(value) else (INVENTED, "value for a field the document does not show", "")
+    if _is_null(value):
+        return FALSE_NULL, "null for a field the document shows", ""
+    reason, order = compare(value, f.checked, f.type, locale, f.places, f.item_fields)
+    return (CORRECT, "", order) if reason is None else (WRONG, reason, "")
+
+
+def score(item, outcome: Outcome, run: str, repeat: int) -> list[Verdict]:
+    spec: Spec = item.spec
+    if outcome.status != ANSWER:
+        verdict = FAILED_CALL if outcome.status == FAILED_CALL else UNPARSEABLE
+        return [Verdict(run, item.id, repeat, f.name, f.kind, verdict, outcome.reason) for f in spec.fields]
+    answer = outcome.answer
+    rows = []
+    for f in spec.fields:
+        verdict, reason, order = score_field(f, answer.get(f.name), spec.locale)
+        rows.append(Verdict(run, item.id, repeat, f.name, f.kind, verdict, reason, order))
+    return rows
+
+
+# ---------------------------------------------------------------- per-item figures and metrics
+
+FIGURES = ("printed_n", "printed_correct", "computed_n", "computed_correct", "missing_n", "null_ok",
+           "invented", "present_n", "false_null", "failed", "unparseable")
+
+
+def figures(verdicts: list[Verdict]) -> tuple[int, ...]:
+    pn = pc = cn = cc = mn = nok = inv = fnull = 0
+    for v in verdicts:
+        if v.kind == "printed":
+            pn += 1
+            pc += v.verdict == CORRECT
+        elif v.kind == "computed":
+            cn += 1
+            cc += v.verdict == CORRECT
+        else:
+            mn += 1
+            nok += v.verdict == NULL_OK
+            inv += v.verdict == INVENTED
+        fnull += v.verdict == FALSE_NULL
+    first = verdicts[0].verdict if verdicts else ""
+    return (pn, pc, cn, cc, mn, nok, inv, pn + cn, fnull, int(first == FAILED_CALL), int(first == UNPARSEABLE))
+
+
+def _ratio(num: float, den: float) -> float | None:
+    return num / den if den else None
+
+
+def metrics(s: dict[str, float], n_items: int) -> dict[str, float | None]:
+    """Ratio metrics from sums of per-item figures over `n_items` items."""
+    return {
+        "accuracy": _ratio(s["printed_correct"], s["printed_n"]),
+        "computed_accuracy": _ratio(s["computed_correct"], s["computed_n"]),
+        "null_honesty": _ratio(s["null_ok"], s["missing_n"]),
+        "invented_rate": _ratio(s["invented"], s["missing_n"]),
+        "false_null_rate": _ratio(s["false_null"], s["present_n"]),
+        "unparseable_rate": _ratio(s["unparseable"], n_items),
+        "failed_rate": _ratio(s["failed"], n_items),
+    }
+
+
+def dataset_index(m: dict[str, float | None]) -> float | None:
+    acc, nh = m["accuracy"], m["null_honesty"]
+    if acc is None and nh is None:
+        return None
+    if nh is None:
+        return 100 * acc
+    if acc is None:
+        return 100 * nh
+    return 100 * (0.75 * acc + 0.25 * nh)
+
+
+def index(per_dataset: dict[str, dict[str, float | None]]) -> float | None:
+    """Extracting Index: each dataset's index, averaged with equal weight."""
+    values = [v for m in per_dataset.values() if (v := dataset_index(m)) is not None]
+    return sum(values) / len(values) if values else None
