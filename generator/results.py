@@ -54,20 +54,20 @@ def load_run(run_dir: Path, suite_name: str, log: ErrorLog) -> Run | None:
         return None
     problems = [f"{k} is required and must be a {t.__name__}"
                 for k, t in _REQUIRED.items() if type(meta.get(k)) is not t]
-    if not problems:
-        if meta["format"] != 1:
-            problems.append(f"unknown format {meta['format']}; this version reads format 1")
-        if meta["suite"] != suite_name:
-            problems.append(f"suite {meta['suite']!r} does not match the folder's suite {suite_name!r}")
-        if meta["run_id"] != run_dir.name:
-            problems.append(f"run_id {meta['run_id']!r} differs from its folder name {run_dir.name!r}")
-        if meta["hosting"] not in HOSTING:
-            problems.append(f"hosting must be one of {', '.join(HOSTING)}")
-        if meta.get("half", "both") not in RUN_HALVES:
-            problems.append(f"half must be one of {', '.join(RUN_HALVES)}")
-        for key in ("model", "provider"):
-            if not meta[key].strip() or len(meta[key]) > 200:
-                problems.append(f"{key} must be a non-blank string of at most 200 characters")
+    ok = {k for k, t in _REQUIRED.items() if type(meta.get(k)) is t}
+    if "format" in ok and meta["format"] != 1:
+        problems.append(f"unknown format {meta['format']}; this version reads format 1")
+    if "suite" in ok and meta["suite"] != suite_name:
+        problems.append(f"suite {meta['suite']!r} does not match the folder's suite {suite_name!r}")
+    if "run_id" in ok and meta["run_id"] != run_dir.name:
+        problems.append(f"run_id {meta['run_id']!r} differs from its folder name {run_dir.name!r}")
+    if "hosting" in ok and meta["hosting"] not in HOSTING:
+        problems.append(f"hosting must be one of {', '.join(HOSTING)}")
+    if meta.get("half", "both") not in RUN_HALVES:
+        problems.append(f"half must be one of {', '.join(RUN_HALVES)}")
+    for key in ("model", "provider"):
+        if key in ok and (not meta[key].strip() or len(meta[key]) > 200):
+            problems.append(f"{key} must be a non-blank string of at most 200 characters")
     responses = run_dir / "responses.jsonl"
     if not responses.is_file():
         problems.append("responses.jsonl is missing")

@@ -2,6 +2,8 @@
 
 Numbers keep their exact decimal value: integer literals become `JsonInt`, other numbers `Decimal`.
 NaN and Infinity are not JSON; an object nesting deeper than MAX_DEPTH levels is not accepted.
+Only the first MAX_CANDIDATES `{` are tried, which bounds the work on hostile contents (each
+failed attempt costs time proportional to its position).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import json
 from decimal import Decimal
 
 MAX_DEPTH = 100
+MAX_CANDIDATES = 1000  # only the first 1,000 `{` characters of a content are tried
 
 
 class JsonInt(Decimal):
@@ -45,7 +48,9 @@ def _depth_ok(value: object, limit: int) -> bool:
 def first_object(text: str) -> dict | None:
     """The first complete JSON object in `text`, or None when there is none."""
     start = text.find("{")
-    while start != -1:
+    tried = 0
+    while start != -1 and tried < MAX_CANDIDATES:
+        tried += 1
         try:
             value, _end = _DECODER.raw_decode(text, start)
         except (ValueError, RecursionError):
