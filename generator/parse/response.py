@@ -18,15 +18,22 @@ class Outcome:
     reason: str
 
 
+def _success_status(status: object) -> bool:
+    if isinstance(status, bool) or not isinstance(status, (int, float)):
+        return False
+    return 200 <= status <= 299 and status == int(status)
+
+
 def _call_failed(record: dict) -> str | None:
     attempts = record.get("attempts")
     if not isinstance(attempts, list) or not attempts or not isinstance(attempts[-1], dict):
         return "no attempt recorded"
     last = attempts[-1]
-    if last.get("error"):
-        return f"last attempt failed: {str(last['error'])[:80]}"
+    error = last.get("error")
+    if error is not None and error != "":
+        return f"last attempt failed: {str(error)[:80]}"
     status = last.get("status")
-    if type(status) is not int or not 200 <= status <= 299:
+    if not _success_status(status):
         return f"last attempt returned HTTP status {status!r}"
     if not isinstance(record.get("response"), dict):
         return "no response body"
