@@ -1,0 +1,1 @@
+"""Deterministic generator of the example corpus of the extracting suite."""
