@@ -1,7 +1,8 @@
 """Rescore throughput on a scaled-up corpus, next to the floor measured in the same run.
 
-The scaled corpus copies the committed example runs under new run ids until it holds at least
---responses records (default 200,000). The floor reads the same files and parses every line with
+The scaled corpus regenerates the example runs under new seeds (so the answers differ from run to
+run, as they would between real models) until it holds at least --responses records (default
+200,000). The floor reads the same files and parses every line with
 orjson, doing nothing else. Target: rescoring within 10x of the floor.
 
     python bench/rescore_throughput.py [--responses 200000] [--keep DIR]
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -22,29 +24,40 @@ import orjson
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import tomllib  # noqa: E402
+
 from generator.errors import ErrorLog  # noqa: E402
+from generator.example.build import load_generated_items  # noqa: E402
+from generator.example.runs import write_example_results  # noqa: E402
 from generator.rescore import rescore, write_outputs  # noqa: E402
 
 SUITE = "extracting"
 
 
 def build_scaled(target: Path, responses: int) -> tuple[int, int]:
+    """Example runs regenerated under new seeds (fresh answers, not copies) until `responses` records."""
     shutil.copytree(ROOT / "content", target / "content")
-    sources = sorted((ROOT / "results" / SUITE).iterdir())
+    suite_dir = target / "content" / "suites" / SUITE
+    items = load_generated_items(suite_dir / "items")
+    reference_date = tomllib.loads((suite_dir / "suite.toml").read_text())["reference_date"]
     out = target / "results" / SUITE
-    total = copies = 0
+    out.mkdir(parents=True)
+    total = runs = 0
+    seed = 1
     while total < responses:
-        for src in sources:
-            run_id = f"{src.name}-x{copies:04d}"
-            dst = out / run_id
-            dst.mkdir(parents=True)
+        scratch = target / f"scratch-{seed}"
+        write_example_results(scratch, items, reference_date, seed=seed)
+        for src in sorted((scratch / SUITE).iterdir()):
+            run_id = f"{src.name}-s{seed:03d}"
             meta = json.loads((src / "run.json").read_text())
             meta["run_id"] = run_id
-            (dst / "run.json").write_text(json.dumps(meta))
-            shutil.copyfile(src / "responses.jsonl", dst / "responses.jsonl")
-            total += sum(1 for line in (src / "responses.jsonl").open("rb") if line.strip())
-        copies += 1
-    return total, copies * len(sources)
+            (src / "run.json").write_text(json.dumps(meta))
+            src.rename(out / run_id)
+            total += sum(1 for line in (out / run_id / "responses.jsonl").open("rb") if line.strip())
+            runs += 1
+        shutil.rmtree(scratch)
+        seed += 1
+    return total, runs
 
 
 def floor(root: Path) -> tuple[float, int]:
@@ -70,21 +83,23 @@ def main() -> None:
         print(f"scaled corpus: {n} responses in {runs} runs, {size / 1e6:.0f} MB")
         floor(tmp)  # warm the page cache so both measurements read from memory
         t_floor, n_floor = floor(tmp)
-        log = ErrorLog(tmp)
-        start = time.perf_counter()
-        results = rescore(tmp, [SUITE], log)
-        t_score = time.perf_counter() - start
-        assert not log.errors, log.errors[:3]
-        start = time.perf_counter()
-        write_outputs(tmp / "build" / "rescore", results)
-        t_write = time.perf_counter() - start
-        verdicts = sum(len(r.verdicts) for res in results for r in res.runs)
-        print(f"floor (read + orjson.loads every line): {t_floor:.2f} s, {n_floor / t_floor:,.0f} responses/s")
-        print(f"rescore (parse, score, figures, metrics): {t_score:.2f} s, {n / t_score:,.0f} responses/s, "
-              f"{verdicts:,} verdicts")
-        print(f"writing outputs: {t_write:.2f} s")
-        print(f"ratio rescore / floor: {t_score / t_floor:.1f}x (with writing: {(t_score + t_write) / t_floor:.1f}x); "
-              "target <= 10x")
+        print(f"floor (read + orjson.loads every line, one process): {t_floor:.2f} s, "
+              f"{n_floor / t_floor:,.0f} responses/s")
+        for jobs in sorted({1, os.cpu_count() or 1}):
+            log = ErrorLog(tmp)
+            start = time.perf_counter()
+            results = rescore(tmp, [SUITE], log, jobs=jobs)
+            t_score = time.perf_counter() - start
+            assert not log.errors, log.errors[:3]
+            start = time.perf_counter()
+            write_outputs(tmp / "build" / "rescore", results)
+            t_write = time.perf_counter() - start
+            verdicts = sum(r.verdict_count for res in results for r in res.runs)
+            print(f"rescore, {jobs} process(es): {t_score:.2f} s scoring ({n / t_score:,.0f} responses/s, "
+                  f"{verdicts:,} verdicts) + {t_write:.2f} s writing outputs")
+            print(f"  ratio to the floor: {t_score / t_floor:.1f}x scoring, {(t_score + t_write) / t_floor:.1f}x "
+                  "with writing (target <= 10x)")
+            del results  # so that the next measurement starts from the same heap
     finally:
         if args.keep is None:
             shutil.rmtree(tmp, ignore_errors=True)

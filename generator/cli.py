@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -32,8 +33,10 @@ def _progress_factory(quiet: bool):
 @click.option("--suite", "suites", multiple=True, help="Only this suite (repeatable). Default: every suite.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder. Default: ROOT/build/rescore.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Processes to score runs on. Default: the number of CPUs.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def rescore(root: Path, suites: tuple[str, ...], out: Path | None, quiet: bool) -> None:
+def rescore(root: Path, suites: tuple[str, ...], out: Path | None, jobs: int | None, quiet: bool) -> None:
     """Rescore stored responses offline: verdicts, per-item figures and metrics per run."""
     from .errors import ErrorLog
     from .rescore import rescore as run_rescore
@@ -41,7 +44,7 @@ def rescore(root: Path, suites: tuple[str, ...], out: Path | None, quiet: bool) 
     from .report import print_summary
 
     log = ErrorLog(root)
-    results = run_rescore(root, list(suites) or None, log, _progress_factory(quiet))
+    results = run_rescore(root, list(suites) or None, log, _progress_factory(quiet), jobs or os.cpu_count() or 1)
     if log.errors:
         for error in log.errors:
             click.echo(f"error: {error}", err=True)

@@ -169,3 +169,22 @@ def test_rescore_is_byte_identical(project, tmp_path):
 def test_unknown_suite_option(project):
     result = rescore(project, "--suite", "nope")
     assert result.exit_code == 2 and "no suite named 'nope'" in result.output
+
+
+def test_output_does_not_depend_on_the_number_of_processes(project, tmp_path):
+    records = [chat_record(i, GOOD) for i in ALL_ITEMS]
+    for k in range(4):
+        project.add_run(f"run-{k}", records[k:])
+    outs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out-{jobs}"
+        assert rescore(project, "--out", str(out), "--jobs", jobs).exit_code == 0
+        outs.append({p.name: p.read_bytes() for p in (out / "extracting").iterdir()})
+    assert outs[0] == outs[1]
+    assert outs[0]["verdicts.csv"].count(b"\n") == 1 + 3 * (5 + 4 + 3 + 2) + 3 * (0 + 1 + 2 + 3)
+
+
+def test_errors_found_in_worker_processes_are_reported(project):
+    project.add_run("a", [chat_record("r-pub-1", GOOD)])
+    project.add_run("b", [chat_record("nobody", GOOD)])
+    _assert_input_error(project, rescore(project, "--jobs", "2"), "b/responses.jsonl:1", "unknown item")

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from functools import lru_cache
 
 from .text import WHITESPACE
 
 _ISO = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 
 
+@lru_cache(maxsize=65536)
 def read_iso_date(text: str) -> dt.date | None:
     m = _ISO.fullmatch(text.strip(WHITESPACE))
     if m is None:

@@ -52,10 +52,13 @@ def first_object(text: str) -> dict | None:
     while start != -1 and tried < MAX_CANDIDATES:
         tried += 1
         try:
-            value, _end = _DECODER.raw_decode(text, start)
+            value, end = _DECODER.raw_decode(text, start)
         except (ValueError, RecursionError):
             value = None
-        if isinstance(value, dict) and _depth_ok(value, MAX_DEPTH):
-            return value
+        if isinstance(value, dict):
+            # Nesting depth cannot exceed the number of opening brackets, counted at C speed.
+            shallow = text.count("{", start, end) + text.count("[", start, end) <= MAX_DEPTH
+            if shallow or _depth_ok(value, MAX_DEPTH):
+                return value
         start = text.find("{", start + 1)
     return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 # The Unicode White_Space property, listed so that both scorers use exactly the same set.
 WHITESPACE = (
@@ -14,6 +15,7 @@ WHITESPACE = (
 _RUNS = re.compile(f"[{WHITESPACE}]+")
 
 
+@lru_cache(maxsize=65536)
 def normalise_text(value: str) -> str:
     """NFC, lower case, whitespace runs to one space, trimmed."""
     return _RUNS.sub(" ", unicodedata.normalize("NFC", value).lower()).strip(" ")

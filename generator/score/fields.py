@@ -47,36 +47,46 @@ def _json_type(value: object) -> str:
 
 
 def _text(value: object) -> str:
-    if isinstance(value, str):
+    if value.__class__ is str:
         return normalise_text(value)
     if isinstance(value, JsonInt):
         return format(value, "f")
     raise Unreadable(f"expected text, got {_json_type(value)}")
 
 
+def _read_number(value: object, ftype: str, locale: str, places: int | None) -> Decimal:
+    number = _number(value, ftype, locale)
+    if not number.is_finite():
+        raise Unreadable("not a finite number")
+    return _round(number, places) if ftype == "number" and places is not None else number
+
+
+def _read_date(value: object, ftype: str, locale: str, places: int | None):
+    if value.__class__ is not str:
+        raise Unreadable(f"expected a date string, got {_json_type(value)}")
+    date = read_iso_date(value)
+    if date is None:
+        raise Unreadable("not an ISO date")
+    return date
+
+
+def _read_currency(value: object, ftype: str, locale: str, places: int | None) -> str:
+    if value.__class__ is not str:
+        raise Unreadable(f"expected a currency code, got {_json_type(value)}")
+    return value.strip(WHITESPACE).upper()
+
+
+def _read_text(value: object, ftype: str, locale: str, places: int | None) -> str:
+    return _text(value)
+
+
+_READERS = {"money": _read_number, "count": _read_number, "number": _read_number, "date": _read_date,
+            "text": _read_text, "identifier": _read_text, "currency": _read_currency}
+
+
 def read_value(value: object, ftype: str, locale: str, places: int | None = None):
     """A model value converted to a comparable form; raises Unreadable."""
-    if ftype in NUMERIC:
-        number = _number(value, ftype, locale)
-        if not number.is_finite():
-            raise Unreadable("not a finite number")
-        if ftype == "number" and places is not None:
-            return _round(number, places)
-        return number
-    if ftype in ("text", "identifier"):
-        return _text(value)
-    if ftype == "date":
-        if not isinstance(value, str):
-            raise Unreadable(f"expected a date string, got {_json_type(value)}")
-        date = read_iso_date(value)
-        if date is None:
-            raise Unreadable("not an ISO date")
-        return date
-    if ftype == "currency":
-        if not isinstance(value, str):
-            raise Unreadable(f"expected a currency code, got {_json_type(value)}")
-        return value.strip(WHITESPACE).upper()
-    raise ValueError(f"unknown field type {ftype!r}")
+    return _READERS[ftype](value, ftype, locale, places)
 
 
 def _round(number: Decimal, places: int) -> Decimal:
@@ -106,7 +116,7 @@ def compare(value: object, checked, ftype: str, locale: str, places: int | None 
     if ftype == "list":
         return _compare_list(value, checked, locale, item_fields)
     try:
-        got = read_value(value, ftype, locale, places)
+        got = _READERS[ftype](value, ftype, locale, places)
     except Unreadable as exc:
         return str(exc), ""
     return (None if got == checked else "differs from checked answer"), ""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 CORRECT = "correct"
 WRONG = "wrong"
@@ -18,21 +18,20 @@ POINTS = {CORRECT: 1, NULL_OK: 1}
 COLUMNS = ("run", "item", "repeat", "unit", "kind", "verdict", "points", "reason", "order")
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(NamedTuple):
+    """A row in the order of COLUMNS; build it with `verdict_row`."""
+
     run: str
     item: str
     repeat: int
     unit: str
     kind: str
     verdict: str
-    reason: str = ""
-    order: str = ""
+    points: int
+    reason: str
+    order: str
 
-    @property
-    def points(self) -> int:
-        return POINTS.get(self.verdict, 0)
 
-    def row(self) -> tuple:
-        return (self.run, self.item, self.repeat, self.unit, self.kind, self.verdict, self.points,
-                self.reason, self.order)
+def verdict_row(run: str, item: str, repeat: int, unit: str, kind: str, verdict: str,
+                reason: str = "", order: str = "") -> Verdict:
+    return Verdict(run, item, repeat, unit, kind, verdict, POINTS.get(verdict, 0), reason, order)

@@ -12,7 +12,7 @@ from ..parse.response import ANSWER, Outcome
 from ..parse.text import is_blank
 from ..score.fields import SCALAR_TYPES, TYPES, checked_value, compare
 from ..score.verdicts import (
-    CORRECT, FALSE_NULL, FAILED_CALL, INVENTED, NULL_OK, UNPARSEABLE, WRONG, Verdict,
+    CORRECT, FALSE_NULL, FAILED_CALL, INVENTED, NULL_OK, UNPARSEABLE, WRONG, Verdict, verdict_row,
 )
 from ..ids import id_problem
 
@@ -117,27 +117,30 @@ def _is_null(value: object) -> bool:
     return value is None or (isinstance(value, str) and is_blank(value))
 
 
-def score_field(f: Field, value: object, locale: str) -> tuple[str, str, str]:
-    """(verdict, reason, order) for one field whose answer object was read."""
+# (verdict, points, reason, order) for the outcomes that need no comparison
+_NULL_OK = (NULL_OK, 1, "", "")
+_INVENTED = (INVENTED, 0, "value for a field the document does not show", "")
+_FALSE_NULL = (FALSE_NULL, 0, "null for a field the document shows", "")
+
+
+def score_field(f: Field, value: object, locale: str) -> tuple[str, int, str, str]:
+    """(verdict, points, reason, order) for one field whose answer object was read."""
     if f.kind == "missing":
-        return (NULL_OK, "", "") if _is_null(value) else (INVENTED, "value for a field the document does not show", "")
+        return _NULL_OK if _is_null(value) else _INVENTED
     if _is_null(value):
-        return FALSE_NULL, "null for a field the document shows", ""
+        return _FALSE_NULL
     reason, order = compare(value, f.checked, f.type, locale, f.places, f.item_fields)
-    return (CORRECT, "", order) if reason is None else (WRONG, reason, "")
+    return (CORRECT, 1, "", order) if reason is None else (WRONG, 0, reason, "")
 
 
 def score(item, outcome: Outcome, run: str, repeat: int) -> list[Verdict]:
     spec: Spec = item.spec
+    head = (run, item.id, repeat)
     if outcome.status != ANSWER:
         verdict = FAILED_CALL if outcome.status == FAILED_CALL else UNPARSEABLE
-        return [Verdict(run, item.id, repeat, f.name, f.kind, verdict, outcome.reason) for f in spec.fields]
-    answer = outcome.answer
-    rows = []
-    for f in spec.fields:
-        verdict, reason, order = score_field(f, answer.get(f.name), spec.locale)
-        rows.append(Verdict(run, item.id, repeat, f.name, f.kind, verdict, reason, order))
-    return rows
+        return [verdict_row(run, item.id, repeat, f.name, f.kind, verdict, outcome.reason) for f in spec.fields]
+    get, locale, new = outcome.answer.get, spec.locale, tuple.__new__
+    return [new(Verdict, head + (f.name, f.kind) + score_field(f, get(f.name), locale)) for f in spec.fields]
 
 
 # ---------------------------------------------------------------- per-item figures and metrics
