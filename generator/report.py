@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-COLUMNS = (("index", "index"), ("accuracy", "printed"), ("computed_accuracy", "computed"),
-           ("null_honesty", "null hon."), ("invented_rate", "invented"), ("false_null_rate", "false null"),
-           ("unparseable_rate", "unparse."), ("failed_rate", "failed"))
+from .suites import scorer_module
 
 
 def _fmt(value, scale: float) -> str:
@@ -12,21 +10,21 @@ def _fmt(value, scale: float) -> str:
 
 
 def print_summary(res) -> str:
-    """One line per run: the private-half index, then the metrics over all items (in percent)."""
-    lines = [f"suite {res.suite.name} {res.suite.version}: {len(res.items)} items, {len(res.runs)} runs"]
-    header = f"{'run':32} {'idx(prv)':>8} {'idx(pub)':>8} " + " ".join(f"{h:>10}" for _, h in COLUMNS)
-    lines.append(header)
+    """One line per run: the headline on each half, then the metrics over all items."""
+    module = scorer_module(res.suite.scorer)
+    head, columns = module.HEADLINE, module.REPORT_COLUMNS
+    lines = [f"suite {res.suite.name} {res.suite.version}: {len(res.items)} items, {len(res.runs)} runs",
+             f"{'run':32} {head + '(prv)':>10} {head + '(pub)':>10} " + " ".join(f"{h:>10}" for _, h, _ in columns)]
     for run_id in sorted(res.summary):
         s = res.summary[run_id]
-        prv = s.get("private", {}).get("metrics", {}).get("index")
-        pub = s.get("public", {}).get("metrics", {}).get("index")
+        halves = [s.get(h, {}).get("metrics", {}).get(head) for h in ("private", "public")]
         m = s["all"]["metrics"] if "all" in s else {}
-        cells = [_fmt(m.get(k), 1 if k == "index" else 100) for k, _ in COLUMNS]
+        cells = [_fmt(v, scale) for v, scale in ((halves[0], 1), (halves[1], 1))]
+        cells += [_fmt(m.get(k), scale) for k, _, scale in columns]
         flag = " (simulated)" if s["simulated"] else ""
-        lines.append(f"{run_id[:32]:32} {_fmt(prv, 1):>8} {_fmt(pub, 1):>8} "
-                     + " ".join(f"{c:>10}" for c in cells) + flag)
+        lines.append(f"{run_id[:32]:32} " + " ".join(f"{c:>10}" for c in cells) + flag)
         if s["missing_responses"]:
             lines.append(f"  {s['missing_responses']} item(s) had no stored response: scored as failed calls")
-    lines.append("index: Extracting Index (0-100); other columns: percent over all items; "
-                 "idx(prv)/idx(pub): index on the private/public half")
+    lines.append(f"{head}(prv)/{head}(pub): {head} on the private/public half; other columns over all items, "
+                 "rates in percent")
     return "\n".join(lines)

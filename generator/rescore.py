@@ -139,7 +139,7 @@ def score_runs(runs: list[Run], items: dict[str, Item], module, datasets: list[s
 
 
 def summarise(module, items: dict[str, Item], result: RunResult, datasets: list[str]) -> dict:
-    """Metrics per half (all, public, private), overall and per dataset, with the suite's index."""
+    """Metrics per half (all, public, private), overall and per dataset, with the suite's headline."""
     width = len(module.FIGURES)
     sums: dict[tuple[str, str], list[float]] = {}  # (half, dataset) -> figure totals, then item count
     for item_id, means in result.item_means().items():
@@ -157,7 +157,7 @@ def summarise(module, items: dict[str, Item], result: RunResult, datasets: list[
         per_dataset = {ds: module.metrics(dict(zip(module.FIGURES, acc)), int(acc[width])) for ds, acc in groups.items()}
         total = [sum(acc[k] for acc in groups.values()) for k in range(width + 1)]
         overall = module.metrics(dict(zip(module.FIGURES, total)), int(total[width]))
-        overall["index"] = module.index(per_dataset)
+        overall[module.HEADLINE] = module.headline(per_dataset)
         out[half] = {"items": int(total[width]), "metrics": overall, "datasets": per_dataset}
     return out
 

@@ -3,7 +3,9 @@
 - `parse_spec(raw_item) -> (spec, problems)`: validate and convert the item's checked answer;
 - `score(item, outcome, run, repeat) -> list[Verdict]`: verdict rows for one response;
 - `FIGURES` and `figures(item, verdicts) -> tuple`: per-item sufficient statistics;
-- `metrics(sums) -> dict` and `summarise(suite, rows) -> dict`: the suite's metrics.
+- `metrics(sums, n_items) -> dict`: ratio metrics from sums of per-item figures;
+- `HEADLINE` and `headline(per_dataset_metrics)`: the headline metric (how datasets combine);
+- `REPORT_COLUMNS`: (metric, heading, scale) for the terminal report.
 """
 
 from __future__ import annotations

@@ -195,7 +195,15 @@ def dataset_index(m: dict[str, float | None]) -> float | None:
     return 100 * (0.75 * acc + 0.25 * nh)
 
 
-def index(per_dataset: dict[str, dict[str, float | None]]) -> float | None:
+HEADLINE = "index"
+# Columns of the terminal report: (metric, heading, scale)
+REPORT_COLUMNS = (("index", "index", 1), ("accuracy", "printed", 100), ("computed_accuracy", "computed", 100),
+                  ("null_honesty", "null hon.", 100), ("invented_rate", "invented", 100),
+                  ("false_null_rate", "false null", 100), ("unparseable_rate", "unparse.", 100),
+                  ("failed_rate", "failed", 100))
+
+
+def headline(per_dataset: dict[str, dict[str, float | None]]) -> float | None:
     """Extracting Index: each dataset's index, averaged with equal weight."""
     values = [v for m in per_dataset.values() if (v := dataset_index(m)) is not None]
     return sum(values) / len(values) if values else None
