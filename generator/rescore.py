@@ -17,6 +17,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .calls import CALL_COLUMNS, call_row, missing_row
 from .content import Item, Suite, load_items, load_suite
 from .errors import ErrorLog
 from .parse.response import FAILED, Outcome, read_outcome
@@ -32,6 +33,7 @@ class RunResult:
     run: Run
     verdict_csv: str = ""  # the run's verdict rows as CSV lines (no header), sorted by item and repeat
     verdict_count: int = 0
+    calls_csv: str = ""  # one row per stored call (see calls.py), as CSV lines
     item_sums: dict[str, list[float]] = field(default_factory=dict)  # item -> summed figures over repeats
     item_repeats: dict[str, int] = field(default_factory=dict)
     responses: int = 0
@@ -87,15 +89,23 @@ def _score_run(run: Run, items: dict[str, Item], module, log: ErrorLog, datasets
                 sums[k] += x
             result.item_repeats[item.id] += 1
 
+    calls = []
     for _line, record in iter_records(run, item_half, log):
         item = items[record["item"]]
-        add(item, read_outcome(record), record["repeat"])
+        outcome = read_outcome(record)
+        add(item, outcome, record["repeat"])
+        calls.append(call_row(run.id, record, outcome))
         done.add((item.id, record["repeat"]))
         result.responses += 1
     for item in items.values():  # a missing response is a failure on that item, never a drop
         if (run.half in ("both", item.half)) and (item.id, 0) not in done:
             add(item, NO_RESPONSE, 0)
+            calls.append(missing_row(run.id, item.id))
             result.missing += 1
+    calls.sort(key=lambda r: (r[1], r[2]))
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(calls)
+    result.calls_csv = buf.getvalue()
     per_response.sort(key=lambda r: r[:2])
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
@@ -225,6 +235,7 @@ def write_outputs(out_dir: Path, results: list[SuiteResult]) -> None:
             target = tmp / res.suite.name
             target.mkdir()
             _write_verdicts(target / "verdicts.csv", res)
+            _write_calls(target / "calls.csv", res)
             _write_item_stats(target / "item_stats.csv", res)
             (target / "summary.json").write_text(
                 json.dumps(res.summary, indent=2, sort_keys=True, allow_nan=False) + "\n", encoding="utf-8")
@@ -246,6 +257,13 @@ def _write_verdicts(path: Path, res: SuiteResult) -> None:
         writer.writerow(COLUMNS)
         for r in sorted(res.runs, key=lambda r: r.run.id):
             fh.write(r.verdict_csv)
+
+
+def _write_calls(path: Path, res: SuiteResult) -> None:
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        csv.writer(fh, lineterminator="\n").writerow(CALL_COLUMNS)
+        for r in sorted(res.runs, key=lambda r: r.run.id):
+            fh.write(r.calls_csv)
 
 
 def _write_item_stats(path: Path, res: SuiteResult) -> None:

@@ -171,17 +171,28 @@ def _ratio(num: float, den: float) -> float | None:
     return num / den if den else None
 
 
+# Every metric of the suite is a ratio of sums of per-item figures: (numerator, denominator), where
+# the denominator "items" is the number of items. The statistics engine resamples these sums.
+RATIOS = {
+    "accuracy": ("printed_correct", "printed_n"),
+    "computed_accuracy": ("computed_correct", "computed_n"),
+    "null_honesty": ("null_ok", "missing_n"),
+    "invented_rate": ("invented", "missing_n"),
+    "false_null_rate": ("false_null", "present_n"),
+    "unparseable_rate": ("unparseable", "items"),
+    "failed_rate": ("failed", "items"),
+}
+
+
 def metrics(s: dict[str, float], n_items: int) -> dict[str, float | None]:
-    """Ratio metrics from sums of per-item figures over `n_items` items."""
-    return {
-        "accuracy": _ratio(s["printed_correct"], s["printed_n"]),
-        "computed_accuracy": _ratio(s["computed_correct"], s["computed_n"]),
-        "null_honesty": _ratio(s["null_ok"], s["missing_n"]),
-        "invented_rate": _ratio(s["invented"], s["missing_n"]),
-        "false_null_rate": _ratio(s["false_null"], s["present_n"]),
-        "unparseable_rate": _ratio(s["unparseable"], n_items),
-        "failed_rate": _ratio(s["failed"], n_items),
-    }
+    """Ratio metrics from sums of per-item figures over `n_items` items (None when 0/0)."""
+    return {name: _ratio(s[num], n_items if den == "items" else s[den]) for name, (num, den) in RATIOS.items()}
+
+
+# The headline combines per-dataset metrics: HEADLINE_WEIGHTS within a dataset (a missing metric
+# leaves the other alone), then the datasets' values averaged with equal weight.
+HEADLINE_WEIGHTS = {"accuracy": 0.75, "null_honesty": 0.25}
+HEADLINE_SCALE = 100
 
 
 def dataset_index(m: dict[str, float | None]) -> float | None:

@@ -1,0 +1,41 @@
+"""Operations figures of each stored call: outcome, error, attempts, latency, usage, refusal.
+
+One row per (run, item, repeat) in `calls.csv`, for latency quantiles, cost and error rates.
+"""
+
+from __future__ import annotations
+
+from .parse.response import Outcome
+
+CALL_COLUMNS = ("run", "item", "repeat", "outcome", "error", "status", "attempts", "retried", "latency_ms",
+                "prompt_tokens", "completion_tokens", "finish_reason", "refusal")
+
+
+def _int_or_blank(value: object) -> int | str:
+    return value if type(value) is int and value >= 0 else ""
+
+
+def call_row(run: str, record: dict, outcome: Outcome) -> tuple:
+    attempts = record["attempts"]
+    last = attempts[-1]
+    error = last.get("error")
+    status = last.get("status")
+    latency = record.get("latency_ms")
+    usage = record.get("usage") if isinstance(record.get("usage"), dict) else {}
+    finish = refusal = ""
+    body = record.get("response")
+    if isinstance(body, dict) and isinstance(body.get("choices"), list) and body["choices"]:
+        choice = body["choices"][0] if isinstance(body["choices"][0], dict) else {}
+        finish = choice.get("finish_reason") if isinstance(choice.get("finish_reason"), str) else ""
+        message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+        refusal = int(isinstance(message.get("refusal"), str) and message["refusal"].strip() != "")
+    return (run, record["item"], record["repeat"], outcome.status,
+            str(error)[:80] if error not in (None, "") else "",
+            status if type(status) is int else "", len(attempts), int(len(attempts) > 1),
+            repr(float(latency)) if latency is not None else "",
+            _int_or_blank(usage.get("prompt_tokens")), _int_or_blank(usage.get("completion_tokens")),
+            finish[:40], refusal)
+
+
+def missing_row(run: str, item: str) -> tuple:
+    return (run, item, 0, "failed_call", "no stored response", "", 0, 0, "", "", "", "", "")
