@@ -9,6 +9,8 @@ from pathlib import Path
 import click
 
 EXIT_INPUT_ERRORS = 2
+EXIT_DISAGREE = 3
+EXIT_NO_SCORER_B = 4
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -35,13 +37,23 @@ def _progress_factory(quiet: bool):
               help="Output folder. Default: ROOT/build/rescore.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Processes to score runs on. Default: the number of CPUs.")
+@click.option("--skip-scorer-b", is_flag=True,
+              help="Don't run the agreement gate (scorer B). The outputs then say it did not run, "
+                   "and the site refuses to publish them.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def rescore(root: Path, suites: tuple[str, ...], out: Path | None, jobs: int | None, quiet: bool) -> None:
-    """Rescore stored responses offline: verdicts, per-item figures and metrics per run."""
+def rescore(root: Path, suites: tuple[str, ...], out: Path | None, jobs: int | None, skip_scorer_b: bool,
+            quiet: bool) -> None:
+    """Rescore stored responses offline with both scorers; write verdicts, figures and metrics.
+
+    Exit status: 0 when both scorers agree on every verdict, 2 on input errors (nothing is
+    written), 3 when the scorers disagree (outputs are written, with the differences in
+    agreement.json), 4 when scorer B cannot run (Node.js missing or too old).
+    """
+    from .crosscheck import ScorerBUnavailable, crosscheck
     from .errors import ErrorLog
+    from .report import print_agreement, print_summary
     from .rescore import rescore as run_rescore
     from .rescore import write_outputs
-    from .report import print_summary
 
     log = ErrorLog(root)
     results = run_rescore(root, list(suites) or None, log, _progress_factory(quiet), jobs or os.cpu_count() or 1)
@@ -50,11 +62,32 @@ def rescore(root: Path, suites: tuple[str, ...], out: Path | None, jobs: int | N
             click.echo(f"error: {error}", err=True)
         click.echo(f"{len(log.errors)} input error(s); nothing was written.", err=True)
         sys.exit(EXIT_INPUT_ERRORS)
+    if not skip_scorer_b:
+        for res in results:
+            try:
+                res.agreement = _run_gate(res, crosscheck, quiet)
+            except ScorerBUnavailable as exc:
+                click.echo(f"error: {exc}", err=True)
+                click.echo("Run with --skip-scorer-b to rescore with scorer A alone (the site will not publish it).",
+                           err=True)
+                sys.exit(EXIT_NO_SCORER_B)
     out = out or root / "build" / "rescore"
     write_outputs(out, results)
     for res in results:
         click.echo(print_summary(res))
+        click.echo(print_agreement(res.agreement))
     click.echo(f"wrote {out}")
+    if any(res.agreement and res.agreement["status"] == "disagree" for res in results):
+        sys.exit(EXIT_DISAGREE)
+
+
+def _run_gate(res, crosscheck, quiet: bool) -> dict:
+    total = sum(r.responses for r in res.runs)
+    factory = _progress_factory(quiet)
+    if factory is None:
+        return crosscheck(res).to_json()
+    with factory(total, f"scorer B on {res.suite.name}") as bar:
+        return crosscheck(res, on_record=lambda: bar.update(1)).to_json()
 
 
 @main.group()

@@ -47,6 +47,7 @@ class Item:
     document: dict
     spec: object = field(repr=False)  # the suite module's parsed checked answer
     source: str = ""  # "file:line", for error messages
+    line: bytes = field(default=b"", repr=False)  # the item's exact line in its file
 
 
 _SUITE_KEYS = {"name": str, "title": str, "version": str, "scorer": str, "reference_date": str}
@@ -138,7 +139,7 @@ def _read_item_file(path: Path, dataset: str, half: str, parse_spec, log: ErrorL
         if spec_problems:
             continue
         strata = {**{str(k): str(v) for k, v in raw.get("strata", {}).items()}, "dataset": dataset, "half": half}
-        yield Item(raw["id"], dataset, half, strata, raw["document"], spec, f"{log._show(path)}:{number}")
+        yield Item(raw["id"], dataset, half, strata, raw["document"], spec, f"{log._show(path)}:{number}", line)
 
 
 def _common_problems(raw: object, dataset: str, half: str) -> list[str]:

@@ -28,3 +28,15 @@ def print_summary(res) -> str:
     lines.append(f"{head}(prv)/{head}(pub): {head} on the private/public half; other columns over all items, "
                  "rates in percent")
     return "\n".join(lines)
+
+
+def print_agreement(agreement: dict | None) -> str:
+    if not agreement or agreement.get("status") == "not run":
+        return "agreement gate: not run (scorer B skipped); the site will not publish these verdicts"
+    line = (f"agreement gate: scorer A and scorer B compared {agreement['compared']:,} verdicts, "
+            f"{agreement['differing']:,} differ ({agreement['node']})")
+    if agreement["status"] == "agree":
+        return line + ": they agree on every verdict"
+    shown = [f"  {d['run']} {d['item']} repeat {d['repeat']} {d['unit']}: A {d['scorer_a']}, B {d['scorer_b']}, "
+             f"value {d['value']}" for d in agreement["differences"][:20]]
+    return "\n".join([line + ": DISAGREE", *shown])

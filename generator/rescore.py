@@ -55,6 +55,7 @@ class SuiteResult:
     runs: list[RunResult]
     figures: tuple[str, ...]
     summary: dict
+    agreement: dict | None = None  # the agreement gate's report (crosscheck.py), once it ran
 
 
 def score_run(run: Run, items: dict[str, Item], module, log: ErrorLog, datasets: list[str]) -> RunResult:
@@ -239,6 +240,9 @@ def write_outputs(out_dir: Path, results: list[SuiteResult]) -> None:
             _write_item_stats(target / "item_stats.csv", res)
             (target / "summary.json").write_text(
                 json.dumps(res.summary, indent=2, sort_keys=True, allow_nan=False) + "\n", encoding="utf-8")
+            agreement = res.agreement or {"suite": res.suite.name, "status": "not run"}
+            (target / "agreement.json").write_text(
+                json.dumps(agreement, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
         if out_dir.exists():
             old = out_dir.with_name(out_dir.name + ".old")
             shutil.rmtree(old, ignore_errors=True)

@@ -1,0 +1,160 @@
+"""The agreement gate: scorer B (JavaScript, run by Node) rescores every stored response, and its
+verdicts are compared with scorer A's key by key: (run, item, repeat, unit) -> verdict, points, order.
+
+Items are sent once; stored response lines are sent verbatim, so scorer B reads the same bytes.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import shutil
+import subprocess
+import threading
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import orjson
+
+SCORER_B = Path(__file__).resolve().parents[1] / "scorer-js" / "cli.js"
+NODE_MIN_MAJOR = 18
+MAX_LISTED = 1000  # differences listed in the report; all are counted
+
+
+class ScorerBUnavailable(RuntimeError):
+    """Node.js is missing or too old, or scorer B is not where it should be."""
+
+
+@dataclass(frozen=True)
+class Difference:
+    run: str
+    item: str
+    repeat: int
+    unit: str
+    scorer_a: str
+    scorer_b: str
+    value: str  # the model's value for the unit, as JSON text ("<absent>" when the key is absent)
+
+
+@dataclass
+class Agreement:
+    suite: str
+    status: str = "agree"  # agree | disagree | not run
+    compared: int = 0
+    differing: int = 0
+    differences: list[Difference] = field(default_factory=list)
+    scorer_b: str = "scorer-js/cli.js"
+    node: str = ""
+
+    def to_json(self) -> dict:
+        return {**asdict(self), "differences": [asdict(d) for d in self.differences]}
+
+
+def node_version(node: str | None = None) -> tuple[str, str]:
+    """(path, version) of a usable Node.js; raises ScorerBUnavailable with what to install."""
+    path = node or shutil.which("node") or shutil.which("nodejs")
+    hint = "scorer B needs Node.js {} or newer: install it (Debian/Ubuntu: apt-get install nodejs)"
+    if path is None:
+        raise ScorerBUnavailable(hint.format(NODE_MIN_MAJOR) + "; no `node` was found on PATH")
+    try:
+        version = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise ScorerBUnavailable(hint.format(NODE_MIN_MAJOR) + f"; running {path} failed: {exc}") from None
+    m = re.fullmatch(r"v(\d+)\.\d+\.\d+.*", version)
+    if m is None or int(m.group(1)) < NODE_MIN_MAJOR:
+        raise ScorerBUnavailable(hint.format(NODE_MIN_MAJOR) + f"; found {version or 'no version'} at {path}")
+    if not SCORER_B.is_file():
+        raise ScorerBUnavailable(f"scorer B is missing: {SCORER_B.name} not found next to the package")
+    return path, version
+
+
+def _feed(proc: subprocess.Popen, suite_result) -> None:
+    try:
+        stdin = proc.stdin
+        for item in suite_result.items:
+            stdin.write(b'{"define":' + item.line + b"}\n")
+        for r in suite_result.runs:
+            prefix = b'{"run":"' + r.run.id.encode() + b'","record":'
+            for line in r.run.responses.read_bytes().split(b"\n"):
+                if line.strip():
+                    stdin.write(prefix + line + b"}\n")
+        stdin.close()
+    except BrokenPipeError:
+        pass
+
+
+def _a_rows(run_result) -> dict[tuple[str, int], list[tuple]]:
+    rows: dict[tuple[str, int], list[tuple]] = {}
+    for r in csv.reader(io.StringIO(run_result.verdict_csv)):
+        rows.setdefault((r[1], int(r[2])), []).append((r[3], r[5], int(r[6]), r[8]))
+    return rows
+
+
+def _value(run_result, item: str, repeat: int, unit: str) -> str:
+    from .parse.response import read_outcome
+
+    for line in run_result.run.responses.read_bytes().split(b"\n"):
+        if line.strip():
+            record = orjson.loads(line)
+            if record.get("item") == item and record.get("repeat") == repeat:
+                outcome = read_outcome(record)
+                if outcome.answer is None:
+                    return f"<{outcome.status}>"
+                value = outcome.answer.get(unit, "<absent>")
+                return value if value == "<absent>" else str(value)[:200]
+    return "<not found>"
+
+
+def crosscheck(suite_result, node: str | None = None, on_record=None) -> Agreement:
+    """Run scorer B over every stored response of the suite and compare with scorer A."""
+    path, version = node_version(node)
+    agreement = Agreement(suite_result.suite.name, node=version)
+    proc = subprocess.Popen([path, str(SCORER_B)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    stderr: list[bytes] = []
+    errs = threading.Thread(target=lambda: stderr.append(proc.stderr.read()), daemon=True)
+    feeder = threading.Thread(target=_feed, args=(proc, suite_result), daemon=True)
+    errs.start()
+    feeder.start()
+    out = proc.stdout
+    try:
+        for _ in suite_result.items:
+            if b'"defined"' not in out.readline():
+                raise ScorerBUnavailable("scorer B did not accept an item definition")
+        for r in suite_result.runs:
+            expected = _a_rows(r)
+            for _ in range(r.responses):
+                rows_b = orjson.loads(out.readline() or b"null")
+                if not isinstance(rows_b, list) or not rows_b:
+                    raise ScorerBUnavailable(f"scorer B failed on a response of run {r.run.id}: {rows_b!r:.300}")
+                key = (rows_b[0]["item"], rows_b[0]["repeat"])
+                rows_a = expected.get(key, [])
+                got = [(b["unit"], b["verdict"], b["points"], b["order"]) for b in rows_b]
+                agreement.compared += max(len(rows_a), len(got))
+                _compare(agreement, r, key, rows_a, got)
+                if on_record is not None:
+                    on_record()
+    finally:
+        proc.stdout.close()
+        feeder.join()
+        code = proc.wait()
+        errs.join()
+    if code != 0:
+        raise ScorerBUnavailable(f"scorer B exited with status {code}: {b''.join(stderr).decode()[:500]}")
+    agreement.status = "agree" if agreement.differing == 0 else "disagree"
+    return agreement
+
+
+def _compare(agreement: Agreement, run_result, key: tuple[str, int], rows_a: list, rows_b: list) -> None:
+    for k in range(max(len(rows_a), len(rows_b))):
+        a = rows_a[k] if k < len(rows_a) else None
+        b = rows_b[k] if k < len(rows_b) else None
+        if a == b:
+            continue
+        agreement.differing += 1
+        if len(agreement.differences) < MAX_LISTED:
+            unit = (a or b)[0]
+            show = lambda row: "<no row>" if row is None else f"{row[1]} ({row[2]} points{', order ' + row[3] if row[3] else ''})"  # noqa: E731
+            agreement.differences.append(Difference(run_result.run.id, key[0], key[1], unit, show(a), show(b),
+                                                    _value(run_result, key[0], key[1], unit)))
