@@ -158,3 +158,34 @@ def _compare(agreement: Agreement, run_result, key: tuple[str, int], rows_a: lis
             show = lambda row: "<no row>" if row is None else f"{row[1]} ({row[2]} points{', order ' + row[3] if row[3] else ''})"  # noqa: E731
             agreement.differences.append(Difference(run_result.run.id, key[0], key[1], unit, show(a), show(b),
                                                     _value(run_result, key[0], key[1], unit)))
+
+
+class ScorerBProcess:
+    """One long-lived scorer B process that scores batches of request lines (see scorer-js/cli.js)."""
+
+    def __init__(self, node: str | None = None):
+        path, self.version = node_version(node)
+        self._proc = subprocess.Popen([path, str(SCORER_B)], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def score(self, lines: list[bytes]) -> list[object]:
+        """One parsed output per input line, in order."""
+        writer = threading.Thread(target=self._write, args=(lines,), daemon=True)
+        writer.start()
+        outputs = [orjson.loads(self._proc.stdout.readline() or b"null") for _ in lines]
+        writer.join()
+        return outputs
+
+    def _write(self, lines: list[bytes]) -> None:
+        self._proc.stdin.write(b"".join(line + b"\n" for line in lines))
+        self._proc.stdin.flush()
+
+    def close(self) -> None:
+        self._proc.stdin.close()
+        self._proc.wait(timeout=60)
+        self._proc.stdout.close()
+
+    def __enter__(self) -> "ScorerBProcess":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -1,10 +1,11 @@
 """The chat messages sent to a model for one item of the extracting suite, and the answer format
 they ask for (`to_json` writes an answer object in it).
 
-The prompt is two templates: a system message with the task and the output rules, and a user
-message with the requested fields and the document. `prompt_sha256()` hashes the template text
-(not any item's content), so every run that used the same wording records the same hash in its
-run.json.
+The prompt is two templates, kept in the suite's content folder
+(`content/suites/extracting/prompt.toml`): a system message with the task and the output rules,
+and a user message with the requested fields and the document. `prompt_sha256()` hashes the
+template text (not any item's content, not the file's comments), so every run that used the same
+wording records the same hash in its run.json.
 """
 
 from __future__ import annotations
@@ -12,43 +13,46 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import tomllib
+from dataclasses import dataclass
 from decimal import Decimal
+from pathlib import Path
 
 PROMPT_TEMPLATE_VERSION = "1"
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?")
-
-SYSTEM_TEMPLATE = """\
-You extract fields from a document.
-
-Return exactly one JSON object and nothing else: no prose, no explanation, no Markdown code fence.
-The object has one key for every requested field, spelled exactly as requested, and no other keys.
-
-Rules for the values:
-- If the document does not show a field, its value is null. Never guess or invent a value.
-- Money amounts, counts and other numbers are JSON numbers (for example 1234.56), not strings,
-  whatever the number format printed in the document.
-- Dates are strings in the form YYYY-MM-DD. A date printed without a year is in the year of the
-  reference date, {reference_date}.
-- Currency codes are ISO 4217 codes such as "EUR".
-- Identifiers are copied exactly as printed, with their hyphens and leading zeros.
-- A list of line items is a JSON array of objects {{"description": text, "amount": number}}, one
-  object per printed line, in the order printed.
-- Computed fields are worked out from what the document shows."""
-
-USER_TEMPLATE = """\
-Requested fields (name: type):
-{field_list}
-
-Document:
-<<<
-{document}
->>>"""
+TEMPLATE_FILE = "prompt.toml"
+DEFAULT_SUITE_DIR = Path(__file__).resolve().parents[2] / "content" / "suites" / "extracting"
 
 
-def prompt_sha256() -> str:
+@dataclass(frozen=True)
+class Template:
+    """The two message templates of a suite's prompt, as read from its prompt.toml."""
+
+    system: str
+    user: str
+
+    def sha256(self) -> str:
+        """Sha256 hex digest of the template text (both templates, in order)."""
+        text = self.system + "\n\x1e\n" + self.user
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def load_template(suite_dir: Path = DEFAULT_SUITE_DIR) -> Template:
+    """The prompt template of the suite in `suite_dir` (its prompt.toml)."""
+    data = tomllib.loads((Path(suite_dir) / TEMPLATE_FILE).read_text(encoding="utf-8"))
+    if not isinstance(data.get("system"), str) or not isinstance(data.get("user"), str):
+        raise ValueError(f"{Path(suite_dir) / TEMPLATE_FILE}: needs string keys system and user")
+    return Template(data["system"], data["user"])
+
+
+_DEFAULT = load_template()
+SYSTEM_TEMPLATE = _DEFAULT.system
+USER_TEMPLATE = _DEFAULT.user
+
+
+def prompt_sha256(template: Template | None = None) -> str:
     """Sha256 hex digest of the template text (both templates, in order)."""
-    text = SYSTEM_TEMPLATE + "\n\x1e\n" + USER_TEMPLATE
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return (template or _DEFAULT).sha256()
 
 
 def _field_line(field: dict) -> str:
@@ -58,11 +62,13 @@ def _field_line(field: dict) -> str:
     return f"- {field['name']}: {field['type']}"
 
 
-def build_messages(item: dict, suite_reference_date: str) -> list[dict]:
+def build_messages(item: dict, suite_reference_date: str,
+                   template: Template | None = None) -> list[dict]:
     """The messages of the chat request for `item` (system, then user)."""
+    template = template or _DEFAULT
     field_list = "\n".join(_field_line(f) for f in item["fields"])
-    system = SYSTEM_TEMPLATE.format(reference_date=suite_reference_date)
-    user = USER_TEMPLATE.format(field_list=field_list, document=item["document"]["text"])
+    system = template.system.format(reference_date=suite_reference_date)
+    user = template.user.format(field_list=field_list, document=item["document"]["text"])
     return [
         {"role": "system", "content": system},
         {"role": "user", "content": user},

@@ -82,4 +82,4 @@ def read_locale_number(text: str, locale: str, money: bool = False, percent: boo
     if m.group("frac"):
         digits += "." + m.group("frac")
     value = Decimal(digits)
-    return -value if m.group("sign") in ("-", "\u2212") else value
+    return value.copy_negate() if m.group("sign") in ("-", "\u2212") else value  # exact: no context rounding

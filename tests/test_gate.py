@@ -1,0 +1,89 @@
+"""The agreement gate: scorer B rescores every response; any difference is caught and reported."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator import crosscheck
+from generator.cli import main
+from tests.conftest import GOOD, chat_record
+
+ALL_ITEMS = ["i-prv-1", "i-pub-1", "r-prv-1", "r-pub-1", "r-pub-2"]
+REAL_SCORER_B = crosscheck.SCORER_B
+
+
+def rescore(project, *args):
+    return CliRunner().invoke(main, ["rescore", "--root", str(project.root), "-q", *args])
+
+
+@pytest.fixture
+def mutant_scorer_b(tmp_path, monkeypatch):
+    """A copy of scorer B with one planted bug: a correct date is reported wrong."""
+    copy = tmp_path / "scorer-js"
+    shutil.copytree(REAL_SCORER_B.parent, copy, ignore=shutil.ignore_patterns("test"))
+    source = (copy / "scorer.js").read_text(encoding="utf-8")
+    marker = "function scoreItem(item, record, run, repeat) {"
+    assert marker in source
+    source = source.replace(marker, marker + "\n    return mutate(scoreItemReal(item, record, run, repeat));\n  }\n"
+                            "  function mutate(rows) {\n    return rows.map(function (r) {\n"
+                            "      return r.unit === 'date' && r.verdict === 'correct' ? Object.assign({}, r, "
+                            "{verdict: 'wrong', points: 0}) : r;\n    });\n  }\n"
+                            "  function scoreItemReal(item, record, run, repeat) {", 1)
+    (copy / "scorer.js").write_text(source, encoding="utf-8")
+    monkeypatch.setattr(crosscheck, "SCORER_B", copy / "cli.js")
+    return copy
+
+
+def test_agreeing_scorers_write_an_agreement_report(project):
+    project.add_run("good", [chat_record(i, GOOD) for i in ALL_ITEMS])
+    result = rescore(project)
+    assert result.exit_code == 0, result.output
+    report = json.loads((project.root / "build/rescore/extracting/agreement.json").read_text())
+    assert report["status"] == "agree" and report["compared"] == 15 and report["differing"] == 0
+    assert "compared 15 verdicts, 0 differ" in result.output
+
+
+def test_a_disagreement_fails_rescore_and_names_every_difference(project, mutant_scorer_b):
+    project.add_run("good", [chat_record(i, GOOD) for i in ALL_ITEMS])
+    result = rescore(project)
+    assert result.exit_code == 3, result.output
+    report = json.loads((project.root / "build/rescore/extracting/agreement.json").read_text())
+    assert report["status"] == "disagree" and report["differing"] == 5 and report["compared"] == 15
+    first = report["differences"][0]
+    assert first == {"run": "good", "item": "i-prv-1", "repeat": 0, "unit": "date",
+                     "scorer_a": "correct (1 points)", "scorer_b": "wrong (0 points)", "value": "2026-03-14"}
+    assert "DISAGREE" in result.output
+
+
+def test_missing_node_is_a_clear_error(project, monkeypatch):
+    project.add_run("good", [chat_record("r-pub-1", GOOD)])
+    monkeypatch.setattr(crosscheck.shutil, "which", lambda name: None)
+    result = rescore(project)
+    assert result.exit_code == 4
+    assert "Node.js 18 or newer" in result.output and "apt-get install nodejs" in result.output
+    assert not (project.root / "build").exists()
+
+
+def test_old_node_is_a_clear_error(project, monkeypatch, tmp_path):
+    fake = tmp_path / "node"
+    fake.write_text("#!/bin/sh\necho v16.20.0\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setattr(crosscheck.shutil, "which", lambda name: str(fake))
+    project.add_run("good", [chat_record("r-pub-1", GOOD)])
+    result = rescore(project)
+    assert result.exit_code == 4 and "found v16.20.0" in result.output
+
+
+def test_skipping_scorer_b_is_recorded(project):
+    project.add_run("good", [chat_record("r-pub-1", GOOD)])
+    result = rescore(project, "--skip-scorer-b")
+    assert result.exit_code == 0
+    report = json.loads((project.root / "build/rescore/extracting/agreement.json").read_text())
+    assert report == {"status": "not run", "suite": "extracting"}
+    assert "not run" in result.output
