@@ -104,3 +104,14 @@ def example_generate(root: Path, seed: int) -> None:
 
     for path in generate_example(root, seed):
         click.echo(f"wrote {path}")
+
+
+def _register() -> None:
+    """Commands that live next to their stage; each imports its heavy modules only when it runs."""
+    from .commit.commands import commit, keys, reveal, verify
+
+    for command in (keys, commit, reveal, verify):
+        main.add_command(command)
+
+
+_register()

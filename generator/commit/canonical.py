@@ -128,10 +128,10 @@ def parse_sums(data: bytes) -> tuple[list[tuple[str, str]], list[str]]:
         problems.append("item lines are not sorted by path")
     if len(set(items)) != len(items):
         problems.append("an item path is listed more than once")
-    for p in items:
-        if p != MANIFEST and not _is_item_path(p):
-            problems.append(f"{p!r} is not an item path ({ITEM_PATH} with a safe id)")
-    return entries, problems
+    bad = [p for p in items if p != MANIFEST and not _is_item_path(p)]
+    problems += [f"{p!r} is not an item path ({ITEM_PATH} with a safe id)" for p in bad]
+    # A listed path is only ever used as a path once it matches the pattern.
+    return [(p, d) for i, (p, d) in enumerate(entries) if (i == 0 and p == MANIFEST) or _is_item_path(p)], problems
 
 
 def _is_item_path(path: str) -> bool:

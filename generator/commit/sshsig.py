@@ -59,13 +59,6 @@ def verify(armored: str, message: bytes, namespace: str) -> bytes:
     return pub
 
 
-def signer_of(armored: str) -> bytes:
-    """The public key a signature claims to be from (unverified)."""
-    r = Reader(unarmor(_LABEL, armored))
-    r.take(10)
-    return pub_from_blob(r.string())
-
-
 # --- allowed_signers -----------------------------------------------------------------------------
 
 @dataclass(frozen=True)

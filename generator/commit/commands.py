@@ -1,0 +1,134 @@
+"""Click commands for commitments: `keys new|rotate`, `commit`, `reveal`, `verify`.
+
+Registered on the main group in generator/cli.py; heavy modules are imported inside each command.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+ROOT_OPTION = click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+                           show_default=True, help="Project folder holding content/.")
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+
+def _fail(exc: Exception) -> None:
+    click.echo(f"error: {exc}", err=True)
+    sys.exit(EXIT_USAGE)
+
+
+@click.group("keys")
+def keys() -> None:
+    """Signing keys for commitments (public parts in content/keys/)."""
+
+
+@keys.command("new")
+@click.argument("name")
+@click.option("--private-key", "private_key", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Where to write the private key (mode 0600; outside content/; never commit it).")
+@click.option("--site", default=None, help="Site name in the signature namespaces. Default: tally.example.")
+@click.option("--principal", default=None, help="Principal in allowed_signers. Default: NAME@SITE.")
+@ROOT_OPTION
+def keys_new(name: str, private_key: Path, site: str | None, principal: str | None, root: Path) -> None:
+    """Generate an Ed25519 key pair NAME."""
+    from . import DEFAULT_SITE, CommitError
+    from .keys import new_key
+
+    try:
+        record = new_key(root, name, private_key, site or DEFAULT_SITE, principal)
+    except CommitError as exc:
+        _fail(exc)
+    click.echo(f"private key: {private_key} (mode 0600; keep it offline, never in content/)")
+    click.echo(f"public key:  content/keys/{record['openssh']}, {record['pem']}, allowed_signers, keys.json")
+    click.echo(f"fingerprint: {record['fingerprint']} (also publish it somewhere other than this repository)")
+
+
+@keys.command("rotate")
+@click.option("--old", "old_key", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Private key being retired.")
+@click.option("--new", "new_key", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Private key taking over (created with `tally keys new`).")
+@click.option("--date", default=None, help="Date to state (default: now); it is the signers' claim.")
+@click.option("--reason", default="", help="Why the key is rotated.")
+@ROOT_OPTION
+def keys_rotate(old_key: Path, new_key: Path, date: str | None, reason: str, root: Path) -> None:
+    """Retire a key: a statement signed by the old and the new key. Old rounds keep verifying."""
+    from . import CommitError
+    from .rotation import rotate
+
+    try:
+        path = rotate(root, old_key, new_key, date=date, reason=reason)
+    except CommitError as exc:
+        _fail(exc)
+    click.echo(f"wrote {path} and its two signatures; keys.json marks the old key retired")
+
+
+@click.command("commit")
+@click.argument("round_name", metavar="ROUND")
+@click.option("--items", "items_dir", required=True, type=click.Path(file_okay=False, exists=True, path_type=Path),
+              help="Folder of *.jsonl item files; the items with half \"private\" are committed.")
+@click.option("--key", "key_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Private signing key (mode 0600, outside content/).")
+@click.option("--private-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Private storage for the salted item files. Default: ROOT/private/commitments/ROUND.")
+@click.option("--benchmark", default=None, help="Suite name. Default: the folder holding --items.")
+@click.option("--committed-at", default=None, help="Date to claim (default: now). Only ever the signer's claim.")
+@ROOT_OPTION
+def commit(round_name: str, items_dir: Path, key_path: Path, private_dir: Path | None, benchmark: str | None,
+           committed_at: str | None, root: Path) -> None:
+    """Commit to ROUND's private items: salted item files to private storage, the signed list to content/."""
+    from . import CommitError
+    from .rounds import commit as run_commit
+
+    try:
+        out = run_commit(root, round_name, items_dir, key_path, private_dir=private_dir,
+                         benchmark=benchmark, committed_at=committed_at)
+    except CommitError as exc:
+        _fail(exc)
+    click.echo(f"committed {out['items']} items as round {round_name}, signed by {out['fingerprint']}")
+    click.echo(f"public:  {out['dir']}")
+    click.echo(f"private: {out['private']} (keep it; `tally reveal` publishes it at retirement)")
+
+
+@click.command("reveal")
+@click.argument("round_name", metavar="ROUND")
+@click.option("--from", "source", required=True, type=click.Path(file_okay=False, exists=True, path_type=Path),
+              help="Private storage of the round (holding items/).")
+@ROOT_OPTION
+def reveal(round_name: str, source: Path, root: Path) -> None:
+    """Publish ROUND's exact committed item files into its items/ and check them."""
+    from . import CommitError
+    from .rounds import reveal as run_reveal
+    from .verify import verify as run_verify
+
+    try:
+        paths = run_reveal(root, round_name, source)
+    except CommitError as exc:
+        _fail(exc)
+    click.echo(f"revealed {len(paths)} items of {round_name}")
+    _report(run_verify(root, round_name))
+
+
+@click.command("verify")
+@click.argument("round_name", metavar="[ROUND]", required=False)
+@click.option("-q", "--quiet", is_flag=True, help="Print only failures and the summary.")
+@ROOT_OPTION
+def verify(round_name: str | None, quiet: bool, root: Path) -> None:
+    """Check signatures, hashes, Merkle roots, canonical form, item counts and the chain of rounds."""
+    from .verify import verify as run_verify
+
+    _report(run_verify(root, round_name), quiet)
+
+
+def _report(checks, quiet: bool = False) -> None:
+    for check in checks:
+        if not quiet or not check.ok:
+            click.echo(str(check))
+    failed = checks.failed()
+    click.echo(f"{len(checks)} checks, {len(failed)} failed")
+    if failed:
+        sys.exit(EXIT_FAILED)
