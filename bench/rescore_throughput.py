@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -26,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 import tomllib  # noqa: E402
 
+from generator.crosscheck import SCORER_B, _feed, crosscheck, node_version  # noqa: E402
 from generator.errors import ErrorLog  # noqa: E402
 from generator.example.build import load_generated_items  # noqa: E402
 from generator.example.runs import write_example_results  # noqa: E402
@@ -71,6 +73,28 @@ def floor(root: Path) -> tuple[float, int]:
     return time.perf_counter() - start, n
 
 
+def scorer_b_alone(suite_result) -> float:
+    """Scorer B over every stored response, its output discarded: Node reading, parsing, scoring."""
+    path, _version = node_version()
+    start = time.perf_counter()
+    proc = subprocess.Popen([path, str(SCORER_B)], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    _feed(proc, suite_result)
+    proc.wait()
+    return time.perf_counter() - start
+
+
+def gate(suite_result, t_a: float) -> None:
+    t_b = scorer_b_alone(suite_result)
+    start = time.perf_counter()
+    agreement = crosscheck(suite_result)
+    t_gate = time.perf_counter() - start
+    print(f"scorer B alone (one Node process): {t_b:.2f} s; scorer A alone (one process): {t_a:.2f} s; "
+          f"B/A time ratio {t_b / t_a:.2f} (target <= 1)")
+    print(f"agreement gate (scorer B + comparison, after scorer A): {t_gate:.2f} s; whole gate A + B + comparison "
+          f"{t_a + t_gate:.2f} s = {(t_a + t_gate) / t_a:.2f}x scorer A alone (target <= 3x); "
+          f"{agreement.compared:,} verdicts compared, {agreement.differing} differ")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--responses", type=int, default=200_000)
@@ -99,6 +123,8 @@ def main() -> None:
                   f"{verdicts:,} verdicts) + {t_write:.2f} s writing outputs")
             print(f"  ratio to the floor: {t_score / t_floor:.1f}x scoring, {(t_score + t_write) / t_floor:.1f}x "
                   "with writing (target <= 10x)")
+            if jobs == 1:
+                gate(results[0], t_score)
             del results  # so that the next measurement starts from the same heap
     finally:
         if args.keep is None:

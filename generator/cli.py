@@ -87,7 +87,7 @@ def _run_gate(res, crosscheck, quiet: bool) -> dict:
     if factory is None:
         return crosscheck(res).to_json()
     with factory(total, f"scorer B on {res.suite.name}") as bar:
-        return crosscheck(res, on_record=lambda: bar.update(1)).to_json()
+        return crosscheck(res, on_record=bar.update).to_json()
 
 
 @main.group()

@@ -69,19 +69,57 @@ def node_version(node: str | None = None) -> tuple[str, str]:
     return path, version
 
 
-def _feed(proc: subprocess.Popen, suite_result) -> None:
+def _record_lines(run_result):
+    prefix = b'{"run":"' + run_result.run.id.encode() + b'","record":'
+    for line in run_result.run.responses.read_bytes().split(b"\n"):
+        if line.strip():
+            yield prefix + line + b"}\n"
+
+
+def _feed(proc: subprocess.Popen, suite_result, runs, digest: bool) -> None:
     try:
         stdin = proc.stdin
+        scorer = suite_result.suite.scorer.encode()
         for item in suite_result.items:
-            stdin.write(b'{"define":' + item.line + b"}\n")
-        for r in suite_result.runs:
-            prefix = b'{"run":"' + r.run.id.encode() + b'","record":'
-            for line in r.run.responses.read_bytes().split(b"\n"):
-                if line.strip():
-                    stdin.write(prefix + line + b"}\n")
+            stdin.write(b'{"scorer":"' + scorer + b'","define":' + item.line + b"}\n")
+        for r in runs:
+            if digest:
+                stdin.write(b'{"begin_run":"' + r.run.id.encode() + b'"}\n')
+            stdin.writelines(_record_lines(r))
+            if digest:
+                stdin.write(b'{"end_run":"' + r.run.id.encode() + b'"}\n')
         stdin.close()
     except BrokenPipeError:
         pass
+
+
+class _ScorerB:
+    """Scorer B over some runs of a suite, as a context manager yielding its output lines."""
+
+    def __init__(self, path: str, suite_result, runs, digest: bool):
+        self.proc = subprocess.Popen([path, str(SCORER_B)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE)
+        self.stderr: list[bytes] = []
+        self.threads = [threading.Thread(target=lambda: self.stderr.append(self.proc.stderr.read()), daemon=True),
+                        threading.Thread(target=_feed, args=(self.proc, suite_result, runs, digest), daemon=True)]
+        for t in self.threads:
+            t.start()
+        for _ in suite_result.items:
+            if b'"defined"' not in self.proc.stdout.readline():
+                self.close()
+                raise ScorerBUnavailable("scorer B did not accept an item definition: " + self.error_text())
+
+    def line(self) -> object:
+        return orjson.loads(self.proc.stdout.readline() or b"null")
+
+    def error_text(self) -> str:
+        return b"".join(self.stderr).decode("utf-8", "replace")[:500]
+
+    def close(self) -> int:
+        self.proc.stdout.close()
+        for t in self.threads:
+            t.join()
+        return self.proc.wait()
 
 
 def _a_rows(run_result) -> dict[tuple[str, int], list[tuple]]:
@@ -107,43 +145,50 @@ def _value(run_result, item: str, repeat: int, unit: str) -> str:
 
 
 def crosscheck(suite_result, node: str | None = None, on_record=None) -> Agreement:
-    """Run scorer B over every stored response of the suite and compare with scorer A."""
+    """Run scorer B over every stored response of the suite and compare with scorer A.
+
+    First every run is compared by digest (scorer B folds its rows into a SHA-256 that scorer A
+    computed the same way while scoring); only runs whose digests differ are rescored row by row
+    to name each difference.
+    """
     path, version = node_version(node)
     agreement = Agreement(suite_result.suite.name, node=version)
-    proc = subprocess.Popen([path, str(SCORER_B)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
-    stderr: list[bytes] = []
-    errs = threading.Thread(target=lambda: stderr.append(proc.stderr.read()), daemon=True)
-    feeder = threading.Thread(target=_feed, args=(proc, suite_result), daemon=True)
-    errs.start()
-    feeder.start()
-    out = proc.stdout
+    b = _ScorerB(path, suite_result, suite_result.runs, digest=True)
+    mismatched = []
     try:
-        for _ in suite_result.items:
-            if b'"defined"' not in out.readline():
-                raise ScorerBUnavailable("scorer B did not accept an item definition")
         for r in suite_result.runs:
+            begun, end = b.line(), b.line()
+            if not isinstance(begun, dict) or not isinstance(end, dict) or end.get("run") != r.run.id:
+                raise ScorerBUnavailable(f"scorer B failed on run {r.run.id}: {end!r:.300} {b.error_text()}")
+            agreement.compared += r.stored_rows
+            if end["digest"] != r.verdict_digest or end["records"] != r.responses:
+                mismatched.append(r)
+            if on_record is not None:
+                on_record(r.responses)
+    finally:
+        code = b.close()
+    if code != 0:
+        raise ScorerBUnavailable(f"scorer B exited with status {code}: {b.error_text()}")
+    if mismatched:
+        _detail(agreement, path, suite_result, mismatched)
+    agreement.status = "agree" if agreement.differing == 0 else "disagree"
+    return agreement
+
+
+def _detail(agreement: Agreement, path: str, suite_result, runs) -> None:
+    b = _ScorerB(path, suite_result, runs, digest=False)
+    try:
+        for r in runs:
             expected = _a_rows(r)
             for _ in range(r.responses):
-                rows_b = orjson.loads(out.readline() or b"null")
+                rows_b = b.line()
                 if not isinstance(rows_b, list) or not rows_b:
                     raise ScorerBUnavailable(f"scorer B failed on a response of run {r.run.id}: {rows_b!r:.300}")
                 key = (rows_b[0]["item"], rows_b[0]["repeat"])
-                rows_a = expected.get(key, [])
-                got = [(b["unit"], b["verdict"], b["points"], b["order"]) for b in rows_b]
-                agreement.compared += max(len(rows_a), len(got))
-                _compare(agreement, r, key, rows_a, got)
-                if on_record is not None:
-                    on_record()
+                got = [(x["unit"], x["verdict"], x["points"], x["order"]) for x in rows_b]
+                _compare(agreement, r, key, expected.get(key, []), got)
     finally:
-        proc.stdout.close()
-        feeder.join()
-        code = proc.wait()
-        errs.join()
-    if code != 0:
-        raise ScorerBUnavailable(f"scorer B exited with status {code}: {b''.join(stderr).decode()[:500]}")
-    agreement.status = "agree" if agreement.differing == 0 else "disagree"
-    return agreement
+        b.close()
 
 
 def _compare(agreement: Agreement, run_result, key: tuple[str, int], rows_a: list, rows_b: list) -> None:

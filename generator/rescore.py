@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import gc
+import hashlib
 import io
 import json
 import multiprocessing as mp
@@ -22,7 +23,7 @@ from .content import Item, Suite, load_items, load_suite
 from .errors import ErrorLog
 from .parse.response import FAILED, Outcome, read_outcome
 from .results import Run, iter_records, list_run_dirs, load_run
-from .score.verdicts import COLUMNS, Verdict
+from .score.verdicts import COLUMNS, Verdict, verdict_digest_line
 from .suites import scorer_module
 
 NO_RESPONSE = Outcome(FAILED, None, "no stored response")
@@ -34,6 +35,8 @@ class RunResult:
     verdict_csv: str = ""  # the run's verdict rows as CSV lines (no header), sorted by item and repeat
     verdict_count: int = 0
     calls_csv: str = ""  # one row per stored call (see calls.py), as CSV lines
+    verdict_digest: str = ""  # SHA-256 over the rows of stored responses, as scorer B digests them
+    stored_rows: int = 0  # verdict rows of stored responses (not of missing ones)
     item_sums: dict[str, list[float]] = field(default_factory=dict)  # item -> summed figures over repeats
     item_repeats: dict[str, int] = field(default_factory=dict)
     responses: int = 0
@@ -75,11 +78,11 @@ def _score_run(run: Run, items: dict[str, Item], module, log: ErrorLog, datasets
     item_half = {i.id: i.half for i in items.values()}
     done: set[tuple[str, int]] = set()
 
-    per_response: list[tuple[str, int, list[Verdict]]] = []
+    per_response: list[tuple[str, int, list[Verdict], bool]] = []  # item, repeat, rows, stored?
 
     def add(item: Item, outcome: Outcome, repeat: int) -> None:
         rows = module.score(item, outcome, run.id, repeat)
-        per_response.append((item.id, repeat, rows))
+        per_response.append((item.id, repeat, rows, outcome is not NO_RESPONSE))
         figs = module.figures(rows)
         sums = result.item_sums.get(item.id)
         if sums is None:
@@ -93,7 +96,7 @@ def _score_run(run: Run, items: dict[str, Item], module, log: ErrorLog, datasets
     calls = []
     for _line, record in iter_records(run, item_half, log):
         item = items[record["item"]]
-        outcome = read_outcome(record)
+        outcome = read_outcome(record, module.extract_answer, module.ANSWER_WHAT)
         add(item, outcome, record["repeat"])
         calls.append(call_row(run.id, record, outcome))
         done.add((item.id, record["repeat"]))
@@ -110,10 +113,15 @@ def _score_run(run: Run, items: dict[str, Item], module, log: ErrorLog, datasets
     per_response.sort(key=lambda r: r[:2])
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    for _item, _repeat, rows in per_response:
+    digest = hashlib.sha256()
+    for _item, _repeat, rows, stored in per_response:
         writer.writerows(rows)
         result.verdict_count += len(rows)
+        if stored:
+            digest.update(b"".join(verdict_digest_line(v) for v in rows))
+            result.stored_rows += len(rows)
     result.verdict_csv = buf.getvalue()
+    result.verdict_digest = digest.hexdigest()
     result.summary = {**_run_header(result), **summarise(module, items, result, datasets)}
     return result
 
@@ -168,7 +176,7 @@ def summarise(module, items: dict[str, Item], result: RunResult, datasets: list[
         per_dataset = {ds: module.metrics(dict(zip(module.FIGURES, acc)), int(acc[width])) for ds, acc in groups.items()}
         total = [sum(acc[k] for acc in groups.values()) for k in range(width + 1)]
         overall = module.metrics(dict(zip(module.FIGURES, total)), int(total[width]))
-        overall[module.HEADLINE] = module.headline(per_dataset)
+        overall[module.HEADLINE] = module.headline(per_dataset, overall)
         out[half] = {"items": int(total[width]), "metrics": overall, "datasets": per_dataset}
     return out
 

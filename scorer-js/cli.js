@@ -10,12 +10,24 @@
  *    "record": <response record>, "run": "<run id>", "repeat": <integer>}
  *       -> the JSON array of verdict rows
  *          ({run, item, repeat, unit, kind, verdict, points, reason, order}, one per field, in order);
- *   {"define": <item>}
- *       -> {"defined": "<item id>"}; the item is kept for the lines that name it by id;
+ *   {"define": <item>, "scorer": "<suite scorer>"}
+ *       -> {"defined": "<item id>"}; the item is kept for the lines that name it by id, and is
+ *          scored by the named suite scorer ("extracting" when absent);
  *   {"item_id": "<id of a defined item>", "record": <response record>, "run": "<run id>"}
  *       -> the verdict rows, as above; the repeat is the record's own. Without "item_id" (and
  *          without "item"), the defined item named by the record's own "item" is used.
  * The last two let a caller send each item once and then the stored response lines verbatim.
+ *   {"begin_run": "<run id>"} -> {"begun": "<run id>"}; until the matching
+ *   {"end_run": "<run id>"}   -> {"run", "digest", "records", "rows"}
+ *       the record lines give NO output line; their verdict rows are folded into a SHA-256 digest
+ *       over the records sorted by (item, repeat) (code units; item ids are plain ASCII), one line
+ *       per row: JSON.stringify([item, repeat, unit, verdict, points, order]) + "\n". The caller
+ *       computes the same digest from scorer A's rows and compares; only a run whose digests differ
+ *       needs its rows sent back one by one.
+ * Lines that start with {"run": (a stored record by reference to a defined item) are read with
+ * the native JSON.parse: a stored record's own numbers, such as a status, need no exactness, and
+ * the model's content inside is still parsed by scorer B's exact parser. Every other line is read
+ * with the exact parser.
  * A line that cannot be read or scored gives {"error": "line N: ..."} instead, so output lines
  * stay aligned with input lines, and the exit status is then 2. Blank input lines are skipped.
  *
@@ -28,30 +40,80 @@ const readline = require('readline');
 const { once } = require('events');
 const S = require('./scorer.js');
 
+const crypto = require('crypto');
+
+// Suite scorers by name; each is loaded on first use.
+const SCORERS = {
+  extracting: () => S.scoreItem,
+  aubas: () => require('./aubas.js').scoreItem,
+};
+
 const defined = new Map();
+let current = null; // the run being digested: {id, rows: [[item, repeat, text]], records}
 
 function isObject(v) {
   return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof S.JsonNumber);
 }
 
-function scoreLine(line) {
+function parseLine(line) {
+  if (line.startsWith('{"run":')) {  // a stored record by reference to a defined item
+    try {
+      return JSON.parse(line);
+    } catch (e) {
+      throw new Error('not valid JSON');
+    }
+  }
   const parsed = S.parseJSON(line);
   if (!parsed.ok) throw new Error('not valid JSON (near offset ' + parsed.pos + ')');
-  const req = parsed.value;
+  return parsed.value;
+}
+
+function endRun(id) {
+  if (current === null || current.id !== id) throw new Error('end_run ' + JSON.stringify(String(id)) + ' without begin_run');
+  current.rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
+  const hash = crypto.createHash('sha256');
+  let rows = 0;
+  for (const entry of current.rows) {
+    hash.update(entry[2]);
+    rows += entry[3];
+  }
+  const out = { run: id, digest: hash.digest('hex'), records: current.rows.length, rows: rows };
+  current = null;
+  return out;
+}
+
+function digestRows(rows) {
+  let text = '';
+  for (const r of rows) text += S.stringify([r.item, r.repeat, r.unit, r.verdict, r.points, r.order]) + "\n";
+  current.rows.push([rows.length ? rows[0].item : '', rows.length ? rows[0].repeat : 0, text, rows.length]);
+}
+
+function scoreLine(line) {
+  const req = parseLine(line);
   if (!isObject(req)) throw new Error('not a JSON object');
+  if (req.begin_run !== undefined) {
+    current = { id: req.begin_run, rows: [] };
+    return { begun: req.begin_run };
+  }
+  if (req.end_run !== undefined) return endRun(req.end_run);
   if (req.define !== undefined) {
     if (!isObject(req.define) || typeof req.define.id !== 'string') throw new Error('"define" is not an item with an id');
-    defined.set(req.define.id, req.define);
+    const scorer = req.scorer === undefined ? 'extracting' : req.scorer;
+    if (!Object.prototype.hasOwnProperty.call(SCORERS, scorer)) {
+      throw new Error('unknown scorer ' + JSON.stringify(String(scorer)));
+    }
+    defined.set(req.define.id, { item: req.define, scoreItem: SCORERS[scorer]() });
     return { defined: req.define.id };
   }
   if (req.item === undefined) {
     const rec0 = req.record;
     const id = req.item_id !== undefined ? req.item_id : (isObject(rec0) ? rec0.item : undefined);
-    const known = typeof id === 'string' ? defined.get(id) : undefined;
+    const entry = typeof id === 'string' ? defined.get(id) : undefined;
+    const known = entry === undefined ? undefined : entry.item;
     if (known === undefined) throw new Error('item ' + JSON.stringify(String(id)) + ' was not defined');
     const rec = req.record;
     const repeat = isObject(rec) && rec.repeat !== undefined ? rec.repeat : null;
-    return S.scoreItem(known, rec, req.run === undefined ? null : req.run, repeat);
+    return entry.scoreItem(known, rec, req.run === undefined ? null : req.run, repeat);
   }
   const item = req.item;
   if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new Error('"item" is not an object');
@@ -69,7 +131,12 @@ async function main() {
     if (line.trim() === '') continue;
     let text;
     try {
-      text = S.stringify(scoreLine(line));
+      const result = scoreLine(line);
+      if (current !== null && Array.isArray(result)) {
+        digestRows(result);
+        continue;
+      }
+      text = S.stringify(result);
     } catch (e) {
       failed = true;
       text = JSON.stringify({ error: 'line ' + lineNo + ': ' + (e && e.message ? e.message : String(e)) });

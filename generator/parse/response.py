@@ -52,14 +52,15 @@ def message_content(body: dict) -> str | None:
     return content if isinstance(content, str) else None
 
 
-def read_outcome(record: dict) -> Outcome:
+def read_outcome(record: dict, extract=first_object, what: str = "complete JSON object") -> Outcome:
+    """`extract(content)` is the suite's rule for finding the answer object (None: there is none)."""
     failure = _call_failed(record)
     if failure is not None:
         return Outcome(FAILED, None, failure)
     content = message_content(record["response"])
     if content is None:
         return Outcome(UNPARSEABLE, None, "no message content")
-    answer = first_object(content)
+    answer = extract(content)
     if answer is None:
-        return Outcome(UNPARSEABLE, None, "no complete JSON object in the content")
+        return Outcome(UNPARSEABLE, None, f"no {what} in the content")
     return Outcome(ANSWER, answer, "")

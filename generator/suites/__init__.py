@@ -1,5 +1,6 @@
 """One module per suite scorer. A scorer module provides:
 
+- `extract_answer(content) -> object | None` and `ANSWER_WHAT`: the answer in a message, if any;
 - `parse_spec(raw_item) -> (spec, problems)`: validate and convert the item's checked answer;
 - `score(item, outcome, run, repeat) -> list[Verdict]`: verdict rows for one response;
 - `FIGURES` and `figures(item, verdicts) -> tuple`: per-item sufficient statistics;
@@ -13,7 +14,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-SCORERS = ("extracting",)
+SCORERS = ("extracting", "aubas")
 
 
 def scorer_module(name: str) -> ModuleType:

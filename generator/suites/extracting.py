@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from babel import Locale, UnknownLocaleError
 
 from ..parse.dates import read_iso_date
+from ..parse.jsonfind import first_object as extract_answer  # rule 1.1: the first complete object
 from ..parse.response import ANSWER, Outcome
 from ..parse.text import is_blank
 from ..score.fields import SCALAR_TYPES, TYPES, checked_value, compare
@@ -17,6 +18,7 @@ from ..score.verdicts import (
 from ..ids import id_problem
 
 KINDS = ("printed", "computed", "missing")
+ANSWER_WHAT = "complete JSON object"
 _DECIMAL = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 _CURRENCY = re.compile(r"[A-Z]{3}")
 
@@ -214,7 +216,7 @@ REPORT_COLUMNS = (("index", "index", 1), ("accuracy", "printed", 100), ("compute
                   ("failed_rate", "failed", 100))
 
 
-def headline(per_dataset: dict[str, dict[str, float | None]]) -> float | None:
+def headline(per_dataset: dict[str, dict[str, float | None]], overall: dict | None = None) -> float | None:
     """Extracting Index: each dataset's index, averaged with equal weight."""
     values = [v for m in per_dataset.values() if (v := dataset_index(m)) is not None]
     return sum(values) / len(values) if values else None

@@ -1,0 +1,47 @@
+"""The example corpus of the au-bas suite: three configurations, public and private halves."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..suites.aubas_rules import answer_key
+from .aubas_ledger import Config, generate_ledger, ledger_text
+
+SEED = 20260826
+DATASETS = {"default": Config(24, 0.25), "measured": Config(60, 0.35), "clean": Config(24, 0.0)}
+PER_HALF = 30
+HALVES = {"public": ("pub", 0), "private": ("prv", 1000)}
+
+
+def _band(n: int) -> str:
+    return "none" if n == 0 else "1-5" if n <= 5 else "6-15" if n <= 15 else "16+"
+
+
+def make_item(dataset: str, half: str, k: int, seed: int = SEED) -> dict:
+    tag, offset = HALVES[half]
+    ledger, _injected = generate_ledger(seed, DATASETS[dataset], offset + k)
+    key = answer_key(ledger)
+    pairs = sum(len(codes) for codes in key["faults"].values())
+    return {"id": f"aubas-{dataset}-{tag}-{k + 1:03d}", "dataset": dataset, "half": half,
+            "strata": {"faults": _band(pairs)},
+            "document": {"text": ledger_text(ledger), "locale": "en-AU"},
+            "ledger": ledger, "key": key,
+            "config": {"num_transactions": DATASETS[dataset].num_transactions,
+                       "fault_rate": DATASETS[dataset].fault_rate, "seed": seed, "index": offset + k}}
+
+
+def generate_items(seed: int = SEED) -> dict[str, list[dict]]:
+    return {f"{ds}.{half}": [make_item(ds, half, k, seed) for k in range(PER_HALF)]
+            for ds in DATASETS for half in HALVES}
+
+
+def write_items(items_dir: Path, seed: int = SEED) -> list[Path]:
+    items_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for stem, rows in generate_items(seed).items():
+        path = items_dir / f"{stem}.jsonl"
+        path.write_text("".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in rows),
+                        encoding="utf-8")
+        written.append(path)
+    return written

@@ -1,0 +1,161 @@
+"""The au-bas reconciliation suite: a corrected BAS and (transaction, fault) pairs
+(content/pages/scoring-au-bas.md)."""
+
+from __future__ import annotations
+
+import json
+import re
+from decimal import Decimal
+
+from ..parse.jsonfind import JsonInt
+from ..parse.response import ANSWER, Outcome
+from ..score.verdicts import CORRECT, FAILED_CALL, FALSE_FLAG, FOUND, MISSED, UNPARSEABLE, WRONG, Verdict, verdict_row
+from .aubas_rules import LABELS, answer_key, ledger_problems
+
+ANSWER_WHAT = "readable <answer> block"
+_BLOCK = re.compile(r"<answer>(.*?)</answer>", re.S)
+_FENCE = re.compile(r"```(?:json)?[ \t]*\n?(.*?)\n?[ \t]*```", re.S)
+_FIGURE = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+_WS = " \t\n\r"
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+_DECODER = json.JSONDecoder(parse_float=Decimal, parse_int=JsonInt, parse_constant=_reject_constant)
+
+
+# ---------------------------------------------------------------- parsing (rule 2)
+
+def _last_block(content: str) -> str | None:
+    start = content.rfind("<answer>")
+    if start == -1:
+        return None
+    end = content.find("</answer>", start)
+    return None if end == -1 else content[start + len("<answer>"):end]
+
+
+def _faults(value: object) -> dict[str, list[str]] | None:
+    """The claimed faults, or None when their shape makes the reply unparseable."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        return None
+    out = {}
+    for tid, codes in value.items():
+        if isinstance(codes, str):
+            codes = [codes]
+        if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
+            return None
+        out[tid] = codes
+    return out
+
+
+def extract_answer(content: str) -> dict | None:
+    """The answer object of the last <answer> block, with `faults` normalised; None: unparseable."""
+    block = _last_block(content)
+    if block is None:
+        return None
+    body = block.strip(_WS)
+    fence = _FENCE.fullmatch(body)
+    if fence is not None:
+        body = fence.group(1).strip(_WS)
+    try:
+        value, end = _DECODER.raw_decode(body)
+    except (ValueError, RecursionError):
+        return None
+    if end != len(body) or not isinstance(value, dict):
+        return None
+    faults = _faults(value.get("faults"))
+    if faults is None:
+        return None
+    return {**value, "faults": faults}
+
+
+def read_figure(value: object) -> Decimal | None:
+    if isinstance(value, Decimal):
+        return value
+    if isinstance(value, str):
+        text = value.replace("$", "").replace(",", "").strip(_WS)
+        if _FIGURE.fullmatch(text):
+            return Decimal(text)
+    return None
+
+
+# ---------------------------------------------------------------- items
+
+def parse_spec(raw: dict) -> tuple[dict | None, list[str]]:
+    ledger, key = raw.get("ledger"), raw.get("key")
+    problems = ledger_problems(ledger)
+    if problems:
+        return None, problems
+    derived = answer_key(ledger)
+    if key != derived:
+        return None, [f"the stored key differs from the key the rules derive from the ledger: {derived}"]
+    pairs = sorted((tid, code) for tid, codes in derived["faults"].items() for code in codes)
+    return {"labels": {k: Decimal(derived[k]) for k in LABELS}, "pairs": pairs}, []
+
+
+# ---------------------------------------------------------------- scoring (rules 3 to 5)
+
+def score(item, outcome: Outcome, run: str, repeat: int) -> list[Verdict]:
+    spec = item.spec
+    if outcome.status != ANSWER:
+        verdict = FAILED_CALL if outcome.status == FAILED_CALL else UNPARSEABLE
+        units = [(label, "bas") for label in LABELS] + [(f"{t}:{c}", "fault") for t, c in spec["pairs"]]
+        return [verdict_row(run, item.id, repeat, u, kind, verdict, outcome.reason) for u, kind in units]
+    answer = outcome.answer
+    rows = []
+    for label in LABELS:
+        got = read_figure(answer.get(label))
+        if got is None:
+            rows.append(verdict_row(run, item.id, repeat, label, "bas", WRONG, "missing or not a figure"))
+        elif got == spec["labels"][label]:
+            rows.append(verdict_row(run, item.id, repeat, label, "bas", CORRECT))
+        else:
+            rows.append(verdict_row(run, item.id, repeat, label, "bas", WRONG, "differs from the corrected BAS"))
+    claimed = {(tid, code) for tid, codes in answer["faults"].items() for code in codes}
+    true = set(spec["pairs"])
+    for tid, code in sorted(claimed | true):
+        verdict = FOUND if (tid, code) in claimed and (tid, code) in true else MISSED if (tid, code) in true else FALSE_FLAG
+        reason = {FOUND: "", MISSED: "true fault not reported", FALSE_FLAG: "not a fault of this row"}[verdict]
+        rows.append(verdict_row(run, item.id, repeat, f"{tid}:{code}", "fault", verdict, reason))
+    return rows
+
+
+FIGURES = ("bas_correct", "fault_audit", "bas_label_accuracy", "fault_precision", "fault_recall", "num_flagged",
+           "parsed", "total", "failed")
+
+
+def figures(verdicts: list[Verdict]) -> tuple[float, ...]:
+    first = verdicts[0].verdict
+    if first in (FAILED_CALL, UNPARSEABLE):
+        return (0, 0, 0, 0, 0, 0, 0, 0, int(first == FAILED_CALL))
+    labels = sum(v.verdict == CORRECT for v in verdicts if v.kind == "bas")
+    tp = sum(v.verdict == FOUND for v in verdicts)
+    fp = sum(v.verdict == FALSE_FLAG for v in verdicts)
+    fn = sum(v.verdict == MISSED for v in verdicts)
+    claimed, true = tp + fp, tp + fn
+    audit = (1.0 if claimed == 0 else 0.0) if true == 0 else 2 * tp / (claimed + true)
+    bas = 1 if labels == len(LABELS) else 0
+    return (bas, audit, labels / len(LABELS), tp / claimed if claimed else 0.0, tp / true if true else 0.0,
+            claimed, 1, 0.6 * bas + 0.4 * audit, 0)
+
+
+# Every metric is the mean of its per-item value over items.
+RATIOS = {name: (name, "items") for name in FIGURES if name != "failed"} | {"failed_rate": ("failed", "items")}
+HEADLINE = "total"
+HEADLINE_WEIGHTS: dict[str, float] = {}  # the headline is `total` over all items, not a per-dataset mix
+HEADLINE_SCALE = 1
+REPORT_COLUMNS = (("total", "total", 1), ("bas_correct", "bas ok", 1), ("fault_audit", "fault F1", 1),
+                  ("bas_label_accuracy", "labels", 1), ("fault_precision", "precision", 1),
+                  ("fault_recall", "recall", 1), ("num_flagged", "flagged", 1), ("parsed", "parsed", 1))
+
+
+def metrics(s: dict[str, float], n_items: int) -> dict[str, float | None]:
+    return {name: (s[num] / n_items if n_items else None) for name, (num, _den) in RATIOS.items()}
+
+
+def headline(per_dataset: dict, overall: dict | None = None) -> float | None:
+    return None if overall is None else overall["total"]

@@ -1,0 +1,130 @@
+"""The au-bas suite: rules, generator, parser, rewards, and the shared case file."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from generator.content import Item
+from generator.example.aubas_corpus import DATASETS, make_item
+from generator.example.aubas_ledger import Config, ConfigError, generate_ledger
+from generator.parse.response import read_outcome
+from generator.suites import aubas
+from generator.suites.aubas_rules import FAULT_CODES, answer_key
+
+VECTORS = json.loads((Path(__file__).parent / "vectors" / "au-bas.json").read_text(encoding="utf-8"))
+
+
+def record_for(case: dict) -> dict:
+    if "record" in case:
+        return case["record"]
+    return {"item": "case", "repeat": 0, "request": {},
+            "attempts": [{"start": "2026-11-01T00:00:00Z", "status": 200, "error": None, "latency_ms": 1.0}],
+            "response": {"choices": [{"index": 0, "message": {"role": "assistant", "content": case["content"]}}]}}
+
+
+def score(ledger: dict, key: dict, record: dict):
+    raw = {"id": "case", "document": {"locale": "en-AU"}, "ledger": ledger, "key": key}
+    spec, problems = aubas.parse_spec(raw)
+    assert not problems, problems
+    item = Item("case", "default", "public", {}, raw["document"], spec)
+    rows = aubas.score(item, read_outcome(record, aubas.extract_answer, aubas.ANSWER_WHAT), "run", 0)
+    return rows, dict(zip(aubas.FIGURES, aubas.figures(rows)))
+
+
+@pytest.mark.parametrize("case", VECTORS["cases"], ids=[c["id"] for c in VECTORS["cases"]])
+def test_vector(case):
+    ledger = VECTORS["ledgers"][case["ledger"]]
+    rows, figures = score(ledger["ledger"], ledger["key"], record_for(case))
+    assert [[r.unit, r.verdict] for r in rows] == case["expected"]["verdicts"]
+    for name, value in case["expected"]["figures"].items():
+        assert figures[name] == pytest.approx(value, abs=1e-12), name
+
+
+def test_vector_file_covers_every_pair_verdict():
+    verdicts = {v for c in VECTORS["cases"] for _u, v in c["expected"]["verdicts"]}
+    assert verdicts == {"correct", "wrong", "found", "missed", "false_flag", "unparseable", "failed_call"}
+
+
+def test_key_derived_from_the_ledger_matches_what_the_generator_injected():
+    for config in (Config(), Config(60, 0.35), Config(24, 0.0), Config(4, 1.0), Config(100, 0.9)):
+        for index in range(150):
+            ledger, injected = generate_ledger(20260826, config, index)
+            assert answer_key(ledger)["faults"] == injected, (config, index)
+
+
+def test_all_five_fault_types_are_generated_and_rates_are_respected():
+    counts: Counter = Counter()
+    faulty_rows = rows = 0
+    for index in range(100):
+        ledger, injected = generate_ledger(7, Config(24, 0.25), index)
+        counts.update(code for codes in injected.values() for code in codes)
+        faulty_rows += len(injected)
+        rows += len(ledger["rows"])
+        assert injected, "a fault rate above 0 injects at least one fault"
+    assert set(counts) == set(FAULT_CODES)
+    assert 0.2 <= faulty_rows / rows <= 0.3
+
+
+def test_clean_quarters_have_no_faults():
+    for index in range(50):
+        ledger, injected = generate_ledger(7, Config(24, 0.0), index)
+        assert injected == {} and answer_key(ledger)["faults"] == {}
+
+
+def test_generation_is_reproducible():
+    assert generate_ledger(5, Config(), 3) == generate_ledger(5, Config(), 3)
+    assert generate_ledger(5, Config(), 3) != generate_ledger(6, Config(), 3)
+    assert make_item("measured", "private", 4) == make_item("measured", "private", 4)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"num_transactions": 3}, "at least 4"), ({"num_transactions": 2.5}, "integer"),
+    ({"fault_rate": -0.1}, "0.0 to 1.0"), ({"fault_rate": 1.5}, "0.0 to 1.0"), ({"fault_rate": "0.2"}, "number"),
+])
+def test_misconfiguration_is_a_clear_error(kwargs, message):
+    with pytest.raises(ConfigError, match=message):
+        Config(**kwargs)
+
+
+def _reply(answer: dict) -> dict:
+    return record_for({"content": "<answer>" + json.dumps(answer) + "</answer>"})
+
+
+def test_on_generated_ledgers_gold_scores_one_and_raw_sums_score_nothing():
+    from generator.example.aubas_runs import _naive
+
+    for dataset in DATASETS:
+        item = make_item(dataset, "public", 0)
+        _rows, gold = score(item["ledger"], item["key"], _reply(item["key"]))
+        assert gold["total"] == 1.0
+        _rows, naive = score(item["ledger"], item["key"], _reply(_naive(item["ledger"])))
+        if item["key"]["faults"]:
+            assert naive["total"] == 0.0 and naive["bas_correct"] == 0
+        else:  # on a clean quarter the raw sums are the corrected BAS
+            assert naive["total"] == 1.0
+
+
+def test_blanket_flagging_scores_worse_than_silence_on_generated_ledgers():
+    worse = 0
+    for index in range(20):
+        item = make_item("measured", "public", index)
+        blanket = {r["id"]: list(FAULT_CODES) for r in item["ledger"]["rows"]}
+        _r, b = score(item["ledger"], item["key"], _reply({**item["key"], "faults": blanket}))
+        _r, s = score(item["ledger"], item["key"], _reply({**item["key"], "faults": {}}))
+        _r, g = score(item["ledger"], item["key"], _reply(item["key"]))
+        assert b["fault_precision"] < 0.25 and b["num_flagged"] == 5 * len(item["ledger"]["rows"])
+        assert b["fault_audit"] < g["fault_audit"] and s["fault_audit"] == 0.0
+        worse += b["fault_audit"] < 0.25
+    assert worse == 20
+
+
+def test_an_item_whose_key_disagrees_with_its_ledger_is_rejected():
+    item = make_item("default", "public", 0)
+    spec, problems = aubas.parse_spec({**item, "key": {**item["key"], "G1": "0.00"}})
+    assert spec is None and "differs from the key the rules derive" in problems[0]
+    spec, problems = aubas.parse_spec({**item, "ledger": {**item["ledger"], "rows": item["ledger"]["rows"][:2]}})
+    assert spec is None and "at least 4 rows" in problems[0]
