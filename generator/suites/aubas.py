@@ -8,15 +8,13 @@ import re
 from decimal import Decimal
 
 from ..parse.jsonfind import JsonInt
+from ..parse.text import WHITESPACE
 from ..parse.response import ANSWER, Outcome
 from ..score.verdicts import CORRECT, FAILED_CALL, FALSE_FLAG, FOUND, MISSED, UNPARSEABLE, WRONG, Verdict, verdict_row
 from .aubas_rules import LABELS, answer_key, ledger_problems
 
 ANSWER_WHAT = "readable <answer> block"
-_BLOCK = re.compile(r"<answer>(.*?)</answer>", re.S)
-_FENCE = re.compile(r"```(?:json)?[ \t]*\n?(.*?)\n?[ \t]*```", re.S)
 _FIGURE = re.compile(r"-?[0-9]+(\.[0-9]+)?")
-_WS = " \t\n\r"
 
 
 def _reject_constant(name: str) -> None:
@@ -57,15 +55,16 @@ def extract_answer(content: str) -> dict | None:
     block = _last_block(content)
     if block is None:
         return None
-    body = block.strip(_WS)
-    fence = _FENCE.fullmatch(body)
-    if fence is not None:
-        body = fence.group(1).strip(_WS)
-    try:
-        value, end = _DECODER.raw_decode(body)
+    body = block.strip(WHITESPACE)
+    if len(body) >= 6 and body.startswith("```") and body.endswith("```"):
+        body = body[3:-3]
+        if body.startswith("json"):
+            body = body[4:]
+    try:  # one JSON text: JSON whitespace around it, nothing else
+        value = _DECODER.decode(body)
     except (ValueError, RecursionError):
         return None
-    if end != len(body) or not isinstance(value, dict):
+    if not isinstance(value, dict):
         return None
     faults = _faults(value.get("faults"))
     if faults is None:
@@ -77,7 +76,7 @@ def read_figure(value: object) -> Decimal | None:
     if isinstance(value, Decimal):
         return value
     if isinstance(value, str):
-        text = value.replace("$", "").replace(",", "").strip(_WS)
+        text = value.replace("$", "").replace(",", "").strip(WHITESPACE)
         if _FIGURE.fullmatch(text):
             return Decimal(text)
     return None
@@ -148,9 +147,9 @@ RATIOS = {name: (name, "items") for name in FIGURES if name != "failed"} | {"fai
 HEADLINE = "total"
 HEADLINE_WEIGHTS: dict[str, float] = {}  # the headline is `total` over all items, not a per-dataset mix
 HEADLINE_SCALE = 1
-REPORT_COLUMNS = (("total", "total", 1), ("bas_correct", "bas ok", 1), ("fault_audit", "fault F1", 1),
-                  ("bas_label_accuracy", "labels", 1), ("fault_precision", "precision", 1),
-                  ("fault_recall", "recall", 1), ("num_flagged", "flagged", 1), ("parsed", "parsed", 1))
+REPORT_COLUMNS = (("total", "total", 100), ("bas_correct", "bas ok", 100), ("fault_audit", "fault F1", 100),
+                  ("bas_label_accuracy", "labels", 100), ("fault_precision", "precision", 100),
+                  ("fault_recall", "recall", 100), ("num_flagged", "flagged", 1), ("parsed", "parsed", 100))
 
 
 def metrics(s: dict[str, float], n_items: int) -> dict[str, float | None]:
