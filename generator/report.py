@@ -19,14 +19,15 @@ def print_summary(res) -> str:
         s = res.summary[run_id]
         halves = [s.get(h, {}).get("metrics", {}).get(head) for h in ("private", "public")]
         m = s["all"]["metrics"] if "all" in s else {}
-        cells = [_fmt(v, scale) for v, scale in ((halves[0], 1), (halves[1], 1))]
+        head_scale = next((scale for k, _, scale in columns if k == head), 1)
+        cells = [_fmt(v, head_scale) for v in halves]
         cells += [_fmt(m.get(k), scale) for k, _, scale in columns]
         flag = " (simulated)" if s["simulated"] else ""
         lines.append(f"{run_id[:32]:32} " + " ".join(f"{c:>10}" for c in cells) + flag)
         if s["missing_responses"]:
             lines.append(f"  {s['missing_responses']} item(s) had no stored response: scored as failed calls")
-    lines.append(f"{head}(prv)/{head}(pub): {head} on the private/public half; other columns over all items, "
-                 "rates in percent")
+    lines.append(f"{head}(prv)/{head}(pub): {head} on the private/public half; other columns over all items; "
+                 "rates and shares in percent")
     return "\n".join(lines)
 
 
