@@ -7,7 +7,7 @@
  * Every non-blank input line is a JSON object of one of three shapes, and gives exactly one
  * output line:
  *   {"item": <item, as one line of items/<dataset>.<half>.jsonl>,
- *    "record": <response record>, "run": "<run id>", "repeat": <integer>}
+ *    "record": <response record>, "run": "<run id>", "repeat": <integer>, "scorer": <optional>}
  *       -> the JSON array of verdict rows
  *          ({run, item, repeat, unit, kind, verdict, points, reason, order}, one per field, in order);
  *   {"define": <item>, "scorer": "<suite scorer>"}
@@ -98,11 +98,7 @@ function scoreLine(line) {
   if (req.end_run !== undefined) return endRun(req.end_run);
   if (req.define !== undefined) {
     if (!isObject(req.define) || typeof req.define.id !== 'string') throw new Error('"define" is not an item with an id');
-    const scorer = req.scorer === undefined ? 'extracting' : req.scorer;
-    if (!Object.prototype.hasOwnProperty.call(SCORERS, scorer)) {
-      throw new Error('unknown scorer ' + JSON.stringify(String(scorer)));
-    }
-    defined.set(req.define.id, { item: req.define, scoreItem: SCORERS[scorer]() });
+    defined.set(req.define.id, { item: req.define, scoreItem: suiteScorer(req.scorer) });
     return { defined: req.define.id };
   }
   if (req.item === undefined) {
@@ -118,7 +114,13 @@ function scoreLine(line) {
   const item = req.item;
   if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new Error('"item" is not an object');
   const repeat = req.repeat === undefined ? null : req.repeat;
-  return S.scoreItem(item, req.record, req.run === undefined ? null : req.run, repeat);
+  return suiteScorer(req.scorer)(item, req.record, req.run === undefined ? null : req.run, repeat);
+}
+
+function suiteScorer(name) {
+  const scorer = name === undefined ? 'extracting' : name;
+  if (!Object.prototype.hasOwnProperty.call(SCORERS, scorer)) throw new Error('unknown scorer ' + JSON.stringify(String(scorer)));
+  return SCORERS[scorer]();
 }
 
 async function main() {
