@@ -6,7 +6,9 @@
 - `FIGURES` and `figures(item, verdicts) -> tuple`: per-item sufficient statistics;
 - `metrics(sums, n_items) -> dict`: ratio metrics from sums of per-item figures;
 - `HEADLINE` and `headline(per_dataset_metrics)`: the headline metric (how datasets combine);
-- `REPORT_COLUMNS`: (metric, heading, scale) for the terminal report.
+- `REPORT_COLUMNS`: (metric, heading, scale) for the terminal report;
+- `LOWER_IS_BETTER` (metrics where less is better) and optionally `NOT_RANKED` (metrics that get
+  no pairwise calls) for the statistics engine.
 """
 
 from __future__ import annotations

@@ -145,6 +145,8 @@ def figures(verdicts: list[Verdict]) -> tuple[float, ...]:
 # Every metric is the mean of its per-item value over items.
 RATIOS = {name: (name, "items") for name in FIGURES if name != "failed"} | {"failed_rate": ("failed", "items")}
 HEADLINE = "total"
+LOWER_IS_BETTER = {"failed_rate"}
+NOT_RANKED = {"num_flagged"}  # more flags is neither better nor worse: read it with precision
 HEADLINE_WEIGHTS: dict[str, float] = {}  # the headline is `total` over all items, not a per-dataset mix
 HEADLINE_SCALE = 1
 REPORT_COLUMNS = (("total", "total", 100), ("bas_correct", "bas ok", 100), ("fault_audit", "fault F1", 100),

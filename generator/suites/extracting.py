@@ -209,6 +209,7 @@ def dataset_index(m: dict[str, float | None]) -> float | None:
 
 
 HEADLINE = "index"
+LOWER_IS_BETTER = {"invented_rate", "false_null_rate", "unparseable_rate", "failed_rate"}
 # Columns of the terminal report: (metric, heading, scale)
 REPORT_COLUMNS = (("index", "index", 1), ("accuracy", "printed", 100), ("computed_accuracy", "computed", 100),
                   ("null_honesty", "null hon.", 100), ("invented_rate", "invented", 100),

@@ -1,0 +1,147 @@
+"""Speed and memory of the statistics engine, next to scipy.stats.bootstrap measured in the same run.
+
+Workload (issue 3): N = 2,000 items, 40 run groups, 10,000 resamples, two ratio metrics (accuracy and
+null honesty), each run's 95% percentile interval and all 780 paired differences with max-T, for both
+metrics. Targets: at most 1.5 s and 300 MB, and at least 40x faster than scipy.stats.bootstrap called
+per model for the same intervals. Each measurement runs in a fresh process so that its peak memory
+(maximum resident set size) is its own; the figure reported is that process's peak, interpreter and
+libraries included, and the increase over the process before the measured work.
+
+scipy is timed on --scipy-models models (default 4, so 8 calls) and scaled linearly to 40 models; it
+computes only the per-model intervals (no pairwise differences), which favours scipy. Its intervals
+are checked to equal the engine's bit for bit.
+
+    python bench/stats_speed.py [--scipy-models 4] [--no-scaling]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from generator.stats.estimates import per_run, ratio_draws  # noqa: E402
+from generator.stats.pairwise import max_t  # noqa: E402
+from generator.stats.resample import derive_seed  # noqa: E402
+
+NAMES = ("printed_n", "printed_correct", "missing_n", "null_ok")
+RATIOS = {"accuracy": ("printed_correct", "printed_n"), "null_honesty": ("null_ok", "missing_n")}
+SEED = derive_seed("bench", "all", "ratios")
+
+
+def synthetic(runs: int, n: int, seed: int = 1) -> np.ndarray:
+    """Per-item figures: fields per item vary, items differ in difficulty, runs in skill."""
+    rng = np.random.default_rng(seed)
+    pn, mn = rng.integers(1, 15, n), rng.integers(0, 5, n)
+    ease = rng.normal(0, 1, n)
+    figs = np.zeros((runs, n, 4))
+    for r in range(runs):
+        p = 1 / (1 + np.exp(-(1.5 + 0.02 * r + ease)))
+        figs[r] = np.column_stack([pn, rng.binomial(pn, p), mn, rng.binomial(mn, p)])
+    return figs
+
+
+def engine(figs: np.ndarray, resamples: int) -> dict:
+    """Everything the workload asks for; returns the intervals for the cross-check."""
+    d = ratio_draws(figs, np.ones(figs.shape[:2], dtype=np.int64), NAMES, RATIOS, SEED, resamples)
+    out = {}
+    for metric in RATIOS:
+        rows, lows, highs = per_run(d.point[metric], d.draws[metric], figs.shape[1])
+        c, pairs = max_t(d.point[metric], d.draws[metric])
+        out[metric] = {"low": lows.tolist(), "high": highs.tolist(), "c": c, "pairs": len(pairs)}
+    return out
+
+
+def _ratio(num, den, axis=-1):
+    return np.sum(num, axis=axis) / np.sum(den, axis=axis)
+
+
+def scipy_intervals(figs: np.ndarray, models: int, resamples: int) -> dict:
+    import scipy.stats
+
+    out = {m: {"low": [], "high": []} for m in RATIOS}
+    for r in range(models):
+        for metric, (num, den) in RATIOS.items():
+            res = scipy.stats.bootstrap((figs[r, :, NAMES.index(num)], figs[r, :, NAMES.index(den)]), _ratio,
+                                        paired=True, vectorized=True, n_resamples=resamples, method="percentile",
+                                        rng=np.random.default_rng(SEED))
+            out[metric]["low"].append(float(res.confidence_interval.low))
+            out[metric]["high"].append(float(res.confidence_interval.high))
+    return out
+
+
+def _rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: kilobytes
+
+
+def child(kind: str, n: int, runs: int, resamples: int, models: int) -> None:
+    figs = synthetic(runs, n)
+    if kind == "engine":
+        engine(synthetic(3, 50), 200)  # warm-up: imports and first-call costs
+    before = _rss_mb()
+    start = time.perf_counter()
+    result = engine(figs, resamples) if kind == "engine" else scipy_intervals(figs, models, resamples)
+    seconds = time.perf_counter() - start
+    print(json.dumps({"seconds": seconds, "peak_mb": _rss_mb(), "before_mb": before, "result": result}))
+
+
+def measure(kind: str, n: int, runs: int, resamples: int = 10_000, models: int = 0) -> dict:
+    cmd = [sys.executable, __file__, "--child", kind, "--n", str(n), "--runs", str(runs),
+           "--resamples", str(resamples), "--scipy-models", str(models)]
+    return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--child", choices=("engine", "scipy"))
+    ap.add_argument("--n", type=int, default=2000)
+    ap.add_argument("--runs", type=int, default=40)
+    ap.add_argument("--resamples", type=int, default=10_000)
+    ap.add_argument("--scipy-models", type=int, default=4)
+    ap.add_argument("--repeats", type=int, default=3, help="engine measurements (the median is reported)")
+    ap.add_argument("--no-scaling", action="store_true")
+    args = ap.parse_args()
+    if args.child:
+        child(args.child, args.n, args.runs, args.resamples, args.scipy_models)
+        return
+    n, runs, b = args.n, args.runs, args.resamples
+    print(f"workload: N={n} items, {runs} run groups, {b} resamples, 2 ratio metrics, "
+          f"{runs * (runs - 1) // 2} pairs per metric with max-T (numpy {np.__version__})")
+    eng = [measure("engine", n, runs, b) for _ in range(args.repeats)]
+    times = sorted(e["seconds"] for e in eng)
+    peak = max(e["peak_mb"] for e in eng)
+    added = max(e["peak_mb"] - e["before_mb"] for e in eng)
+    print(f"engine: median {times[len(times) // 2]:.3f} s (min {times[0]:.3f}, max {times[-1]:.3f}) over "
+          f"{len(times)} processes; peak memory {peak:.0f} MB for the whole process, +{added:.0f} MB for the work")
+    print(f"  max-T critical values: " + ", ".join(f"{m} c={eng[0]['result'][m]['c']:.3f}" for m in RATIOS))
+    k = args.scipy_models
+    sp = measure("scipy", n, runs, b, k)
+    scaled = sp["seconds"] * runs / k
+    print(f"scipy.stats.bootstrap per model: {sp['seconds']:.2f} s for {k} models x 2 metrics, "
+          f"scaled to {runs} models: {scaled:.1f} s; peak memory {sp['peak_mb']:.0f} MB")
+    same = all(sp["result"][m][side] == eng[0]["result"][m][side][:k] for m in RATIOS for side in ("low", "high"))
+    print(f"  intervals equal to the engine's bit for bit: {same}")
+    print(f"speedup: {scaled / times[len(times) // 2]:.0f}x (scipy without the pairwise work)")
+    if args.no_scaling:
+        return
+    print("time as N grows (40 run groups):")
+    for size in (500, 1000, 2000, 4000, 8000):
+        print(f"  N={size:5d}: {min(measure('engine', size, runs, b)['seconds'] for _ in range(2)):.3f} s")
+    print("time as the number of run groups grows (N=2000; pairs grow with the square):")
+    for count in (10, 20, 40, 80):
+        m = measure("engine", n, count, b)
+        print(f"  {count:3d} run groups ({count * (count - 1) // 2:4d} pairs): {m['seconds']:.3f} s, "
+              f"peak {m['peak_mb']:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""Point estimates and bootstrap draws of ratio metrics and of a macro headline, for the runs of a stratum.
+
+Inputs are per-item figures (runs x items x figures, items sorted by id) and the repeat counts behind
+them. One W per (suite, stratum, metric group) is shared by every run and every metric of the group, so
+differences between runs are paired.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .quantiles import interval
+from .ratios import build_block, combine_weighted, integer_scale, macro_mean, ratio_values, used_figures
+from .resample import CountMatrix, resample_sums
+
+
+@dataclass
+class Draws:
+    point: dict[str, np.ndarray]  # metric -> (runs,)
+    draws: dict[str, np.ndarray]  # metric -> (B x runs)
+    record: dict  # seed, resamples, hash of W, ...
+
+
+def ratio_draws(figs: np.ndarray, repeats: np.ndarray, names: Sequence[str], ratios: Mapping[str, tuple[str, str]],
+                seed: int, resamples: int, on_chunk: Callable[[int], None] | None = None) -> Draws:
+    runs, n = figs.shape[0], figs.shape[1]
+    used = list(used_figures(ratios))
+    block, scale = integer_scale(build_block(figs, names, used), repeats)
+    w = CountMatrix(seed, [n], resamples)
+    sums = resample_sums(w, [block], on_chunk)[0]
+    draws = ratio_values(sums, runs, used, ratios, scale * n)
+    point = {m: v[0] for m, v in ratio_values(block.sum(axis=0)[None, :], runs, used, ratios, scale * n).items()}
+    return Draws(point, draws, w.record() | {"exact_sums": scale > 1 or _whole(block)})
+
+
+def macro_draws(figs: np.ndarray, repeats: np.ndarray, names: Sequence[str], ratios: Mapping[str, tuple[str, str]],
+                weights: Mapping[str, float], scale_to: float, groups: Sequence[np.ndarray], metric: str,
+                seed: int, resamples: int, on_chunk: Callable[[int], None] | None = None) -> Draws:
+    """The headline: within each group (dataset) the weighted ratios, then the groups' equal-weight mean.
+    Resampled within each group (a stratified W): every group keeps its number of items."""
+    runs = figs.shape[0]
+    sub = {m: ratios[m] for m in weights}
+    used = list(used_figures(sub))
+    block, scale = integer_scale(build_block(figs, names, used), repeats)
+    blocks = [block[g] for g in groups]
+    w = CountMatrix(seed, [len(g) for g in groups], resamples)
+    sums = resample_sums(w, blocks, on_chunk)
+    per_group = [combine_weighted(ratio_values(s, runs, used, sub, scale * len(g)), weights, scale_to)
+                 for s, g in zip(sums, groups)]
+    per_group_point = [combine_weighted(ratio_values(b.sum(axis=0)[None, :], runs, used, sub, scale * len(g)),
+                                        weights, scale_to) for b, g in zip(blocks, groups)]
+    return Draws({metric: macro_mean(per_group_point)[0]}, {metric: macro_mean(per_group)},
+                 w.record() | {"exact_sums": scale > 1 or _whole(block)})
+
+
+def _whole(block: np.ndarray) -> bool:
+    return bool(np.all(block == np.rint(block)))
+
+
+def per_run(point: np.ndarray, draws: np.ndarray, n_items: int) -> tuple[list[dict], np.ndarray, np.ndarray]:
+    """Each run's estimate, 95% percentile interval over the resamples where it has a value, and n."""
+    ci = interval(draws)
+    rows = []
+    for r in range(len(point)):
+        defined = not np.isnan(point[r])
+        rows.append({"estimate": float(point[r]) if defined else None,
+                     "low": float(ci[0, r]) if defined and not np.isnan(ci[0, r]) else None,
+                     "high": float(ci[1, r]) if defined and not np.isnan(ci[1, r]) else None,
+                     "n": n_items, "undefined_resamples": int(np.isnan(draws[:, r]).sum())})
+    return rows, ci[0], ci[1]

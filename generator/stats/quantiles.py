@@ -1,0 +1,53 @@
+"""The two quantile rules of the engine, each implemented once.
+
+- `linear`: Hyndman and Fan type 7 (numpy and scipy "linear"), for bootstrap percentile intervals and
+  the max-T critical value. It is written out here (interpolated as (1 - g) * y[j] + g * y[j + 1], the
+  way scipy.stats.quantile does) so that results do not change with a library's version.
+- `nearest_rank`: the smallest observed value with at least p% of the values at or below it (numpy
+  "inverted_cdf"), for latency percentiles: always a latency that was measured.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+CONFIDENCE = 0.95
+ALPHA = (1 - CONFIDENCE) / 2  # computed as scipy.stats.bootstrap does: 0.025000000000000022
+INTERVAL_PROBS = np.asarray([ALPHA, 1 - ALPHA])
+
+
+def linear(values: np.ndarray, probs: np.ndarray | float) -> np.ndarray:
+    """Type-7 quantiles of each column of `values` (axis 0), ignoring NaN; NaN where a column has none.
+
+    Returns an array of shape (len(probs), columns) (or (columns,) for a scalar prob).
+    """
+    y = np.sort(np.asarray(values, dtype=np.float64), axis=0)  # NaN sorts last
+    if y.ndim == 1:
+        y = y[:, None]
+    p = np.atleast_1d(np.asarray(probs, dtype=np.float64))[:, None]
+    n = np.sum(~np.isnan(y), axis=0).astype(np.float64)[None, :]
+    jg = p * n + (1 - p)
+    j = jg // 1 - 1
+    g = jg % 1
+    top = np.maximum(n - 1, 0)
+    j0 = np.clip(j, 0, top).astype(np.int64)
+    j1 = np.clip(j + 1, 0, top).astype(np.int64)
+    g = np.where(j < 0, 0.0, g)
+    cols = np.arange(y.shape[1])[None, :]
+    out = (1 - g) * y[j0, cols] + g * y[j1, cols]
+    out = np.where(n > 0, out, np.nan)
+    return out[0] if np.ndim(probs) == 0 else out
+
+
+def interval(values: np.ndarray) -> np.ndarray:
+    """95% percentile intervals of each column: shape (2, columns)."""
+    return linear(values, INTERVAL_PROBS)
+
+
+def nearest_rank(values: list[float] | np.ndarray, percent: int) -> float | None:
+    """The value of rank ceil(percent * n / 100) (1-based) among the sorted values; None when empty."""
+    v = np.sort(np.asarray(values, dtype=np.float64))
+    if v.size == 0:
+        return None
+    rank = max(1, (percent * v.size + 99) // 100)
+    return float(v[rank - 1])

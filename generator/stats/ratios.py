@@ -1,0 +1,119 @@
+"""Ratio metrics and the macro headline from sums of per-item figures (full data or one row per resample).
+
+Every metric is sum(numerator) / sum(denominator) over the items of a resample, where the denominator
+"items" is the number of items. A ratio whose denominator is 0 has no value (NaN here, null in the
+stats file): on the full data the metric has no estimate; in a resample that resample is left out of
+the metric's interval and counted.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+ITEMS = "items"
+
+
+def used_figures(ratios: Mapping[str, tuple[str, str]]) -> tuple[str, ...]:
+    """The figures the ratios read, in a fixed order ("items" is not a figure)."""
+    names: list[str] = []
+    for num, den in ratios.values():
+        for name in (num, den):
+            if name != ITEMS and name not in names:
+                names.append(name)
+    return tuple(names)
+
+
+def build_block(figs: np.ndarray, all_names: Sequence[str], used: Sequence[str]) -> np.ndarray:
+    """(n x runs*len(used)) from figs (runs x n x figures); column r*len(used)+k is run r's figure k."""
+    cols = [list(all_names).index(u) for u in used]
+    sub = figs[:, :, cols]  # runs x n x U
+    return np.ascontiguousarray(sub.transpose(1, 0, 2).reshape(sub.shape[1], -1), dtype=np.float64)
+
+
+def integer_scale(block: np.ndarray, repeats: np.ndarray) -> tuple[np.ndarray, int]:
+    """Scale per-item means over repeats back to integers (by the lcm of the repeat counts) when they are.
+
+    Ratios do not change, and integer sums are exact whatever order they are added in. Returns the
+    block unchanged with scale 1 when some figure is not a whole number of repeats' worth.
+    """
+    scale = math.lcm(*(int(r) for r in np.unique(repeats))) if repeats.size else 1
+    scaled = block * scale
+    whole = np.rint(scaled)
+    if np.all(np.abs(scaled - whole) <= 1e-9 * np.maximum(1.0, np.abs(scaled))) and np.all(np.abs(whole) < 2**40):
+        return whole, scale
+    return block, 1
+
+
+def ratio_values(sums: np.ndarray, runs: int, used: Sequence[str], ratios: Mapping[str, tuple[str, str]],
+                 items_total: np.ndarray | float) -> dict[str, np.ndarray]:
+    """Metric -> (rows x runs) from sums (rows x runs*len(used)); NaN where the denominator is 0.
+
+    items_total: the (scaled) number of items behind each row, the denominator "items".
+    """
+    u = len(used)
+    out = {}
+    items = np.broadcast_to(np.asarray(items_total, dtype=np.float64).reshape(-1, 1), (sums.shape[0], runs))
+    for metric, (num, den) in ratios.items():
+        top = sums[:, used.index(num)::u][:, :runs]
+        bottom = items if den == ITEMS else sums[:, used.index(den)::u][:, :runs]
+        value = np.full(top.shape, np.nan)
+        np.divide(top, bottom, out=value, where=bottom != 0)
+        out[metric] = value
+    return out
+
+
+def combine_weighted(values: Mapping[str, np.ndarray], weights: Mapping[str, float], scale: float) -> np.ndarray:
+    """scale * weighted mean of the metrics that have a value (a missing metric leaves the others alone)."""
+    num = wsum = None
+    for metric, w in weights.items():
+        x = values[metric]
+        ok = ~np.isnan(x)
+        term, wt = np.where(ok, w * x, 0.0), np.where(ok, w, 0.0)
+        num, wsum = (term, wt) if num is None else (num + term, wsum + wt)
+    value = np.full(num.shape, np.nan)
+    np.divide(num, wsum, out=value, where=wsum > 0)
+    return scale * value
+
+
+def macro_mean(per_group: Sequence[np.ndarray]) -> np.ndarray:
+    """Equal-weight mean over groups (datasets) of the groups that have a value; NaN if none has."""
+    total = np.zeros(per_group[0].shape)
+    count = np.zeros(per_group[0].shape)
+    for v in per_group:
+        ok = ~np.isnan(v)
+        total = total + np.where(ok, v, 0.0)
+        count = count + ok
+    out = np.full(total.shape, np.nan)
+    np.divide(total, count, out=out, where=count > 0)
+    return out
+
+
+# ------------------------------------------------------------ expected calibration error
+
+ECE_BINS = 10
+
+
+def calibration_bin(p: np.ndarray) -> np.ndarray:
+    """bin = min(floor(10 p), 9), in float64: p = 0.7 is in bin 7, p = 1 in bin 9."""
+    return np.minimum(np.floor(ECE_BINS * np.asarray(p, dtype=np.float64)), ECE_BINS - 1).astype(np.int64)
+
+
+def ece_figures(p: np.ndarray, correct: np.ndarray) -> np.ndarray:
+    """Per-item figures (n x 2*bins): correct in bin k (columns 0..9), confidence in bin k (10..19)."""
+    p = np.asarray(p, dtype=np.float64)
+    bins = calibration_bin(p)
+    out = np.zeros((p.size, 2 * ECE_BINS))
+    rows = np.arange(p.size)
+    out[rows, bins] = np.asarray(correct, dtype=np.float64)
+    out[rows, ECE_BINS + bins] = p
+    return out
+
+
+def ece_from_sums(sums: np.ndarray, n_items: np.ndarray | float) -> np.ndarray:
+    """ECE = sum over bins |sum correct - sum confidence| / n, per row of sums (rows x 2*bins)."""
+    sums = np.atleast_2d(sums)
+    gap = np.abs(sums[:, :ECE_BINS] - sums[:, ECE_BINS:]).sum(axis=1)
+    return gap / np.asarray(n_items, dtype=np.float64)

@@ -1,0 +1,133 @@
+"""The engine on the committed example results, and the `stats` command on a tiny project."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from decimal import Decimal
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import main
+from generator.rescore import rescore, write_outputs
+from generator.stats.commands import stats
+from generator.stats.engine import compute, dumps
+from generator.stats.inputs import load_suite_data
+from tests.conftest import GOOD, chat_record
+
+REPO = Path(__file__).resolve().parents[1]
+RESAMPLES = 1000
+
+
+@pytest.fixture(scope="module")
+def example(tmp_path_factory):
+    out = tmp_path_factory.mktemp("rescore")
+    write_outputs(out, rescore(REPO, ["extracting"], jobs=2))
+    data = load_suite_data(REPO, "extracting", out)
+    return out, data, compute(data, RESAMPLES)
+
+
+def test_output_is_bit_identical_across_runs(example):
+    out, data, doc = example
+    again = compute(load_suite_data(REPO, "extracting", out), RESAMPLES)
+    assert dumps(doc) == dumps(again)
+    assert doc["method"]["numpy"] == np.__version__ and doc["method"]["resamples"] == RESAMPLES
+    rec = doc["strata"]["all"]["resampling"]["ratios"]
+    assert rec["exact_sums"] and len(rec["w_sha256"]) == 64 and rec["group_sizes"] == [720]
+
+
+def test_every_metric_run_and_stratum_is_there_and_matches_the_rescore(example):
+    out, data, doc = example
+    summary = json.loads((out / "extracting" / "summary.json").read_text())
+    assert len(doc["strata"]) == 1 + 6 + 2 + 6 + 3 + 3 + 3
+    for key, st in doc["strata"].items():
+        assert st["items"] >= 10 and set(st["metrics"]) == set(data.module.RATIOS) | {"index"}
+        for metric, rows in st["metrics"].items():
+            assert set(rows) == {r.id for r in data.runs}
+            for row in rows.values():
+                assert row["estimate"] is None or row["low"] <= row["estimate"] <= row["high"]
+    for run, s in summary.items():
+        st = doc["strata"]
+        assert st["half=private"]["metrics"]["index"][run]["estimate"] == pytest.approx(
+            s["private"]["metrics"]["index"], rel=1e-12)
+        assert st["dataset=receipts"]["metrics"]["accuracy"][run]["estimate"] == pytest.approx(
+            s["all"]["datasets"]["receipts"]["accuracy"], rel=1e-12)
+    fam = doc["strata"]["half=private"]["pairwise"]["index"]
+    assert fam["rule"] == "max-t" and fam["c"] > 1.96 and len(fam["pairs"]) == 36
+    assert sorted(sum(fam["tie_groups"], [])) == sorted(fam["runs"])
+    assert fam["rank_ranges"]["baseline-null"] == [9, 9]
+
+
+def test_w_does_not_depend_on_which_runs_are_present(example):
+    out, data, doc = example
+    fewer = compute(replace(data, runs=data.runs[:4], figs=data.figs[:4], repeats=data.repeats[:4]), RESAMPLES)
+    for key in ("all", "half=private", "locale=de-DE"):
+        assert fewer["strata"][key]["resampling"] == doc["strata"][key]["resampling"]
+        for run in fewer["strata"][key]["metrics"]["index"]:
+            assert fewer["strata"][key]["metrics"]["index"][run] == doc["strata"][key]["metrics"]["index"][run]
+
+
+def test_operations_and_gap(example):
+    out, data, doc = example
+    ops = doc["operations"]
+    assert ops["heron-open-8b-on-prem"]["self_hosted"] and not ops["acme-lynx-1-cloudco"]["self_hosted"]
+    run = next(r for r in data.runs if r.id == "acme-lynx-1-budgetapi")
+    rows = [c for c in data.calls[run.id] if c["prompt_tokens"]]
+    price_in, price_out = Decimal(run.prices["input_per_mtok"]), Decimal(run.prices["output_per_mtok"])
+    total = sum(int(c["prompt_tokens"]) * price_in + int(c["completion_tokens"]) * price_out for c in rows)
+    expected = (total / Decimal(1_000_000) * 1000 / len(rows)).quantize(Decimal("0.0001"))
+    assert ops[run.id]["cost_per_1000_documents"] == str(expected)
+    lat = [float(c["latency_ms"]) for c in data.calls[run.id] if c["outcome"] != "failed_call" and c["latency_ms"]]
+    assert ops[run.id]["latency_ms"]["p95"] == np.percentile(lat, 95, method="inverted_cdf")
+    failed = sum(c["outcome"] == "failed_call" for c in data.calls[run.id])
+    assert ops[run.id]["failed_rate"]["k"] == failed
+    assert set(doc["gap"]) == {r.id for r in data.runs}
+    g = doc["gap"]["baseline-null"]
+    assert g["estimate"] == 0.0 and not g["flagged"]
+
+
+def test_stats_command_needs_the_rescore_first(project):
+    project.add_run("perfect", [chat_record(i, GOOD) for i in ["i-prv-1", "i-pub-1", "r-prv-1", "r-pub-1", "r-pub-2"]])
+    result = CliRunner().invoke(stats, ["--root", str(project.root), "--resamples", "200"])
+    assert result.exit_code == 2 and "run `tally rescore` first" in result.output
+    assert CliRunner().invoke(main, ["rescore", "--root", str(project.root), "-q"]).exit_code == 0
+    result = CliRunner().invoke(stats, ["--root", str(project.root), "--resamples", "200"])
+    assert result.exit_code == 0, result.output
+    path = project.root / "build" / "stats" / "extracting" / "stats.json"
+    first = path.read_text()
+    doc = json.loads(first)
+    assert doc["strata"]["all"]["metrics"]["index"]["perfect"]["estimate"] == 100.0
+    assert doc["skipped_strata"]["dataset=receipts"]["items"] == 3  # under min_stratum_items
+    assert CliRunner().invoke(stats, ["--root", str(project.root), "--resamples", "200", "-q"]).exit_code == 0
+    assert path.read_text() == first
+    bad = CliRunner().invoke(stats, ["--root", str(project.root), "--suite", "nope"])
+    assert bad.exit_code != 0 and "no suite named" in bad.output
+
+
+def test_ra_bench_rule_is_selected_by_the_suite(example):
+    out, data, doc = example
+    ra = compute(replace(data, suite=replace(data.suite, comparison="ra-bench")), 300)
+    fam = ra["strata"]["half=private"]["pairwise"]["index"]
+    assert ra["method"]["comparison"] == "ra-bench" and fam["rule"] == "ra-bench" and fam["c"] is None
+    rows = ra["strata"]["half=private"]["metrics"]["index"]
+    for p in fam["pairs"]:
+        apart = rows[p["a"]]["low"] > rows[p["b"]]["high"] or rows[p["a"]]["high"] < rows[p["b"]]["low"]
+        assert (p["call"] != "can't tell apart") == apart
+    lat = ra["operations_calls"]["latency_p50"]
+    assert lat["runs"] == sorted(r.id for r in data.runs if r.hosting == "hosted") and "heron-open-8b-on-prem" not in lat["runs"]
+    assert "operations_calls" not in doc
+
+
+def test_a_headline_that_is_a_ratio_metric_rides_on_the_ratio_group(example):
+    out, data, doc = example
+    from types import SimpleNamespace
+
+    module = SimpleNamespace(RATIOS=data.module.RATIOS, HEADLINE="accuracy", HEADLINE_WEIGHTS={})
+    plain = compute(replace(data, module=module), 300)
+    assert plain["headline"]["metric"] == "accuracy" and "index" not in plain["strata"]["all"]["metrics"]
+    assert set(plain["strata"]["all"]["resampling"]) == {"ratios"}
+    g = plain["gap"]["baseline-null"]
+    assert g["metric"] == "accuracy" and g["estimate"] == 0.0
