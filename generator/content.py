@@ -36,6 +36,7 @@ class Suite:
     datasets: tuple[Dataset, ...]
     description: str
     root: Path
+    order: int = 100  # where the suite is listed (the flagship first)
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,7 @@ def load_suite(root: Path, log: ErrorLog) -> Suite | None:
         headline_half=str(raw.get("headline_half", "private")), comparison=str(raw.get("comparison", "max-t")),
         min_stratum_items=int(raw.get("min_stratum_items", 10)), strata=tuple(raw.get("strata", ())),
         datasets=tuple(datasets), description=str(raw.get("description", "")), root=root,
+        order=int(raw.get("order", 100)),
     )
 
 

@@ -21,7 +21,7 @@ def _suite_names(root: Path, chosen: tuple[str, ...]) -> list[str]:
     return list(chosen) or known
 
 
-def _suite_resamples(root: Path, suite: str) -> int:
+def suite_resamples(root: Path, suite: str) -> int:
     """The suite's own `resamples` setting in suite.toml, else 10,000."""
     try:
         raw = tomllib.loads((root / "content" / "suites" / suite / "suite.toml").read_text(encoding="utf-8"))
@@ -50,7 +50,7 @@ def stats(root: Path, resamples: int | None, suites: tuple[str, ...], quiet: boo
     if not names:
         raise click.ClickException(f"no suites under {root / 'content' / 'suites'}")
     for name in names:
-        count = resamples or _suite_resamples(root, name)
+        count = resamples or suite_resamples(root, name)
         try:
             data = load_suite_data(root, name, root / "build" / "rescore")
         except StatsInputError as exc:

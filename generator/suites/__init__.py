@@ -5,7 +5,10 @@
 - `score(item, outcome, run, repeat) -> list[Verdict]`: verdict rows for one response;
 - `FIGURES` and `figures(item, verdicts) -> tuple`: per-item sufficient statistics;
 - `metrics(sums, n_items) -> dict`: ratio metrics from sums of per-item figures;
-- `HEADLINE` and `headline(per_dataset_metrics)`: the headline metric (how datasets combine);
+- `HEADLINE`, `HEADLINE_TITLE` and `headline(per_dataset_metrics, overall)`: the headline metric
+  (how datasets combine) and its name for readers; `METRIC_LABELS`: names of the other metrics;
+- `ANSWER_CAPTION`, `ANSWER_COLUMNS` and `answer_rows(raw_item)`: the checked answers as a table
+  for item pages;
 - `REPORT_COLUMNS`: (metric, heading, scale) for the terminal report;
 - `LOWER_IS_BETTER` (metrics where less is better) and optionally `NOT_RANKED` (metrics that get
   no pairwise calls) for the statistics engine.

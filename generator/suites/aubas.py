@@ -145,6 +145,12 @@ def figures(verdicts: list[Verdict]) -> tuple[float, ...]:
 # Every metric is the mean of its per-item value over items.
 RATIOS = {name: (name, "items") for name in FIGURES if name != "failed"} | {"failed_rate": ("failed", "items")}
 HEADLINE = "total"
+HEADLINE_TITLE = "Total reward (0.6 BAS + 0.4 audit)"
+METRIC_LABELS = {
+    "bas_correct": "BAS correct (all four labels)", "fault_audit": "Fault audit (pair F1)",
+    "bas_label_accuracy": "BAS labels correct", "fault_precision": "Fault precision", "fault_recall": "Fault recall",
+    "num_flagged": "Pairs flagged (mean)", "parsed": "Parsed replies", "failed_rate": "Failed calls",
+}
 LOWER_IS_BETTER = {"failed_rate"}
 NOT_RANKED = {"num_flagged"}  # more flags is neither better nor worse: read it with precision
 HEADLINE_WEIGHTS: dict[str, float] = {}  # the headline is `total` over all items, not a per-dataset mix
@@ -160,3 +166,16 @@ def metrics(s: dict[str, float], n_items: int) -> dict[str, float | None]:
 
 def headline(per_dataset: dict, overall: dict | None = None) -> float | None:
     return None if overall is None else overall["total"]
+
+
+# ---------------------------------------------------------------- checked answers, for item pages
+
+ANSWER_CAPTION = "The corrected BAS and every fault the rules find in the ledger"
+ANSWER_COLUMNS = ("Label or row", "Checked answer")
+
+
+def answer_rows(raw: dict) -> list[tuple[str, ...]]:
+    key = raw["key"]
+    rows = [(label, key[label]) for label in LABELS]
+    rows += [(tid, ", ".join(codes)) for tid, codes in key["faults"].items()]
+    return rows if key["faults"] else rows + [("faults", "none")]

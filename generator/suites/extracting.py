@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -209,6 +210,12 @@ def dataset_index(m: dict[str, float | None]) -> float | None:
 
 
 HEADLINE = "index"
+HEADLINE_TITLE = "Extracting Index"
+METRIC_LABELS = {
+    "accuracy": "Accuracy (printed fields)", "computed_accuracy": "Accuracy (computed fields)",
+    "null_honesty": "Null honesty", "invented_rate": "Invented values", "false_null_rate": "False nulls",
+    "unparseable_rate": "Unparseable answers", "failed_rate": "Failed calls",
+}
 LOWER_IS_BETTER = {"invented_rate", "false_null_rate", "unparseable_rate", "failed_rate"}
 # Columns of the terminal report: (metric, heading, scale)
 REPORT_COLUMNS = (("index", "index", 1), ("accuracy", "printed", 100), ("computed_accuracy", "computed", 100),
@@ -221,3 +228,13 @@ def headline(per_dataset: dict[str, dict[str, float | None]], overall: dict | No
     """Extracting Index: each dataset's index, averaged with equal weight."""
     values = [v for m in per_dataset.values() if (v := dataset_index(m)) is not None]
     return sum(values) / len(values) if values else None
+
+
+# ---------------------------------------------------------------- checked answers, for item pages
+
+ANSWER_CAPTION = "Fields requested and their checked answers (null: the document does not show it)"
+ANSWER_COLUMNS = ("Field", "Type", "Kind", "Checked answer")
+
+
+def answer_rows(raw: dict) -> list[tuple[str, ...]]:
+    return [(f["name"], f["type"], f["kind"], json.dumps(f["answer"], ensure_ascii=False)) for f in raw["fields"]]

@@ -1,0 +1,1 @@
+"""The static site: gather rescore and statistics outputs, then write pages (see build.py)."""

@@ -1,0 +1,153 @@
+"""`tally site build`: phase 1 gathers everything (gather.py), phase 2 writes the pages into a fresh
+folder next to the site and swaps it in, so a failed build leaves the previous site untouched."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .charts import plotly_file, write_plotly
+from .downloads import listing, write_data_files, write_table
+from .env import TEMPLATES, make_env, relative
+from .gather import SiteData, gather
+from .pages import Page, home, items, models, other, providers, suite
+
+SCORER_JS = Path(__file__).resolve().parents[2] / "scorer-js" / "scorer.js"
+STATIC = ("site.css", "sort.js", "charts.js", "recheck.js")
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+       "connect-src 'none'; base-uri 'none'; form-action 'none'")
+
+
+@dataclass
+class BuildReport:
+    out: Path
+    pages: int = 0
+    files: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)  # by stage, in order
+    draft: str | None = None
+
+
+def _nav(site: SiteData) -> list[dict]:
+    nav = [{"title": "Leaderboard", "href": "index.html"}]
+    nav += [{"title": sd.suite.title, "href": f"suites/{sd.suite.name}/index.html"} for sd in site.suites]
+    nav += [{"title": "Providers", "href": "providers/index.html"}, {"title": "Models", "href": "models/index.html"}]
+    nav += [{"title": p.title, "href": p.path} for p in site.pages if p.path.startswith("pages/")]
+    nav += [{"title": "Agreement", "href": "agreement.html"}, {"title": "Downloads", "href": "downloads/index.html"},
+            {"title": "Commitments", "href": "commitments/index.html"}]
+    return nav
+
+
+class Writer:
+    def __init__(self, site: SiteData, target: Path):
+        self.site, self.target, self.env = site, target, make_env()
+        self.nav = _nav(site)
+        self.pages = 0
+        self.plotly_links: list[dict] = []
+
+    def write(self, page: Page) -> None:
+        def rel(target: str) -> str:
+            return relative(target, page.path)
+
+        html = self.env.get_template(page.template).render(
+            page=page, rel=rel, nav=self.nav, site=self.site, csp=CSP, plotly=f"static/{plotly_file()}",
+            plotly_links=self.plotly_links,
+            **page.context)
+        path = self.target / page.path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(html, encoding="utf-8")
+        self.pages += 1
+        for table in page.tables:
+            if table.export and table.rows:
+                write_table(self.target, table)
+
+
+def _static(target: Path, site: SiteData) -> list[dict]:
+    static = target / "static"
+    static.mkdir(parents=True)
+    for name in STATIC:
+        shutil.copyfile(TEMPLATES / "static" / name, static / name)
+    shutil.copyfile(SCORER_JS, static / "scorer.js")
+    shutil.copyfile(SCORER_JS.with_name("aubas.js"), static / "aubas.js")
+    links = write_plotly(static)
+    content = site.root / "content"
+    for folder in ("commitments", "keys"):  # published with the layout commitments_context links to
+        if (content / folder).is_dir():
+            shutil.copytree(content / folder, target / folder)
+    return links
+
+
+def write_site(site: SiteData, out: Path, report: BuildReport) -> None:
+    out = out.resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-build-", dir=out.parent))
+    try:
+        clock = time.perf_counter()
+        links = _static(tmp, site)
+        writer = Writer(site, tmp)
+        writer.plotly_links = links
+        stages = (("pages: leaderboards", (home.pages, suite.pages)),
+                  ("pages: providers and models", (providers.pages, models.pages)),
+                  ("pages: public items", (items.pages,)),
+                  ("pages: prose, agreement, commitments",
+                   (other.prose_pages, other.agreement_page, other.commitments_page)))
+        report.seconds["static files"] = time.perf_counter() - clock
+        for stage, makers in stages:
+            clock = time.perf_counter()
+            for make in makers:
+                for page in make(site):
+                    writer.write(page)
+            report.seconds[stage] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        write_data_files(tmp, site)
+        files = listing(tmp)
+        writer.write(Page("downloads/index.html", "downloads.html", "Downloads", {"files": files}, [], ()))
+        report.seconds["downloads"] = time.perf_counter() - clock
+        report.pages = writer.pages
+        report.files = sum(1 for p in tmp.rglob("*") if p.is_file())
+        _swap(tmp, out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _swap(tmp: Path, out: Path) -> None:
+    os.chmod(tmp, 0o755)
+    if out.exists():
+        old = out.with_name(f".{out.name}-old")
+        shutil.rmtree(old, ignore_errors=True)
+        os.replace(out, old)
+        os.replace(tmp, out)
+        shutil.rmtree(old)
+    else:
+        os.replace(tmp, out)
+
+
+def build_site(root: Path, out: Path | None = None, draft: bool = False, resamples: int | None = None,
+               jobs: int = 1, progress=None) -> BuildReport:
+    """Build the site of the project at `root` into `out` (default ROOT/site).
+
+    Refuses (BuildError) when the scorers disagree or scorer B did not run, unless `draft`: then
+    every page is marked as a draft and says why. `resamples` overrides the suites' setting.
+    """
+    root = Path(root)
+    report = BuildReport(Path(out) if out else root / "site")
+    times: dict[str, float] = {}
+    last = [time.perf_counter(), None]
+
+    def stage(name: str) -> None:
+        now = time.perf_counter()
+        if last[1] is not None:
+            times[last[1]] = times.get(last[1], 0.0) + now - last[0]
+        last[:] = [now, name]
+        if progress:
+            progress(name)
+
+    site = gather(root, draft, resamples, jobs, stage)
+    stage(None)
+    report.seconds = {f"gather: {k}": v for k, v in times.items()}
+    report.draft = site.draft
+    write_site(site, report.out, report)
+    return report

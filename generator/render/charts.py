@@ -1,0 +1,135 @@
+"""Plotly figures as JSON data blocks (rendered in the browser by static/charts.js), and plotly.js
+written once to static/plotly-<version>.min.js from the plotly package (no CDN).
+
+Figures only draw numbers read from the statistics output; dominance on the cost/latency charts is
+read from the engine's pairwise calls (see `dominance`).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+import plotly.graph_objects as go
+import plotly.io as pio
+from plotly.offline import get_plotlyjs, get_plotlyjs_version
+
+CONFIG = {"displaylogo": False, "responsive": True,
+          "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"]}
+FONT = {"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 13}
+
+
+def plotly_file() -> str:
+    return f"plotly-{get_plotlyjs_version()}.min.js"
+
+
+def plotly_css_file() -> str:
+    return f"plotly-{get_plotlyjs_version()}.css"
+
+
+_RULE = re.compile(r'"((?:[^"\\]|\\.)*)":(?:\'((?:[^\'\\]|\\.)*)\'|"((?:[^"\\]|\\.)*)")')
+
+
+def plotly_css(js: str) -> str:
+    """plotly.js's own global style rules, as a stylesheet. plotly.js injects them into a <style>
+    element, which the Content-Security-Policy forbids; it skips that when the page already holds an
+    element with id "plotly.js-style-global" and class "no-inline-styles" (our <link>)."""
+    anchor = js.find('"X .main-svg"')
+    start, end = js.rfind('{"X', 0, anchor), js.find("};", anchor)
+    if anchor < 0 or start < 0 or end < 0:
+        raise RuntimeError("plotly.js's style rules were not found: this plotly version is not supported")
+    rules = []
+    for m in _RULE.finditer(js, start, end + 1):
+        selector = re.sub(r"^,", " ,", m.group(1)).replace("X", ".js-plotly-plot .plotly")
+        rules.append(f"{selector.replace('Y', '.plotly-notifier')} {{{m.group(2) or m.group(3) or ''}}}")
+    return "/* plotly.js " + get_plotlyjs_version() + ": its global style rules */\n" + "\n".join(rules) + "\n"
+
+
+_INJECTED = re.compile(r'document\.getElementById\("([0-9a-f]{64})"\)\)\{var e=document\.createElement\("style"\);'
+                       r'e\.id="\1",e\.textContent=\'((?:[^\'\\]|\\.)*)\'')
+
+
+def injected_styles(js: str) -> list[tuple[str, str]]:
+    """(id, css) of each stylesheet a bundled library injects at load unless an element with that id
+    exists (the map library's). Written as files and linked with that id, so nothing is injected."""
+    return [(m.group(1), re.sub(r"\\(.)", r"\1", m.group(2))) for m in _INJECTED.finditer(js)]
+
+
+def write_plotly(static_dir: Path) -> list[dict]:
+    """Write plotly.js and its stylesheets; returns the <link> elements every chart page needs."""
+    js = get_plotlyjs()
+    (static_dir / plotly_file()).write_text(js, encoding="utf-8")
+    (static_dir / plotly_css_file()).write_text(plotly_css(js), encoding="utf-8")
+    links = [{"id": "plotly.js-style-global", "cls": "no-inline-styles", "href": f"static/{plotly_css_file()}"}]
+    for k, (style_id, css) in enumerate(injected_styles(js)):
+        name = f"plotly-{get_plotlyjs_version()}-extra{k}.css"
+        (static_dir / name).write_text(css, encoding="utf-8")
+        links.append({"id": style_id, "cls": "", "href": f"static/{name}"})
+    return links
+
+
+def plain(text: str) -> str:
+    """plotly.js reads a subset of HTML in every text (<b>, <a href>, entities): names are data, so
+    their markup characters are written as entities and show as typed."""
+    return html.escape(text, quote=False)
+
+
+def _figure(fig: go.Figure, div_id: str, label: str) -> dict:
+    """{id, label, figure, config} for the chart template; the figure is plain JSON data."""
+    doc = json.loads(pio.to_json(fig, validate=True, remove_uids=True))
+    return {"id": div_id, "label": label, "data": {"figure": doc, "config": CONFIG}}
+
+
+def forest(div_id: str, title: str, rows: list[tuple[str, float, float, float]], unit: str) -> dict:
+    """A forest plot: one row per run (label, estimate, low, high), best at the top."""
+    rows = [r for r in rows if r[1] is not None]
+    labels = [plain(r[0]) for r in rows][::-1]
+    est = [r[1] for r in rows][::-1]
+    plus = [r[3] - r[1] if r[3] is not None else 0 for r in rows][::-1]
+    minus = [r[1] - r[2] if r[2] is not None else 0 for r in rows][::-1]
+    fig = go.Figure(go.Scatter(
+        x=est, y=labels, mode="markers", marker={"size": 9, "symbol": "square"},
+        error_x={"type": "data", "symmetric": False, "array": plus, "arrayminus": minus, "thickness": 2},
+        hovertemplate="%{y}: %{x:.1f}<extra></extra>", name=plain(title)))
+    fig.update_layout(template="none", font=FONT, height=90 + 28 * len(rows),
+                      margin={"l": 10, "r": 20, "t": 40, "b": 45}, title={"text": plain(title), "x": 0},
+                      xaxis={"title": {"text": unit}, "zeroline": False}, yaxis={"automargin": True},
+                      showlegend=False)
+    return _figure(fig, div_id, f"{title}: estimates with 95% intervals, one row per run")
+
+
+def dominance(points: list[dict], calls: dict[tuple[str, str], str]) -> list[tuple[str, str]]:
+    """(a, b) where a dominates b: the engine called a better than b on accuracy and a is not
+    costlier (or slower). No call, no dominance: an unproven difference is never drawn as one."""
+    out = []
+    for a in points:
+        for b in points:
+            if a["run"] != b["run"] and calls.get((a["run"], b["run"])) == "better" and a["x"] <= b["x"]:
+                out.append((a["run"], b["run"]))
+    return sorted(out)
+
+
+def tradeoff(div_id: str, title: str, points: list[dict], x_title: str, y_title: str,
+             dominated: set[str], highlight: set[str]) -> dict:
+    """Cost or latency (x) against accuracy (y); runs dominated by a significantly better, no costlier
+    run are drawn hollow. points: {run, label, x, y}."""
+    groups = (("not dominated", [p for p in points if p["run"] not in dominated], "circle"),
+              ("dominated (another run is significantly better and not costlier)",
+               [p for p in points if p["run"] in dominated], "circle-open"))
+    fig = go.Figure()
+    for name, pts, symbol in groups:
+        if not pts:
+            continue
+        fig.add_trace(go.Scatter(
+            x=[p["x"] for p in pts], y=[p["y"] for p in pts], text=[plain(p["label"]) for p in pts], name=name,
+            mode="markers+text", textposition="top center", cliponaxis=False,
+            marker={"size": [14 if p["run"] in highlight else 9 for p in pts], "symbol": symbol,
+                    "line": {"width": 2}},
+            hovertemplate="%{text}: %{x}, %{y:.1f}<extra></extra>"))
+    fig.update_layout(template="none", font=FONT, height=420, margin={"l": 60, "r": 20, "t": 40, "b": 90},
+                      title={"text": plain(title), "x": 0}, xaxis={"title": {"text": plain(x_title)}},
+                      yaxis={"title": {"text": plain(y_title)}},
+                      legend={"orientation": "h", "y": -0.25})
+    return _figure(fig, div_id, f"{title}: one point per hosted run")

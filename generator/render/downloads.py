@@ -1,0 +1,70 @@
+"""Downloads: every exported table as CSV and JSON, the verdicts of the public half, the rescore and
+statistics outputs, and the stored responses of the public half; each listed with its SHA-256."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import shutil
+from pathlib import Path
+
+from .gather import SiteData
+
+RESCORE_FILES = ("summary.json", "item_stats.csv", "calls.csv", "agreement.json")
+
+
+def write_table(site_dir: Path, table) -> list[str]:
+    header, rows = table.records()
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, header, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({k: ("" if v is None else v) for k, v in r.items()} for r in rows)
+    base = site_dir / table.export
+    base.parent.mkdir(parents=True, exist_ok=True)
+    base.with_suffix(".csv").write_text(buf.getvalue(), encoding="utf-8")
+    doc = {"caption": table.caption, "columns": header, "rows": rows}
+    base.with_suffix(".json").write_text(json.dumps(doc, indent=1, ensure_ascii=False, sort_keys=True) + "\n",
+                                         encoding="utf-8")
+    return [table.export + ".csv", table.export + ".json"]
+
+
+def write_data_files(site_dir: Path, site: SiteData) -> None:
+    """The non-table downloads, per suite under downloads/<suite>/."""
+    for sd in site.suites:
+        out = site_dir / "downloads" / sd.suite.name
+        out.mkdir(parents=True, exist_ok=True)
+        for name in RESCORE_FILES:
+            shutil.copyfile(sd.rescore_dir / name, out / name)
+        shutil.copyfile(sd.stats_path, out / "stats.json")
+        public = {i.id for i in sd.public_items}
+        with (sd.rescore_dir / "verdicts.csv").open(encoding="utf-8", newline="") as src, \
+                (out / "verdicts-public.csv").open("w", encoding="utf-8", newline="") as dst:
+            dst.write(src.readline())
+            for line in src:
+                if line.split(",", 2)[1] in public:
+                    dst.write(line)
+        responses = out / "responses-public"
+        responses.mkdir(exist_ok=True)
+        for run_id, offsets in sorted(sd.offsets.items()):
+            spans = sorted(offsets.values())
+            with sd.runs[run_id].responses.open("rb") as src, (responses / f"{run_id}.jsonl").open("wb") as dst:
+                for start, length in spans:
+                    src.seek(start)
+                    dst.write(src.read(length) + b"\n")
+
+
+def listing(site_dir: Path) -> list[dict]:
+    """Every file under downloads/ with its size and SHA-256, sorted by path; also written as SHA256SUMS."""
+    files = []
+    base = site_dir / "downloads"
+    for path in sorted(p for p in base.rglob("*") if p.is_file() and p.name != "SHA256SUMS"):
+        digest = hashlib.sha256()
+        with path.open("rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+        files.append({"path": path.relative_to(site_dir).as_posix(), "name": path.relative_to(base).as_posix(),
+                      "bytes": path.stat().st_size, "sha256": digest.hexdigest()})
+    (base / "SHA256SUMS").write_text("".join(f"{f['sha256']}  {f['name']}\n" for f in files), encoding="utf-8")
+    return files

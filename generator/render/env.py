@@ -1,0 +1,45 @@
+"""The jinja2 environment: templates from the project's templates/ folder, autoescape on, strict."""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+# Inside <script type="application/json"> nothing may close the element or open a comment. These
+# characters only ever occur inside JSON strings, so \u escapes keep the parsed value unchanged.
+_JSON_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026",
+                 0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
+def json_text(text: str) -> Markup:
+    """JSON text (already serialised, e.g. a stored line) made safe inside a data block."""
+    return Markup(text.translate(_JSON_ESCAPES))
+
+
+def json_block(value: object) -> Markup:
+    """A value serialised for a <script type="application/json"> data block (sorted keys)."""
+    return json_text(json.dumps(value, sort_keys=True, ensure_ascii=False, allow_nan=False,
+                                separators=(",", ":")))
+
+
+def relative(target: str, page: str) -> str:
+    """The relative URL from the page at site path `page` to the site path `target`."""
+    if target.startswith(("#", "mailto:")):
+        return target
+    path, _, frag = target.partition("#")
+    rel = posixpath.relpath(path, posixpath.dirname(page) or ".")
+    return rel + ("#" + frag if frag else "")
+
+
+def make_env() -> Environment:
+    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True, undefined=StrictUndefined,
+                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    env.filters["json_block"] = json_block
+    env.filters["json_text"] = json_text
+    return env

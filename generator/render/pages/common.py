@@ -1,0 +1,144 @@
+"""Shared page pieces: labels, run links and the tables every leaderboard page shows."""
+
+from __future__ import annotations
+
+from ..context import Cell, Column, Table, interval, slug, text
+from ..gather import SuiteData
+
+CALL_TEXT = {"better": "better", "worse": "worse", "can't tell apart": "can't tell"}
+FLIP = {"better": "worse", "worse": "better"}
+
+
+def metric_label(sd: SuiteData, metric: str) -> str:
+    if metric == getattr(sd.module, "HEADLINE", None):
+        return sd.module.HEADLINE_TITLE
+    return sd.module.METRIC_LABELS.get(metric, metric.replace("_", " ").capitalize())
+
+
+def metric_scale(sd: SuiteData, metric: str) -> tuple[float, str]:
+    """(scale, unit) for display: the headline as written, ratios in percent."""
+    for name, _heading, scale in getattr(sd.module, "REPORT_COLUMNS", ()):
+        if name == metric:
+            return scale, ("%" if scale == 100 else "")
+    return (1.0, "") if metric == getattr(sd.module, "HEADLINE", None) else (100.0, "%")
+
+
+def metric_order(sd: SuiteData) -> list[str]:
+    head = getattr(sd.module, "HEADLINE", None)
+    return ([head] if head in sd.stats["metrics"] else []) + [m for m in sd.stats["metrics"] if m != head]
+
+
+def model_path(model: str) -> str:
+    return f"models/{slug(model)}.html"
+
+
+def provider_path(provider: str) -> str:
+    return f"providers/{slug(provider)}.html"
+
+
+def suite_path(sd: SuiteData, rest: str = "index.html") -> str:
+    return f"suites/{sd.suite.name}/{rest}"
+
+
+def stratum_path(sd: SuiteData, key: str) -> str:
+    return suite_path(sd, f"strata/{slug(key)}.html")
+
+
+def item_path(sd: SuiteData, item_id: str) -> str:
+    return suite_path(sd, f"items/{item_id}.html")
+
+
+def stratum_title(key: str) -> str:
+    if key == "all":
+        return "all items"
+    dim, _, value = key.partition("=")
+    return f"{dim.replace('_', ' ')} = {value}"
+
+
+def run_cells(sd: SuiteData, run_id: str) -> list[Cell]:
+    info = sd.stats["runs"][run_id]
+    sim = " (simulated)" if info["simulated"] else ""
+    return [text(info["model"] + sim, href=model_path(info["model"]), sort=info["model"]),
+            text(info["provider"], href=provider_path(info["provider"])),
+            text(info["hosting"])]
+
+
+RUN_COLUMNS = [Column("model", "Model"), Column("provider", "Provider"), Column("hosting", "Hosting")]
+
+
+def ranked_runs(sd: SuiteData, stratum: dict, metric: str) -> list[str]:
+    """Runs in the order of the statistics engine's pairwise family (best first), then the rest."""
+    fam = stratum.get("pairwise", {}).get(metric, {})
+    ranked = [r for g in fam.get("tie_groups", []) for r in g]
+    return ranked + sorted(r for r in stratum.get("runs", []) if r not in ranked)
+
+
+def leaderboard(sd: SuiteData, key: str, metric: str, table_id: str, export: str | None) -> Table:
+    """One metric's leaderboard in a stratum: estimate and interval, rank range, tie group."""
+    st = sd.stats["strata"][key]
+    fam = st["pairwise"].get(metric, {})
+    groups = {r: k + 1 for k, g in enumerate(fam.get("tie_groups", [])) for r in g}
+    ranks = fam.get("rank_ranges", {})
+    scale, unit = metric_scale(sd, metric)
+    table = Table(table_id, f"{metric_label(sd, metric)}, {stratum_title(key)}: estimate and 95% interval",
+                  [Column("rank", "Rank range", True), *RUN_COLUMNS,
+                   Column(metric, f"{metric_label(sd, metric)}{' (' + unit + ')' if unit else ''}", True),
+                   Column("group", "Tie group", True,
+                          help="runs in one group can't be told apart from each other")],
+                  export=export)
+    for run in ranked_runs(sd, st, metric):
+        lo, hi = ranks.get(run, [None, None])
+        rank = "\u2013" if lo is None else (str(lo) if lo == hi else f"{lo}\u2013{hi}")
+        table.rows.append([Cell(rank, "" if lo is None else f"{lo}.{hi:04d}", cls="num",
+                                export=(("low", lo), ("high", hi))),
+                           *run_cells(sd, run),
+                           interval(st["metrics"].get(metric, {}).get(run), scale),
+                           text(groups.get(run, "\u2013"), sort=groups.get(run, ""), cls="num")])
+    return table
+
+
+def metrics_table(sd: SuiteData, key: str, table_id: str, export: str | None) -> Table:
+    """Every metric of a stratum with its interval, one row per run (headline order)."""
+    st = sd.stats["strata"][key]
+    head = metric_order(sd)
+    table = Table(table_id, f"Every metric, {stratum_title(key)} ({st['items']} items): estimate and 95% interval",
+                  [*RUN_COLUMNS] + [Column(m, metric_label(sd, m) + (" (%)" if metric_scale(sd, m)[1] else ""),
+                                           True) for m in head], export=export)
+    for run in ranked_runs(sd, st, head[0]):
+        table.rows.append([*run_cells(sd, run)] +
+                          [interval(st["metrics"].get(m, {}).get(run), metric_scale(sd, m)[0]) for m in head])
+    return table
+
+
+def pairwise_matrix(sd: SuiteData, key: str, metric: str) -> tuple[list[str], list[list[dict]], dict]:
+    """(runs in rank order, matrix of {call, title}, family) for the pairwise template."""
+    fam = sd.stats["strata"][key]["pairwise"].get(metric, {})
+    order = ranked_runs(sd, sd.stats["strata"][key], metric)
+    order = [r for r in order if r in fam.get("runs", [])]
+    calls = {}
+    scale, _ = metric_scale(sd, metric)
+    for p in fam.get("pairs", []):
+        diff = f"difference {p['diff'] * scale:+.1f} [{p['low'] * scale:.1f}, {p['high'] * scale:.1f}]" \
+            if p.get("diff") is not None and p.get("low") is not None else ""
+        calls[(p["a"], p["b"])] = (p["call"], diff)
+        neg = (f"difference {-p['diff'] * scale:+.1f} [{-p['high'] * scale:.1f}, {-p['low'] * scale:.1f}]"
+               if diff else "")
+        calls[(p["b"], p["a"])] = (FLIP.get(p["call"], p["call"]), neg)
+    matrix = []
+    for a in order:
+        row = []
+        for b in order:
+            call, diff = calls.get((a, b), ("", ""))
+            row.append({"call": CALL_TEXT.get(call, call), "cls": slug(call) if call else "self", "title": diff})
+        matrix.append(row)
+    return order, matrix, fam
+
+
+def run_names(sd: SuiteData) -> dict[str, str]:
+    return {r: f"{i['model']} on {i['provider']}" for r, i in sd.stats["runs"].items()}
+
+
+def headline_key(sd: SuiteData) -> str:
+    """The headline's stratum (the suite's headline half), or all items when that stratum is too small."""
+    key = sd.stats["headline"]["stratum"]
+    return key if key in sd.stats["strata"] else "all"

@@ -1,0 +1,54 @@
+"""Per model: every suite and provider, and cost or latency against accuracy (dominance only where
+the engine called the accuracy difference significant)."""
+
+from __future__ import annotations
+
+from ..context import Column, Table, interval, number, text
+from ..gather import SiteData
+from . import Page
+from .common import metric_label, metric_scale, model_path, provider_path, suite_path
+from .tradeoff import headline_family, tradeoff_charts
+
+
+def pages(site: SiteData):
+    models: dict[str, list] = {}
+    for sd in site.suites:
+        for run, i in sd.stats["runs"].items():
+            models.setdefault(i["model"], []).append((sd, run))
+    links = []
+    for model, pairs in sorted(models.items()):
+        sim = any(sd.stats["runs"][r]["simulated"] for sd, r in pairs)
+        links.append({"title": model, "href": model_path(model), "simulated": sim,
+                      "providers": sorted({sd.stats["runs"][r]["provider"] for sd, r in pairs})})
+    yield Page("models/index.html", "models.html", "Models", {"links": links}, [], ())
+    for model, pairs in sorted(models.items()):
+        sections = []
+        for sd in site.suites:
+            runs = sorted(r for s, r in pairs if s is sd)
+            if not runs:
+                continue
+            key, st, _fam = headline_family(sd)
+            metric = sd.stats["headline"]["metric"]
+            extra = [m for m in sd.stats["metrics"] if m != metric][:1]  # the first other metric
+            t = Table(f"runs-{sd.suite.name}", f"{model} in {sd.suite.title}, {key}",
+                      [Column("provider", "Provider"), Column("hosting", "Hosting"),
+                       Column(metric, metric_label(sd, metric), True)] +
+                      [Column(m, metric_label(sd, m) + " (%)", True) for m in extra] +
+                      [Column("p50", "Latency p50 (ms)", True), Column("cost", "Cost per 1,000 documents", True)],
+                      export=None)
+            for r in runs:
+                ops = sd.stats["operations"][r]
+                info = sd.stats["runs"][r]
+                self_h = ops["self_hosted"]
+                t.rows.append([text(info["provider"], href=provider_path(info["provider"])), text(info["hosting"]),
+                               interval(st["metrics"].get(metric, {}).get(r), metric_scale(sd, metric)[0]),
+                               *[interval(st["metrics"].get(m, {}).get(r), metric_scale(sd, m)[0]) for m in extra],
+                               number(ops["latency_ms"].get("p50")),
+                               text(ops.get("cost_per_1000_documents") or ("self-hosted" if self_h else "\u2013"),
+                                    sort=ops.get("cost_per_1000_documents") or "")])
+            sections.append({"suite": sd.suite, "href": suite_path(sd), "table": t,
+                             "simulated": any(sd.stats["runs"][r]["simulated"] for r in runs),
+                             "description": sorted({sd.runs[r].meta.get("description", "") for r in runs} - {""}),
+                             "charts": tradeoff_charts(sd, f"tradeoff-{sd.suite.name}", set(runs))})
+        yield Page(model_path(model), "model.html", f"Model: {model}", {"model": model, "sections": sections},
+                   [s["table"] for s in sections], ("sort.js", "charts.js"))

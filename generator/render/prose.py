@@ -1,0 +1,71 @@
+"""Prose pages: content/pages/*.md (a `---` front matter block with `title:`, then markdown)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import markdown
+from markdown.extensions.toc import slugify
+from markupsafe import Markup
+
+# Site paths of pages that are not under pages/ (their markdown is shown on a page of their own).
+SPECIAL = {"commitments": "commitments/index.html"}
+HOME_SNIPPET = "how-to-read"  # also shown on the home page
+
+_LINK = re.compile(r'href="([a-z0-9][a-z0-9._-]*)\.md(#[^"]*)?"')
+
+
+@dataclass(frozen=True)
+class Prose:
+    name: str  # file stem
+    title: str
+    path: str  # site path
+    html: Markup
+    body: str = ""  # the markdown, to render again for another page (links are relative)
+
+    @property
+    def anchor(self) -> str:
+        """The id markdown's table of contents would give the title as a heading."""
+        return slugify(self.title, "-")
+
+
+def site_path(name: str) -> str:
+    return SPECIAL.get(name, f"pages/{name}.html")
+
+
+def _front_matter(text: str) -> tuple[dict, str]:
+    meta: dict[str, str] = {}
+    if text.startswith("---\n"):
+        head, sep, body = text[4:].partition("\n---\n")
+        if sep:
+            for line in head.splitlines():
+                key, _, value = line.partition(":")
+                meta[key.strip()] = value.strip()
+            return meta, body
+    return meta, text
+
+
+def render_markdown(body: str, page_path: str) -> Markup:
+    """Markdown to HTML; links to sibling .md files become links to their pages, relative to page_path."""
+    from .env import relative
+
+    html = markdown.markdown(body, extensions=["tables", "fenced_code", "sane_lists", "toc"],
+                             output_format="html")
+
+    def fix(m: re.Match) -> str:
+        return f'href="{relative(site_path(m.group(1)), page_path)}{m.group(2) or ""}"'
+
+    return Markup(_LINK.sub(fix, html))
+
+
+def load_pages(folder: Path) -> list[Prose]:
+    pages = []
+    for path in sorted(folder.glob("*.md")) if folder.is_dir() else []:
+        meta, body = _front_matter(path.read_text(encoding="utf-8"))
+        body = re.sub(r"\A\s*# [^\n]*\n", "", body)  # the template prints the title as the page's h1
+        where = site_path(path.stem)
+        pages.append(Prose(path.stem, meta.get("title") or path.stem.replace("-", " ").capitalize(), where,
+                           render_markdown(body, where), body))
+    return pages

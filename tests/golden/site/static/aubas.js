@@ -1,0 +1,567 @@
+/*
+ * Tally scorer B for the au-bas reconciliation suite.
+ *
+ * Written from content/pages/scoring-au-bas.md (the rule page) and docs/formats.md alone; rule
+ * numbers in comments refer to that page. One classic script, no build step, no dependency
+ * beyond scorer.js: under Node it is a CommonJS module (requiring ./scorer.js); in a browser,
+ * loaded after scorer.js (which sets the global `TallyScorer`), it sets the global
+ * `TallyScorerAubas`.
+ *
+ * Money never passes through binary floating point: ledger amounts are BigInt counts of a
+ * power-of-ten unit, model figures are exact decimals (scorer.js's Decimal / JsonNumber).
+ * Only the per-item metrics of rule 4 (ratios) are JavaScript numbers.
+ */
+(function (root, factory) {
+  'use strict';
+  if (typeof module === 'object' && module && module.exports) {
+    module.exports = factory(require('./scorer.js'));
+  } else {
+    if (!root.TallyScorer) throw new Error('aubas.js: load scorer.js (TallyScorer) first');
+    root.TallyScorerAubas = factory(root.TallyScorer);
+  }
+})(typeof globalThis !== 'undefined' ? globalThis : this, function (S) {
+  'use strict';
+
+  // ---------------------------------------------------------------------------------------
+  // Rule 1: categories, fault codes, labels
+  // ---------------------------------------------------------------------------------------
+
+  var TAXABLE = ['office_supplies', 'consulting', 'equipment', 'software', 'travel', 'catering'];
+  var GST_FREE = ['basic_food', 'medical', 'education', 'export'];
+  var INPUT_TAXED = ['financial_supply', 'residential_rent'];
+
+  /** Fault codes in the order of the rule table (the order of a key's code lists). */
+  var CODES = ['gst_on_gst_free', 'gst_miscalculated', 'duplicate_invoice', 'outside_period',
+    'missing_abn_over_threshold'];
+
+  /** The four BAS labels, in row order (rule 5). */
+  var LABELS = ['G1', '1A', '1B', 'net'];
+
+  var ABN_THRESHOLD = '82.50';
+
+  function hasOwn(o, k) { return Object.prototype.hasOwnProperty.call(o, k); }
+
+  function isObjectValue(v) {
+    return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof S.JsonNumber);
+  }
+
+  function q(v) {
+    try { return JSON.stringify(v instanceof S.JsonNumber ? v.literal : v); } catch (e) { return String(v); }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Ledger money: a decimal string is {units: BigInt, scale: number} (value = units / 10^scale)
+  // ---------------------------------------------------------------------------------------
+
+  var LEDGER_DECIMAL = /^(-?)([0-9]+)(?:\.([0-9]+))?$/;
+
+  function ledgerDecimal(v, what) {
+    if (typeof v !== 'string') throw new Error(what + ' is not a decimal string: ' + q(v));
+    var m = LEDGER_DECIMAL.exec(v);
+    if (!m) throw new Error(what + ' is not a decimal string: ' + q(v));
+    var frac = m[3] || '';
+    var units = BigInt(m[2] + frac);
+    return { units: m[1] === '-' ? -units : units, scale: frac.length };
+  }
+
+  function rescale(d, scale) {
+    return d.units * (10n ** BigInt(scale - d.scale));   // scale >= d.scale
+  }
+
+  /** -1, 0 or 1 as a < b, a = b, a > b (exact). */
+  function cmpMoney(a, b) {
+    var s = Math.max(a.scale, b.scale);
+    var x = rescale(a, s);
+    var y = rescale(b, s);
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+
+  /** GST of a price: amount / 11 rounded to the cent, half away from zero. */
+  function gstOf(amount) {
+    var neg = amount.units < 0n;
+    var num = (neg ? -amount.units : amount.units) * 100n;
+    var den = 11n * (10n ** BigInt(amount.scale));
+    var cents = num / den;
+    if ((num % den) * 2n >= den) cents += 1n;
+    return { units: neg ? -cents : cents, scale: 2 };
+  }
+
+  /** Text with at least two decimals (exactly two for cents), e.g. -10.00, 0.00, 1234.50. */
+  function formatMoney(d) {
+    var scale = Math.max(2, d.scale);
+    var u = rescale(d, scale);
+    var neg = u < 0n;
+    var digits = (neg ? -u : u).toString();
+    while (digits.length <= scale) digits = '0' + digits;
+    return (neg ? '-' : '') + digits.slice(0, digits.length - scale) + '.' + digits.slice(digits.length - scale);
+  }
+
+  function addMoney(a, b) {
+    var s = Math.max(a.scale, b.scale);
+    return { units: rescale(a, s) + rescale(b, s), scale: s };
+  }
+
+  function subMoney(a, b) {
+    var s = Math.max(a.scale, b.scale);
+    return { units: rescale(a, s) - rescale(b, s), scale: s };
+  }
+
+  var ZERO = { units: 0n, scale: 0 };
+
+  // ---------------------------------------------------------------------------------------
+  // Dates
+  // ---------------------------------------------------------------------------------------
+
+  var ISO_DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
+
+  function isoDate(v, what) {
+    var m = typeof v === 'string' ? ISO_DATE.exec(v) : null;
+    if (m) {
+      var y = +m[1];
+      var mo = +m[2];
+      var d = +m[3];
+      var leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+      var days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1];
+      if (mo >= 1 && mo <= 12 && d >= 1 && d <= days) return v;   // ISO text compares as dates
+    }
+    throw new Error(what + ' is not an ISO date: ' + q(v));
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Rule 1: the answer key
+  // ---------------------------------------------------------------------------------------
+
+  /**
+   * The answer key of a ledger: {G1, 1A, 1B, net, faults}. Figures are decimal strings with
+   * two decimals; faults maps a row id (ledger order) to its codes in the rule table's order,
+   * rows without a fault left out. A malformed ledger throws.
+   */
+  function deriveKey(ledger) {
+    if (!isObjectValue(ledger)) throw new Error('ledger is not an object');
+    var start = isoDate(ledger.quarter_start, 'quarter_start');
+    var end = isoDate(ledger.quarter_end, 'quarter_end');
+    if (!Array.isArray(ledger.rows)) throw new Error('ledger rows is not an array');
+    var threshold = ledgerDecimal(ABN_THRESHOLD, 'threshold');
+    var seenIds = new Set();
+    var seenInvoices = new Set();
+    var g1 = ZERO;
+    var a1 = ZERO;
+    var b1 = ZERO;
+    var faults = {};
+    ledger.rows.forEach(function (row, index) {
+      var where = 'ledger row ' + index;
+      if (!isObjectValue(row)) throw new Error(where + ' is not an object');
+      if (typeof row.id !== 'string' || row.id === '') throw new Error(where + ': id is not a non-empty string');
+      where = 'ledger row ' + q(row.id);
+      if (seenIds.has(row.id)) throw new Error(where + ': repeated row id');
+      seenIds.add(row.id);
+      var date = isoDate(row.date, where + ': date');
+      if (row.kind !== 'sale' && row.kind !== 'purchase') throw new Error(where + ': kind is not sale or purchase: ' + q(row.kind));
+      var cat = row.category;
+      var taxable = TAXABLE.indexOf(cat) >= 0;
+      var untaxed = GST_FREE.indexOf(cat) >= 0 || INPUT_TAXED.indexOf(cat) >= 0;
+      if (typeof cat !== 'string' || (!taxable && !untaxed)) throw new Error(where + ': unknown category ' + q(cat));
+      if (typeof row.invoice !== 'string') throw new Error(where + ': invoice is not a string');
+      var amount = ledgerDecimal(row.amount, where + ': amount');
+      var gst = ledgerDecimal(row.gst, where + ': gst');
+      if (typeof row.abn !== 'string' || !/^(?:[0-9]{11})?$/.test(row.abn)) {
+        throw new Error(where + ': abn is neither 11 digits nor empty: ' + q(row.abn));
+      }
+      var corrected = gstOf(amount);
+
+      var has = {};
+      has.gst_on_gst_free = untaxed && gst.units !== 0n;
+      has.gst_miscalculated = taxable && cmpMoney(gst, corrected) !== 0;
+      has.duplicate_invoice = seenInvoices.has(row.invoice);
+      seenInvoices.add(row.invoice);
+      has.outside_period = date < start || date > end;
+      has.missing_abn_over_threshold = row.kind === 'purchase' && cmpMoney(amount, threshold) > 0 && row.abn === '';
+      var codes = CODES.filter(function (c) { return has[c]; });
+      if (codes.length) faults[row.id] = codes;
+
+      // The corrected BAS counts valid rows: in the period and not a duplicate.
+      if (has.outside_period || has.duplicate_invoice) return;
+      if (row.kind === 'sale') {
+        g1 = addMoney(g1, amount);
+        if (taxable) a1 = addMoney(a1, corrected);
+      } else if (taxable && !has.missing_abn_over_threshold) {
+        b1 = addMoney(b1, corrected);
+      }
+    });
+    return {
+      G1: formatMoney(g1),
+      '1A': formatMoney(a1),
+      '1B': formatMoney(b1),
+      net: formatMoney(subMoney(a1, b1)),
+      faults: faults
+    };
+  }
+
+  /** Null when the stored key equals the derived one, else a description of the first difference. */
+  function keyDifference(stored, derived) {
+    if (!isObjectValue(stored)) return 'the stored key is not an object';
+    var names = LABELS.concat(['faults']);
+    var extra = Object.keys(stored).filter(function (k) { return names.indexOf(k) < 0; });
+    if (extra.length) return 'unexpected key entry ' + q(extra[0]);
+    for (var i = 0; i < LABELS.length; i++) {
+      var l = LABELS[i];
+      if (stored[l] !== derived[l]) return l + ' is ' + q(stored[l]) + ', the ledger gives ' + q(derived[l]);
+    }
+    var sf = stored.faults;
+    if (!isObjectValue(sf)) return 'faults is not an object';
+    var df = derived.faults;
+    var sIds = Object.keys(sf);
+    var dIds = Object.keys(df);
+    for (var a = 0; a < dIds.length; a++) {
+      if (!hasOwn(sf, dIds[a])) return 'faults of ' + q(dIds[a]) + ' are missing';
+    }
+    for (var b = 0; b < sIds.length; b++) {
+      var id = sIds[b];
+      if (!hasOwn(df, id)) return 'faults of ' + q(id) + ' are not the ledger\'s';
+      var sc = sf[id];
+      var dc = df[id];
+      if (!Array.isArray(sc) || sc.length !== dc.length ||
+          sc.some(function (c, k) { return c !== dc[k]; })) {
+        return 'faults of ' + q(id) + ' are ' + S.stringify(sc) + ', the ledger gives ' + S.stringify(dc);
+      }
+    }
+    return null;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Code point order (rule 5)
+  // ---------------------------------------------------------------------------------------
+
+  function isHigh(c) { return c >= 0xd800 && c <= 0xdbff; }
+
+  /** Compare two strings by Unicode code points (not UTF-16 code units). */
+  function compareCodePoints(a, b) {
+    if (a === b) return 0;
+    var n = Math.min(a.length, b.length);
+    var i = 0;
+    while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+    // Step back to the start of the code point holding the first difference.
+    if (i > 0 && isHigh(a.charCodeAt(i - 1))) i--;
+    for (;;) {
+      if (i >= a.length) return i >= b.length ? 0 : -1;
+      if (i >= b.length) return 1;
+      var x = a.codePointAt(i);
+      var y = b.codePointAt(i);
+      if (x !== y) return x < y ? -1 : 1;
+      i += x > 0xffff ? 2 : 1;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Rule 2: from a response to an answer
+  // ---------------------------------------------------------------------------------------
+
+  /** Whitespace removed around the block and around a figure string: Unicode White_Space. */
+  function isWs(c) {
+    return (c >= 0x09 && c <= 0x0d) || c === 0x20 || c === 0x85 || c === 0xa0 || c === 0x1680 ||
+      (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f ||
+      c === 0x205f || c === 0x3000;
+  }
+
+  function trimWs(s) {
+    var a = 0;
+    var b = s.length;
+    while (a < b && isWs(s.charCodeAt(a))) a++;
+    while (b > a && isWs(s.charCodeAt(b - 1))) b--;
+    return s.slice(a, b);
+  }
+
+  function integerStatusIn2xx(v) {
+    if (typeof v === 'number') return Number.isInteger(v) && v >= 200 && v <= 299;
+    if (v instanceof S.JsonNumber) {
+      var d = v.decimal;    // normalised: coef without leading or trailing zeros
+      if (d.neg || d.exp < 0n || d.exp > 2n || d.coef.length > 3) return false;
+      var n = BigInt(d.coef) * (10n ** d.exp);
+      return n >= 200n && n <= 299n;
+    }
+    return false;
+  }
+
+  /**
+   * The failed-call rule (the extracting suite's): the last attempt's error is neither absent,
+   * null nor "", or its status is not a number of integer value 200 to 299, or the record's
+   * response is not a JSON object. No attempts at all is a failed call. Returns a reason or null.
+   */
+  function failedCall(record) {
+    if (!isObjectValue(record)) return 'record is not an object';
+    var attempts = record.attempts;
+    if (!Array.isArray(attempts) || attempts.length === 0) return 'no attempts';
+    var last = attempts[attempts.length - 1];
+    if (!isObjectValue(last)) return 'last attempt is not an object';
+    if (last.error !== null && last.error !== undefined && last.error !== '') {
+      return 'error: ' + (typeof last.error === 'string' ? last.error : S.stringify(last.error));
+    }
+    if (!integerStatusIn2xx(last.status)) return 'status ' + S.stringify(last.status);
+    if (!isObjectValue(record.response)) return 'no response body';
+    return null;
+  }
+
+  var OPEN = '<answer>';
+  var CLOSE = '</answer>';
+  var FENCE = '```';
+
+  /**
+   * Rule 2.1 and 2.2: the text of the last answer block, fences removed; null when there is
+   * no block. Linear in the content's length.
+   */
+  function answerBlock(content) {
+    var open = content.lastIndexOf(OPEN);
+    if (open < 0) return null;
+    var from = open + OPEN.length;
+    var close = content.indexOf(CLOSE, from);
+    if (close < 0) return null;
+    var text = trimWs(content.slice(from, close));
+    // A fence: ``` (optionally followed by "json") at the start and ``` at the end.
+    if (text.length >= 2 * FENCE.length && text.startsWith(FENCE) && text.endsWith(FENCE)) {
+      var inner = text.slice(FENCE.length, text.length - FENCE.length);
+      if (inner.startsWith('json')) inner = inner.slice(4);
+      text = inner;
+    }
+    return text;
+  }
+
+  /**
+   * Rule 2.4: the claimed pairs of `faults` as a Map id -> Set of codes, or null when the
+   * shape is not allowed.
+   */
+  function claimedPairs(faults) {
+    var claimed = new Map();
+    if (faults === undefined || faults === null) return claimed;
+    if (!isObjectValue(faults)) return null;
+    var ids = Object.keys(faults);
+    for (var i = 0; i < ids.length; i++) {
+      var v = faults[ids[i]];
+      var codes;
+      if (typeof v === 'string') codes = [v];
+      else if (Array.isArray(v)) codes = v;
+      else return null;
+      for (var k = 0; k < codes.length; k++) if (typeof codes[k] !== 'string') return null;
+      var set = new Set(codes);
+      if (set.size) claimed.set(ids[i], set);
+    }
+    return claimed;
+  }
+
+  /**
+   * Rule 2: {status: 'failed_call'|'unparseable'|'answer', answer, claimed, reason}.
+   */
+  function readResponse(record) {
+    var failed = failedCall(record);
+    if (failed !== null) return { status: 'failed_call', answer: null, claimed: null, reason: failed };
+    var choices = record.response.choices;
+    var ch = Array.isArray(choices) && choices.length ? choices[0] : undefined;
+    var msg = isObjectValue(ch) ? ch.message : undefined;
+    var content = isObjectValue(msg) ? msg.content : undefined;
+    if (typeof content !== 'string') {
+      return { status: 'unparseable', answer: null, claimed: null, reason: 'no message content' };
+    }
+    var text = answerBlock(content);
+    if (text === null) return { status: 'unparseable', answer: null, claimed: null, reason: 'no <answer> block' };
+    var parsed = S.parseJSON(text);
+    if (!parsed.ok || !isObjectValue(parsed.value)) {
+      return { status: 'unparseable', answer: null, claimed: null, reason: 'the block is not one JSON object' };
+    }
+    var answer = parsed.value;
+    var claimed = claimedPairs(hasOwn(answer, 'faults') ? answer.faults : undefined);
+    if (claimed === null) return { status: 'unparseable', answer: null, claimed: null, reason: 'faults has a wrong shape' };
+    return { status: 'answer', answer: answer, claimed: claimed, reason: '' };
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Rule 3: figures
+  // ---------------------------------------------------------------------------------------
+
+  var FIGURE = /^-?[0-9]+(?:\.[0-9]+)?$/;
+
+  /** A model figure as an exact Decimal, or null when it does not read. */
+  function readFigure(v) {
+    if (v instanceof S.JsonNumber) return v.decimal;
+    if (typeof v === 'number') {
+      // Only from callers that parsed with JSON.parse; its shortest text is its JSON value.
+      var jn = isFinite(v) ? S.parseJSON(String(v)) : { ok: false };
+      return jn.ok && jn.value instanceof S.JsonNumber ? jn.value.decimal : null;
+    }
+    if (typeof v !== 'string') return null;
+    var s = trimWs(v.replace(/[$,]/g, ''));
+    if (!FIGURE.test(s)) return null;
+    return S.parsePlainDecimal(s);
+  }
+
+  function typeName(v) {
+    if (v === null) return 'null';
+    if (Array.isArray(v)) return 'an array';
+    if (typeof v === 'boolean') return 'a boolean';
+    if (typeof v === 'string') return 'a string';
+    if (v instanceof S.JsonNumber || typeof v === 'number') return 'a number';
+    return 'an object';
+  }
+
+  function scoreLabel(answer, label, keyValue) {
+    if (!hasOwn(answer, label)) return { verdict: 'wrong', reason: 'missing' };
+    var v = answer[label];
+    var d = readFigure(v);
+    if (d === null) {
+      return { verdict: 'wrong', reason: typeof v === 'string' ? 'not a figure' : 'not a figure (' + typeName(v) + ')' };
+    }
+    if (d.equals(S.parsePlainDecimal(keyValue))) return { verdict: 'correct', reason: '' };
+    return { verdict: 'wrong', reason: 'differs from the key (' + keyValue + ')' };
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Rule 5: verdict rows
+  // ---------------------------------------------------------------------------------------
+
+  function truePairs(key) {
+    var m = new Map();
+    Object.keys(key.faults).forEach(function (id) { m.set(id, new Set(key.faults[id])); });
+    return m;
+  }
+
+  /** [id, code] pairs of the union of the maps, sorted by id and then code (code points). */
+  function sortedPairs(maps) {
+    var out = [];
+    var seen = new Map();
+    maps.forEach(function (m) {
+      m.forEach(function (codes, id) {
+        var s = seen.get(id);
+        if (!s) { s = new Set(); seen.set(id, s); }
+        codes.forEach(function (c) {
+          if (!s.has(c)) { s.add(c); out.push([id, c]); }
+        });
+      });
+    });
+    out.sort(function (x, y) { return compareCodePoints(x[0], y[0]) || compareCodePoints(x[1], y[1]); });
+    return out;
+  }
+
+  function has(m, id, code) {
+    var s = m.get(id);
+    return s !== undefined && s.has(code);
+  }
+
+  /**
+   * Score one response record of an au-bas item. Rows
+   * {run, item, repeat, unit, kind, verdict, points, reason, order}: the four labels, then one
+   * row per pair (rule 5). Throws when the item is malformed or its stored key is not the one
+   * its ledger gives.
+   */
+  function scoreItem(item, record, run, repeat) {
+    if (!isObjectValue(item)) throw new Error('item is not an object');
+    var itemName = 'item ' + q(item.id);
+    var key;
+    try {
+      key = deriveKey(item.ledger);
+    } catch (e) {
+      throw new Error(itemName + ': ' + e.message);
+    }
+    var diff = keyDifference(item.key, key);
+    if (diff !== null) throw new Error(itemName + ': stored key differs from the ledger\'s: ' + diff);
+
+    var trueMap = truePairs(key);
+    var outcome = readResponse(record);
+    var rows = [];
+    function push(unit, kind, verdict, reason) {
+      rows.push({
+        run: run,
+        item: item.id,
+        repeat: repeat,
+        unit: unit,
+        kind: kind,
+        verdict: verdict,
+        points: verdict === 'correct' || verdict === 'found' ? 1 : 0,
+        reason: reason,
+        order: ''
+      });
+    }
+    if (outcome.status !== 'answer') {
+      LABELS.forEach(function (l) { push(l, 'bas', outcome.status, outcome.reason); });
+      sortedPairs([trueMap]).forEach(function (p) {
+        push(p[0] + ':' + p[1], 'fault', outcome.status, outcome.reason);
+      });
+      return rows;
+    }
+    LABELS.forEach(function (l) {
+      var r = scoreLabel(outcome.answer, l, key[l]);
+      push(l, 'bas', r.verdict, r.reason);
+    });
+    var claimed = outcome.claimed;
+    sortedPairs([claimed, trueMap]).forEach(function (p) {
+      var c = has(claimed, p[0], p[1]);
+      var t = has(trueMap, p[0], p[1]);
+      if (c && t) push(p[0] + ':' + p[1], 'fault', 'found', '');
+      else if (t) push(p[0] + ':' + p[1], 'fault', 'missed', 'a fault of the key not claimed');
+      else push(p[0] + ':' + p[1], 'fault', 'false_flag', 'claimed but not a fault of the key');
+    });
+    return rows;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Rule 4: per-response figures
+  // ---------------------------------------------------------------------------------------
+
+  /**
+   * The rule-4 figures of ONE response (the rows scoreItem gave for one item and repeat):
+   * {bas_correct, fault_audit, bas_label_accuracy, fault_precision, fault_recall,
+   *  num_flagged, parsed, total}.
+   */
+  function figures(rows) {
+    if (!Array.isArray(rows)) throw new Error('rows is not an array');
+    var labels = 0;
+    var labelsCorrect = 0;
+    var found = 0;
+    var missed = 0;
+    var falseFlag = 0;
+    var parsed = 1;
+    rows.forEach(function (r) {
+      switch (r.verdict) {
+        case 'failed_call':
+        case 'unparseable':
+          parsed = 0;
+          break;
+        case 'correct': labels++; labelsCorrect++; break;
+        case 'wrong': labels++; break;
+        case 'found': found++; break;
+        case 'missed': missed++; break;
+        case 'false_flag': falseFlag++; break;
+        default: throw new Error('unknown verdict ' + q(r.verdict));
+      }
+    });
+    if (!parsed) {
+      return { bas_correct: 0, fault_audit: 0, bas_label_accuracy: 0, fault_precision: 0,
+        fault_recall: 0, num_flagged: 0, parsed: 0, total: 0 };
+    }
+    if (labels !== LABELS.length) throw new Error('expected ' + LABELS.length + ' label rows, got ' + labels);
+    var claimed = found + falseFlag;
+    var truth = found + missed;
+    var basCorrect = labelsCorrect === LABELS.length ? 1 : 0;
+    var audit = truth === 0 ? (claimed === 0 ? 1 : 0) : 2 * found / (claimed + truth);
+    return {
+      bas_correct: basCorrect,
+      fault_audit: audit,
+      bas_label_accuracy: labelsCorrect / LABELS.length,
+      fault_precision: claimed ? found / claimed : 0,
+      fault_recall: truth ? found / truth : 0,
+      num_flagged: claimed,
+      parsed: 1,
+      total: 0.6 * basCorrect + 0.4 * audit
+    };
+  }
+
+  return {
+    scoreItem: scoreItem,
+    figures: figures,
+    deriveKey: deriveKey,
+    gstOf: function (amount) { return formatMoney(gstOf(ledgerDecimal(amount, 'amount'))); },
+    readResponse: readResponse,
+    answerBlock: answerBlock,
+    readFigure: readFigure,
+    compareCodePoints: compareCodePoints,
+    CODES: CODES.slice(),
+    LABELS: LABELS.slice()
+  };
+});

@@ -1,0 +1,156 @@
+"""The site build without a browser: refusal and drafts, atomic swap, determinism, safety of the HTML."""
+
+from __future__ import annotations
+
+import hashlib
+from html import unescape
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator.render import gather as gather_module
+from generator.render.gather import BuildError
+from generator.render.commands import site
+from tests.site_support import build, fixture_site, make_project, missing_node
+
+pytestmark = pytest.mark.skipif(missing_node() is not None, reason=missing_node() or "")
+
+
+def tree(path: Path) -> dict[str, bytes]:
+    return {p.relative_to(path).as_posix(): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
+
+
+def html_pages(path: Path) -> list[Path]:
+    return sorted(path.rglob("*.html"))
+
+
+def test_two_builds_are_byte_identical(tmp_path):
+    root = make_project(tmp_path / "p")
+    build(root, tmp_path / "a")
+    build(root, tmp_path / "b")
+    a, b = tree(tmp_path / "a"), tree(tmp_path / "b")
+    assert a.keys() == b.keys()
+    assert [k for k in a if a[k] != b[k]] == []
+
+
+def test_refuses_when_scorers_disagree_and_keeps_the_old_site(tmp_path, monkeypatch):
+    root = make_project(tmp_path / "p")
+    out = tmp_path / "site"
+    build(root, out)
+    before = tree(out)
+    monkeypatch.setattr(gather_module, "_gate", lambda res: {"suite": res.suite.name, "status": "disagree",
+                                                              "compared": 10, "differing": 1, "differences": [],
+                                                              "scorer_b": "scorer-js/cli.js", "node": "v0"})
+    with pytest.raises(BuildError, match="scorers disagree"):
+        build(root, out)
+    assert tree(out) == before
+    report = build(root, out, draft=True)
+    assert report.draft == "draft: the scorers disagree"
+    for page in html_pages(out):
+        assert "Draft: the scorers disagree" in page.read_text(encoding="utf-8"), page
+
+
+def test_scorer_b_missing_gives_its_own_draft_label(tmp_path, monkeypatch):
+    root = make_project(tmp_path / "p")
+    monkeypatch.setattr(gather_module, "_gate", lambda res: {"suite": res.suite.name, "status": "not run",
+                                                              "reason": "no node"})
+    with pytest.raises(BuildError, match="scorer B did not run"):
+        build(root, tmp_path / "site")
+    assert not (tmp_path / "site").exists()
+    build(root, tmp_path / "site", draft=True)
+    assert "Draft: scorer B did not run" in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_failed_write_leaves_the_previous_site(tmp_path, monkeypatch):
+    root = make_project(tmp_path / "p")
+    out = tmp_path / "site"
+    build(root, out)
+    before = tree(out)
+    from generator.render import build as build_module
+
+    def boom(*a, **k):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(build_module, "listing", boom)
+    with pytest.raises(RuntimeError):
+        build(root, out)
+    assert tree(out) == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site")] == []
+
+
+def test_every_page_is_safe_static_html():
+    site = fixture_site()
+    pages = html_pages(site)
+    assert len(pages) > 20
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', html)
+        assert csp and unescape(csp.group(1)).startswith("default-src 'none'; script-src 'self';"), page
+        for tag in re.findall(r"<script\b[^>]*>", html):
+            assert 'src="' in tag or 'type="application/json"' in tag, (page, tag)
+        for url in re.findall(r'(?:href|src)="([^"]*)"', html):
+            assert not re.match(r"^(/|[a-z]+:)", url), (page, url)
+        assert "Example data." in html  # the fixture's runs are simulated
+        assert re.search(r"<(img|iframe|style|meta http-equiv=\"refresh)[^>]*evil", html) is None
+
+
+def test_hostile_responses_are_escaped_exactly():
+    html = (fixture_site() / "suites" / "mini" / "items" / "i-pub-1.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;window.__pwned = 1;" in html or "&lt;a href=&#34;javascript:" in html
+    assert "<script>window.__pwned" not in html and 'onerror="window' not in html
+
+
+def test_private_items_have_no_pages_and_no_public_data():
+    site = fixture_site()
+    items = {p.stem for p in (site / "suites" / "mini" / "items").glob("*.html")}
+    assert items == {"index", "i-pub-1", "i-pub-2", "r-pub-1", "r-pub-2"}
+    verdicts = (site / "downloads" / "mini" / "verdicts-public.csv").read_text(encoding="utf-8")
+    assert "-prv-" not in verdicts and "i-pub-1" in verdicts
+    for path in (site / "downloads" / "mini" / "responses-public").iterdir():
+        assert "-prv-" not in path.read_text(encoding="utf-8")
+
+
+def test_downloads_list_every_file_with_its_sha256():
+    site = fixture_site()
+    sums = (site / "downloads" / "SHA256SUMS").read_text(encoding="utf-8").splitlines()
+    files = {p.relative_to(site / "downloads").as_posix() for p in (site / "downloads").rglob("*")
+             if p.is_file() and p.name not in ("SHA256SUMS", "index.html")}
+    listed = {}
+    for line in sums:
+        digest, name = line.split("  ", 1)
+        listed[name] = digest
+        assert hashlib.sha256((site / "downloads" / name).read_bytes()).hexdigest() == digest
+    assert set(listed) == files
+    page = (site / "downloads" / "index.html").read_text(encoding="utf-8")
+    assert all(d in page for d in listed.values())
+    assert {"mini/stats.json", "mini/verdicts-public.csv", "mini/headline.csv", "mini/headline.json"} <= files
+
+
+def test_stored_lines_are_published_exactly(tmp_path):
+    site = fixture_site()
+    root = site.parent
+    stored = (root / "results" / "mini" / "hostile-cloud" / "responses.jsonl").read_bytes().splitlines()
+    published = (site / "downloads" / "mini" / "responses-public" / "hostile-cloud.jsonl").read_bytes().splitlines()
+    assert published == [line for line in stored if b'"item": "i-pub-' in line or b'"item": "r-pub-' in line]
+
+
+def test_cli_build_and_refusal(tmp_path, monkeypatch):
+    root = make_project(tmp_path / "p")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1793491200")
+    result = CliRunner().invoke(site, ["build", "--root", str(root), "--out", str(tmp_path / "s"), "-q"])
+    assert result.exit_code == 0, result.output
+    assert "pages" in result.output and (tmp_path / "s" / "index.html").is_file()
+    monkeypatch.setattr(gather_module, "_gate", lambda res: {"suite": res.suite.name, "status": "not run"})
+    result = CliRunner().invoke(site, ["build", "--root", str(root), "--out", str(tmp_path / "s"), "-q"])
+    assert result.exit_code == 3 and "refusing to publish" in result.output
+
+
+def test_input_errors_stop_the_build(tmp_path):
+    root = make_project(tmp_path / "p")
+    shutil.rmtree(root / "results" / "mini" / "rules-local")
+    (root / "results" / "mini" / "bad").mkdir()
+    with pytest.raises(BuildError, match="input errors"):
+        build(root, tmp_path / "site")
