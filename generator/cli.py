@@ -109,10 +109,11 @@ def example_generate(root: Path, seed: int) -> None:
 def _register() -> None:
     """Commands that live next to their stage; each imports its heavy modules only when it runs."""
     from .commit.commands import commit, keys, reveal, verify
+    from .harness.commands import import_cmd, provider, run
     from .render.commands import site
     from .stats.commands import stats
 
-    for command in (site, stats, keys, commit, reveal, verify):
+    for command in (site, stats, run, import_cmd, provider, keys, commit, reveal, verify):
         main.add_command(command)
 
 

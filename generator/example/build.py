@@ -1,4 +1,9 @@
-"""`tally example generate`: the example corpus, its balance report and the example results."""
+"""`tally example generate`: the example corpus, its balance report and the example results.
+
+The corpus and balance report are byte-reproducible from the seed. The results are made by the
+harness against the local simulation server (`generator.harness.example`): their answers,
+statuses, attempts and usage are reproducible, their times and latencies are measured.
+"""
 
 from __future__ import annotations
 
@@ -16,16 +21,12 @@ def load_generated_items(items_dir: Path) -> list[dict]:
     return sorted(items, key=lambda i: i["id"])
 
 
-def generate_example(root: Path, seed: int = 20261020) -> list[Path]:
-    """Rewrite content/suites/extracting/{items,balance.json} and results/extracting/ from the seed."""
-    import tomllib
-
+def generate_corpus_files(root: Path, seed: int = 20261020) -> list[Path]:
+    """Rewrite content/suites/extracting/{items,balance.json} from the seed."""
     from .balance import write_balance
     from .corpus import write_corpus
-    from .runs import write_example_results
 
     suite_dir = root / "content" / "suites" / SUITE
-    reference_date = tomllib.loads((suite_dir / "suite.toml").read_text(encoding="utf-8"))["reference_date"]
     items_dir = suite_dir / "items"
     shutil.rmtree(items_dir, ignore_errors=True)
     written = list(write_corpus(items_dir, seed=seed))
@@ -33,7 +34,34 @@ def generate_example(root: Path, seed: int = 20261020) -> list[Path]:
     balance = suite_dir / "balance.json"
     write_balance(balance, items)
     written.append(balance)
-    results_dir = root / "results"
-    shutil.rmtree(results_dir / SUITE, ignore_errors=True)
-    written += list(write_example_results(results_dir, items, reference_date, seed=seed))
+    return written
+
+
+def generate_aubas(root: Path) -> list[Path]:
+    """Rewrite the au-bas suite's items and its example results (both byte-reproducible).
+
+    Its results are written offline by the example writer, not through the harness: the local
+    simulation server serves the extracting suite's simulated models only.
+    """
+    from .aubas_corpus import write_items
+    from .aubas_runs import SUITE as AUBAS, write_aubas_results
+
+    suite_dir = root / "content" / "suites" / AUBAS
+    shutil.rmtree(suite_dir / "items", ignore_errors=True)
+    written = write_items(suite_dir / "items")
+    shutil.rmtree(root / "results" / AUBAS, ignore_errors=True)
+    return written + write_aubas_results(root / "results", load_generated_items(suite_dir / "items"), suite_dir)
+
+
+def generate_example(root: Path, seed: int = 20261020, progress: bool = True) -> list[Path]:
+    """Rewrite the corpus from the seed, then results/extracting/ by running the harness; then
+    the au-bas suite's items and results."""
+    from generator.harness.example import run_example
+
+    written = generate_corpus_files(root, seed)
+    shutil.rmtree(root / "results" / SUITE, ignore_errors=True)
+    for outcome in run_example(root, seed, progress):
+        written += [outcome.run_dir / "run.json", outcome.run_dir / "responses.jsonl"]
+    if (root / "content" / "suites" / "au-bas" / "suite.toml").is_file():
+        written += generate_aubas(root)
     return written

@@ -1,4 +1,9 @@
-"""Writes the example results: one folder per run under `results/extracting/`.
+"""An offline writer of example-shaped results: one folder per run under `results/extracting/`.
+
+The committed example results are not written here: `tally example generate` makes them by
+running the harness against the local simulation server (`generator.harness.example`), so their
+latencies are measured. This writer makes the same runs without any HTTP, byte-identical for a
+seed, for tests and benchmarks that need many runs quickly (`bench/rescore_throughput.py`).
 
 Every run covers all items (both halves) with repeat 0, and a fixed sample (every
 `REPEAT_EVERY`-th item by sorted id) again with repeats 1 and 2. The simulated runs come from

@@ -1,0 +1,184 @@
+"""Click commands of the harness: `run`, `import` (import_cmd) and the `provider` group with `serve`.
+
+generator/cli.py registers them; each is a thin wrapper over the library functions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import click
+
+EXIT_INPUT_ERRORS = 2
+_ROOT = click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+                     show_default=True, help="Project folder holding content/ and results/.")
+
+
+def _fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(EXIT_INPUT_ERRORS)
+
+
+def _spec(root: Path, suite: str, model: str, provider_id: str, **kw):
+    from .providers import ProviderError, get_provider
+    from .runner import RunSpec
+
+    try:
+        provider = get_provider(root, provider_id)
+        provider.model(model)
+    except ProviderError as exc:
+        _fail(str(exc))
+    return RunSpec(root, suite, model, provider, **kw)
+
+
+@click.command("run")
+@click.argument("suite")
+@click.option("--model", required=True, help="The model, as the provider names it (pinned).")
+@click.option("--provider", "provider_id", required=True, help="A provider of content/providers.toml.")
+@_ROOT
+@click.option("--half", type=click.Choice(["public", "private", "both"]), default="public", show_default=True)
+@click.option("--repeats", type=click.IntRange(1, 1000), default=1, show_default=True,
+              help="Runs of each item of the repeat sample (repeat 0 covers every item).")
+@click.option("--repeat-sample", default="every:10", show_default=True,
+              help="Items run again: all, none, every:N (every N-th id) or @FILE (ids, one a line).")
+@click.option("--anchors", is_flag=True, help="Run the suite's anchor block (anchors.toml) first.")
+@click.option("--run-id", default=None, help="Default: MODEL-PROVIDER.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N items (a smoke test).")
+@click.option("--concurrency", type=click.IntRange(1, 1024), default=None, help="Default: the provider's.")
+@click.option("--timeout", "timeout_s", type=click.FloatRange(min=0.001), default=None,
+              help="Seconds per attempt. Default: the provider's (180 s).")
+@click.option("--base-url", default=None, help="Override the provider's base URL (a local server).")
+@click.option("--round", "round_", default="adhoc", show_default=True, help="The round this run belongs to.")
+@click.option("--description", default=None)
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+def run(suite: str, model: str, provider_id: str, root: Path, half: str, repeats: int, repeat_sample: str,
+        anchors: bool, run_id: str | None, limit: int | None, concurrency: int | None, timeout_s: float | None,
+        base_url: str | None, round_: str, description: str | None, quiet: bool) -> None:
+    """Run MODEL on PROVIDER over SUITE and store every request and response.
+
+    Rerunning the same command resumes: stored calls are skipped, a torn last line is repaired
+    (its bytes kept in responses.jsonl.torn) and no call is stored twice.
+    """
+    from .plan import PlanError
+    from .progress import Progress
+    from .providers import ProviderError
+    from .runner import execute
+    from .store import StoreError
+
+    spec = _spec(root, suite, model, provider_id, run_id=run_id, half=half, repeats=repeats,
+                 repeat_sample=repeat_sample, anchors=anchors, limit=limit, concurrency=concurrency,
+                 timeout_s=timeout_s, base_url=base_url, description=description, round=round_)
+    bar = Progress(0, f"{spec.id} ", enabled=not quiet)
+    try:
+        outcome = asyncio.run(execute(spec, bar))
+    except (PlanError, ProviderError, StoreError) as exc:
+        _fail(str(exc))
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted: {bar.done - bar.skipped} new call(s) stored; rerun the same command to resume",
+                   err=True)
+        sys.exit(130)
+    bar.close()
+    if outcome.torn_bytes:
+        click.echo(f"repaired a torn last line ({outcome.torn_bytes} bytes kept in responses.jsonl.torn)", err=True)
+    click.echo(f"{outcome.run_id}: {outcome.stored} call(s) stored, {outcome.skipped} already stored, "
+               f"{outcome.failed} failed, {outcome.retried} retried -> {outcome.run_dir}")
+
+
+@click.command("import")
+@click.argument("batch_files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--suite", required=True)
+@click.option("--model", required=True)
+@click.option("--provider", "provider_id", required=True)
+@_ROOT
+@click.option("--half", type=click.Choice(["public", "private", "both"]), default="public", show_default=True)
+@click.option("--requests", "requests_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The batch input file: store the requests exactly as sent.")
+@click.option("--run-id", default=None, help="Default: MODEL-PROVIDER.")
+@click.option("--round", "round_", default="adhoc", show_default=True)
+@click.option("--description", default=None)
+def import_cmd(batch_files: tuple[Path, ...], suite: str, model: str, provider_id: str, root: Path, half: str,
+               requests_file: Path | None, run_id: str | None, round_: str, description: str | None) -> None:
+    """Store OpenAI Batch API output files (BATCH_FILES) as a run.
+
+    Each line's custom_id is ITEM or ITEM:REPEAT. Bad lines are reported with file and line, and
+    then nothing is written.
+    """
+    from .importer import BatchImportError, import_batch
+    from .plan import PlanError
+    from .store import StoreError
+
+    spec = _spec(root, suite, model, provider_id, run_id=run_id, half=half, description=description,
+                 round=round_)
+    try:
+        outcome = import_batch(spec, list(batch_files), requests_file)
+    except BatchImportError as exc:
+        for error in exc.errors:
+            click.echo(f"error: {error}", err=True)
+        click.echo(f"{len(exc.errors)} error(s); nothing was written.", err=True)
+        sys.exit(EXIT_INPUT_ERRORS)
+    except (PlanError, StoreError) as exc:
+        _fail(str(exc))
+    click.echo(f"{outcome.run_id}: {outcome.stored} record(s) stored from {outcome.lines} line(s), "
+               f"{outcome.skipped} already stored, {outcome.failed} failed -> {outcome.run_dir}")
+
+
+@click.group("provider")
+def provider() -> None:
+    """Providers: the local simulation server."""
+
+
+@provider.command("serve")
+@_ROOT
+@click.option("--suite", default="extracting", show_default=True)
+@click.option("--port", type=click.IntRange(0, 65535), default=8788, show_default=True, help="0: a free port.")
+@click.option("--scale", type=click.FloatRange(min=0), default=1.0, show_default=True,
+              help="Sleep this share of each simulated latency (and of Retry-After).")
+@click.option("--fault", "faults", multiple=True, metavar="KIND=RATE",
+              help="Extra faults per attempt: rate_limit, server_error, request_timeout, timeout, "
+                   "disconnect, malformed, wrong_model, slow (repeatable).")
+@click.option("--seed", type=int, default=20261020, show_default=True)
+@click.option("--hang", "hang_s", type=click.FloatRange(min=0), default=600.0, show_default=True,
+              help="Longest a simulated timeout keeps the connection open, in seconds.")
+@click.option("--require-key-env", default=None, metavar="NAME",
+              help="Answer 401 unless the client sends the key held in this environment variable.")
+def serve(root: Path, suite: str, port: int, scale: float, faults: tuple[str, ...], seed: int,
+          hang_s: float, require_key_env: str | None) -> None:
+    """Serve the example's simulated models and baselines on 127.0.0.1 (chat-completions API).
+
+    POST /<provider>/v1/chat/completions, for the providers of content/providers.toml marked
+    simulation_server. Stop with Ctrl-C.
+    """
+    from .localserver import ServerConfig, build_server
+    from .plan import PlanError
+    from .simmodels import Faults
+
+    import os
+
+    key = os.environ.get(require_key_env, "") if require_key_env else None
+    if require_key_env and not key:
+        _fail(f"the environment variable {require_key_env} is not set")
+    try:
+        config = ServerConfig(root, suite, seed, scale, Faults.parse(faults), port=port, hang_s=hang_s,
+                              api_key=key)
+        server = build_server(config)
+    except (ValueError, PlanError) as exc:
+        _fail(str(exc))
+
+    async def main() -> None:
+        bound = await server.start()
+        for pid, models in sorted(server.models.providers().items()):
+            click.echo(f"http://127.0.0.1:{bound}/{pid}/v1  {', '.join(sorted(models))}")
+        click.echo("serving; Ctrl-C stops", err=True)
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await server.stop()
+
+    try:
+        asyncio.run(main())
+    except OSError as exc:
+        _fail(f"can't listen on 127.0.0.1:{port}: {exc.strerror or exc}")
+    except KeyboardInterrupt:
+        click.echo("stopped", err=True)

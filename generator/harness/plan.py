@@ -1,0 +1,146 @@
+"""What a run sends: the suite's items of one half, the prompt, the repeats and the anchor block.
+
+Every target of a suite gets the same items, the same prompt template (the suite's prompt.toml)
+and the same document preparation (the item's document text as stored, inside the template), so
+the request bodies of two runs differ only in the model name.
+
+Jobs run in this order: the anchor block (with --anchors), then every item once (repeat 0, by
+sorted id), then one pass per further repeat over the repeat sample.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.content import Suite, load_items, load_suite
+from generator.errors import ErrorLog
+from generator.example.prompt import Template, build_messages, load_template
+from generator.suites import scorer_module
+
+HALVES = ("public", "private", "both")
+ANCHORS_FILE = "anchors.toml"
+
+
+class PlanError(ValueError):
+    """The suite, its items, anchors or the repeat sample can't be used."""
+
+
+@dataclass
+class SuitePlan:
+    suite: Suite
+    template: Template
+    items: list[dict]  # of the run's half, sorted by id
+    anchors: list[str]
+
+    def messages(self, item: dict) -> list[dict]:
+        return MESSAGE_BUILDERS[self.suite.scorer](item, self.suite, self.template)
+
+
+def _extracting_messages(item: dict, suite: Suite, template: Template) -> list[dict]:
+    return build_messages(item, suite.reference_date, template)
+
+
+def _aubas_messages(item: dict, suite: Suite, template: Template) -> list[dict]:
+    # as the au-bas example writer builds them (generator/example/aubas_runs.py)
+    return [{"role": "system", "content": template.system.strip()},
+            {"role": "user", "content": template.user.strip().format(ledger=item["document"]["text"])}]
+
+
+# suite scorer -> how a request's messages are made from an item and the suite's prompt template
+MESSAGE_BUILDERS = {"extracting": _extracting_messages, "aubas": _aubas_messages}
+
+
+def load_plan(root: Path, suite_name: str, half: str) -> SuitePlan:
+    if half not in HALVES:
+        raise PlanError(f"half must be one of {', '.join(HALVES)}")
+    log = ErrorLog(root)
+    suite = load_suite(Path(root) / "content" / "suites" / suite_name, log)
+    items = [] if suite is None else load_items(suite, scorer_module(suite.scorer).parse_spec, log)
+    if log.errors:
+        raise PlanError("; ".join(str(e) for e in log.errors[:5]))
+    if suite.scorer not in MESSAGE_BUILDERS:
+        raise PlanError(f"the harness can't yet build the prompt of suite {suite.name!r} (scorer {suite.scorer!r})")
+    try:
+        template = load_template(suite.root)
+    except (OSError, ValueError) as exc:
+        raise PlanError(f"the suite's prompt template: {exc}") from None
+    raw = [json.loads(i.line) for i in items if half in ("both", i.half)]
+    known = {i["id"] for i in raw}
+    anchors = [a for a in _anchors(suite.root, {i.id: i.half for i in items}) if a in known]
+    return SuitePlan(suite, template, raw, anchors)
+
+
+def _anchors(suite_dir: Path, halves: dict[str, str]) -> list[str]:
+    path = suite_dir / ANCHORS_FILE
+    if not path.exists():
+        return []
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise PlanError(f"{path}: not valid TOML: {exc}") from None
+    out: list[str] = []
+    for half in ("public", "private"):
+        ids = data.get(half, [])
+        if not isinstance(ids, list):
+            raise PlanError(f"{path}: {half} must be a list of item ids")
+        for item_id in ids:
+            if halves.get(item_id) != half:
+                raise PlanError(f"{path}: {item_id!r} is not an item of the {half} half")
+            out.append(item_id)
+    return out
+
+
+def sample_ids(ids: list[str], spec: str, root: Path | None = None) -> list[str]:
+    """Items of the repeat sample: "all", "none", "every:N" (every N-th id in sorted order, from
+    the first) or "@FILE" (ids, one a line)."""
+    ordered = sorted(ids)
+    if spec == "all":
+        return ordered
+    if spec == "none":
+        return []
+    if spec.startswith("every:") and spec[6:].isdigit() and int(spec[6:]) >= 1:
+        return ordered[:: int(spec[6:])]
+    if spec.startswith("@"):
+        path = Path(spec[1:])
+        if root is not None and not path.is_absolute():
+            path = Path(root) / path
+        try:
+            wanted = [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        except OSError as exc:
+            raise PlanError(f"repeat sample {spec}: {exc}") from None
+        unknown = sorted(set(wanted) - set(ordered))
+        if unknown:
+            raise PlanError(f"repeat sample {path}: not items of this run: {', '.join(unknown[:5])}")
+        return sorted(set(wanted))
+    raise PlanError(f"repeat sample {spec!r}: use all, none, every:N or @FILE")
+
+
+def jobs(plan: SuitePlan, repeats: int = 1, sample: str = "every:10", anchors: bool = False,
+         limit: int | None = None, root: Path | None = None) -> list[tuple[dict, int]]:
+    """(item, repeat) in the order they run; each key once."""
+    if not 1 <= repeats <= 1000:
+        raise PlanError("repeats must be from 1 to 1000")
+    items = plan.items if limit is None else plan.items[:limit]
+    by_id = {i["id"]: i for i in plan.items}
+    out: list[tuple[dict, int]] = []
+    seen: set[tuple[str, int]] = set()
+
+    def add(item: dict, repeat: int) -> None:
+        if (item["id"], repeat) not in seen:
+            seen.add((item["id"], repeat))
+            out.append((item, repeat))
+
+    if anchors:
+        for item_id in plan.anchors:
+            add(by_id[item_id], 0)
+    for item in items:
+        add(item, 0)
+    chosen = set(sample_ids([i["id"] for i in items], sample, root)) if repeats > 1 else set()
+    for repeat in range(1, repeats):
+        for item in items:
+            if item["id"] in chosen:
+                add(item, repeat)
+    return out

@@ -1,0 +1,163 @@
+"""`tally run`: one model on one provider over a suite, every request and response stored.
+
+`execute(spec)` plans the jobs (`plan.py`), opens the run's store (resuming what is stored),
+calls the provider with `concurrency` workers and appends each finished call as one record.
+Several specs can run at once in one event loop (`execute_many`), as the example regeneration
+does. A spec's `time_scale` multiplies the timeout and backoff (for a sped-up simulation server
+only; real runs use 1).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+from generator.ids import id_problem
+
+from .client import ChatClient, RetryPolicy
+from .plan import PlanError, jobs, load_plan
+from .progress import Progress
+from .providers import Provider
+from .store import RunStore
+
+SAMPLING = {"temperature": 0, "max_tokens": 2048}
+
+
+@dataclass
+class RunSpec:
+    root: Path
+    suite: str
+    model: str
+    provider: Provider
+    run_id: str | None = None
+    half: str = "public"
+    repeats: int = 1
+    repeat_sample: str = "every:10"
+    anchors: bool = False
+    limit: int | None = None
+    concurrency: int | None = None
+    timeout_s: float | None = None
+    base_url: str | None = None
+    description: str | None = None
+    round: str = "adhoc"
+    time_scale: float = 1.0
+    sampling: dict = field(default_factory=lambda: dict(SAMPLING))
+
+    @property
+    def id(self) -> str:
+        return self.run_id or f"{self.model}-{self.provider.id}"
+
+
+@dataclass
+class RunOutcome:
+    run_id: str
+    run_dir: Path
+    planned: int
+    skipped: int
+    stored: int = 0
+    failed: int = 0
+    retried: int = 0
+    torn_bytes: int = 0
+
+
+def harness_version() -> str:
+    try:
+        return metadata.version("tally")
+    except metadata.PackageNotFoundError:  # pragma: no cover - not installed
+        return "0+unknown"
+
+
+def run_meta(spec: RunSpec, prompt_sha256: str, suite_version: str, anchors: list[str]) -> dict:
+    provider, model = spec.provider, spec.provider.model(spec.model)
+    description = spec.description or (f"{spec.model} on {provider.title}, run by the Tally harness "
+                                       f"{harness_version()}.")
+    meta = {"format": 1, "suite": spec.suite, "suite_version": suite_version, "run_id": spec.id,
+            "model": spec.model, "provider": provider.id, "hosting": provider.hosting,
+            "simulated": model.simulated, "description": description,
+            "harness_version": harness_version(), "prompt_sha256": prompt_sha256,
+            "sampling": dict(spec.sampling), "round": spec.round, "half": spec.half,
+            "started": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+    prices = provider.prices(spec.model)
+    if prices is not None and provider.hosting == "hosted":
+        meta["prices"] = prices
+    if spec.anchors:
+        meta["anchors"] = anchors
+    return meta
+
+
+def usage_of(body: dict | None) -> dict | None:
+    usage = body.get("usage") if isinstance(body, dict) else None
+    if not isinstance(usage, dict):
+        return None
+    keys = ("prompt_tokens", "completion_tokens")
+    if not all(type(usage.get(k)) is int and usage[k] >= 0 for k in keys):
+        return None
+    return {k: usage[k] for k in keys}
+
+
+async def execute(spec: RunSpec, progress: Progress | None = None) -> RunOutcome:
+    if (problem := id_problem(spec.id, "run id")) is not None:
+        raise PlanError(problem + " (choose one with --run-id)")
+    model = spec.provider.model(spec.model)  # the provider must serve it
+    plan = load_plan(spec.root, spec.suite, spec.half)
+    todo = jobs(plan, spec.repeats, spec.repeat_sample, spec.anchors, spec.limit, spec.root)
+    api_key = spec.provider.api_key()
+    store = RunStore(Path(spec.root) / "results" / spec.suite / spec.id)
+    done = store.open(run_meta(spec, plan.template.sha256(), plan.suite.version, plan.anchors))
+    try:
+        pending = [(item, repeat) for item, repeat in todo if (item["id"], repeat) not in done]
+        outcome = RunOutcome(spec.id, store.dir, len(todo), len(todo) - len(pending), torn_bytes=store.torn_bytes)
+        own = progress is None
+        if own:
+            progress = Progress(len(todo), f"{spec.id} ", enabled=False)
+        else:
+            progress.add_total(len(todo))
+        progress.skip(outcome.skipped)
+        concurrency = spec.concurrency or spec.provider.concurrency
+        policy = RetryPolicy(timeout_s=spec.timeout_s or spec.provider.timeout_s).scaled(spec.time_scale)
+        accepted = (spec.model, *model.served_as)
+        async with ChatClient(spec.base_url or spec.provider.base_url, api_key, accepted, policy,
+                              concurrency, spec.provider.simulation_server) as client:
+            queue: asyncio.Queue = asyncio.Queue()
+            for job in pending:
+                queue.put_nowait(job)
+
+            async def worker(lane: int) -> None:
+                while True:
+                    try:
+                        item, repeat = queue.get_nowait()
+                    except asyncio.QueueEmpty:
+                        return
+                    request = {"model": spec.model, "messages": plan.messages(item), **spec.sampling}
+                    result = await client.call(request, repeat, lane)
+                    record = {"item": item["id"], "repeat": repeat, "request": request,
+                              "attempts": result.attempts, "response": result.response,
+                              "usage": usage_of(result.response), "latency_ms": result.latency_ms}
+                    store.append(record, client.scrub)
+                    outcome.stored += 1
+                    outcome.failed += result.failed
+                    outcome.retried += result.retried
+                    progress.update(result.failed, result.retried)
+
+            try:
+                async with asyncio.TaskGroup() as group:  # a failing worker stops the others
+                    for lane in range(min(concurrency, max(len(pending), 1))):
+                        group.create_task(worker(lane))
+            except BaseExceptionGroup as group_error:
+                raise group_error.exceptions[0] from None
+        store.finish()
+        return outcome
+    finally:
+        store.close()
+
+
+async def execute_many(specs: list[RunSpec], progress: Progress | None = None) -> list[RunOutcome]:
+    """Several runs at once (each with its own store and connection pool)."""
+    return list(await asyncio.gather(*(execute(s, progress) for s in specs)))
+
+
+def run(spec: RunSpec, progress: Progress | None = None) -> RunOutcome:
+    return asyncio.run(execute(spec, progress))

@@ -1,0 +1,233 @@
+"""What the local simulation server answers: the example's simulated models and baselines.
+
+A request is matched to its suite item by its user message; the call's repeat and attempt numbers
+come from the X-Tally-Repeat and X-Tally-Attempt headers the harness sends to simulation servers
+(without them: repeat 0, and attempts counted by the server). A simulated model answers what
+`generator.example.simulate.simulate_call` draws for (profile, item, repeat, seed): the content,
+and per attempt the HTTP status (429 with Retry-After, 500/503, or a hang the client times out
+on) and the latency, slept scaled by `scale`. The baselines run their real code.
+
+`Faults` injects further faults at fixed rates per attempt, drawn from their own seeded stream,
+on top of the profiles: 429 with Retry-After, 500, 408, hangs, dropped connections, malformed
+bodies, a wrong model name, slow responses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import threading
+import time
+from dataclasses import dataclass, fields
+from typing import Callable
+
+from generator.example.profiles import BASELINES, PROFILES, Profile
+from generator.example.prompt import Template, build_messages, encode_value, to_json
+from generator.example.simulate import SimCall, estimate_tokens, rng_for, simulate_call
+
+DEFAULT_SEED = 20261020
+
+
+@dataclass(frozen=True)
+class Faults:
+    """Extra faults per attempt (rates from 0 to 1, drawn in this order from one number)."""
+
+    rate_limit: float = 0.0  # 429 with Retry-After
+    server_error: float = 0.0  # 500
+    request_timeout: float = 0.0  # 408
+    timeout: float = 0.0  # no answer until the client gives up
+    disconnect: float = 0.0  # the connection closed without an answer
+    malformed: float = 0.0  # 200 with the body cut short
+    wrong_model: float = 0.0  # 200 naming another model
+    slow: float = 0.0  # the answer, SLOW_FACTOR times slower
+    bad_request: float = 0.0  # 400
+    script: tuple[str | None, ...] = ()  # attempt n gets script[n] instead of a draw (tests)
+
+    @classmethod
+    def parse(cls, specs: list[str] | tuple[str, ...]) -> "Faults":
+        """From "kind=rate" strings, e.g. ["malformed=0.01", "timeout=0.002"]."""
+        names = {f.name for f in fields(cls)} - {"script"}
+        values: dict[str, float] = {}
+        for spec in specs:
+            kind, _, rate = spec.partition("=")
+            if kind not in names:
+                raise ValueError(f"unknown fault {kind!r}; known: {', '.join(sorted(names))}")
+            try:
+                values[kind] = float(rate)
+            except ValueError:
+                raise ValueError(f"fault {kind!r} needs a rate, as in {kind}=0.01") from None
+            if not 0 <= values[kind] <= 1:
+                raise ValueError(f"fault {kind!r}: the rate must be from 0 to 1")
+        faults = cls(**values)
+        if sum(values.values()) > 1:
+            raise ValueError("the fault rates add up to more than 1")
+        return faults
+
+    def draw(self, attempt: int, *key: object) -> str | None:
+        if attempt < len(self.script):
+            return self.script[attempt]
+        u = rng_for(*key, attempt, "fault").random()
+        for f in fields(self):
+            if f.name == "script":
+                continue
+            u -= getattr(self, f.name)
+            if u < 0:
+                return f.name
+        return None
+
+
+_STATUS = {"rate_limit": 429, "server_error": 500, "request_timeout": 408, "bad_request": 400}
+SLOW_FACTOR = 10.0
+RETRY_AFTER_S = 1.0  # what the server asks for on an injected 429
+
+
+@dataclass
+class Reply:
+    """What the server does: send `status` with `body` after `delay_s`, hang, or disconnect."""
+
+    action: str  # "send" | "hang" | "disconnect"
+    status: int = 200
+    body: bytes = b""
+    headers: dict[str, str] | None = None
+    delay_s: float = 0.0
+
+
+def error_reply(status: int, message: str, kind: str, delay_s: float = 0.0,
+                headers: dict[str, str] | None = None) -> Reply:
+    body = json.dumps({"error": {"message": message, "type": kind}}).encode("utf-8")
+    return Reply("send", status, body, headers, delay_s)
+
+
+def null_answer(item: dict) -> str:
+    return to_json({f["name"]: None for f in item["fields"]})
+
+
+def rules_answer(extract: Callable[[dict], dict]) -> Callable[[dict], str]:
+    def answer(item: dict) -> str:
+        found = extract(item)
+        return to_json({f["name"]: encode_value(f, found.get(f["name"])) for f in item["fields"]})
+    return answer
+
+
+def usage_for(messages: list[dict], text: str) -> dict:
+    prompt_chars = sum(len(m.get("content") or "") for m in messages)
+    usage = {"prompt_tokens": math.ceil(prompt_chars / 4) + 3 * len(messages),
+             "completion_tokens": estimate_tokens(text)}
+    return {**usage, "total_tokens": usage["prompt_tokens"] + usage["completion_tokens"]}
+
+
+class SimModels:
+    """The models of every simulated provider, keyed by (provider, model)."""
+
+    def __init__(self, items: list[dict], reference_date: str, seed: int = DEFAULT_SEED,
+                 scale: float = 1.0, faults: Faults = Faults(), template: Template | None = None,
+                 extract: Callable[[dict], dict] | None = None, profiles: list[Profile] | None = None):
+        self.seed, self.scale, self.faults = seed, scale, faults
+        self.items = {_user_key(build_messages(i, reference_date, template)): i for i in items}
+        profiles = PROFILES if profiles is None else profiles
+        self.profiles: dict[tuple[str, str], Profile] = {(p.provider, p.model): p for p in profiles}
+        if extract is None:
+            from generator.example.extractor import extract
+        answers = {"baseline-rules": rules_answer(extract), "baseline-null": null_answer}
+        self.baselines = {(b["provider"], b["model"]): (b["run_id"], answers[b["run_id"]]) for b in BASELINES}
+        self._attempts: dict[tuple, int] = {}
+        self.seen: list[tuple[str, str, str, int, int]] = []  # (provider, model, item, repeat, attempt)
+        self._cache: dict[tuple, object] = {}
+        self._lock = threading.Lock()
+
+    def providers(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for provider, model in [*self.profiles, *self.baselines]:
+            out.setdefault(provider, []).append(model)
+        return out
+
+    def _cached(self, key: tuple, make: Callable[[], object]) -> object:
+        with self._lock:
+            if key not in self._cache:
+                if len(self._cache) > 50_000:
+                    self._cache.clear()
+                self._cache[key] = make()
+            return self._cache[key]
+
+    def _attempt_number(self, key: tuple, given: int | None) -> int:
+        with self._lock:
+            if given is not None:
+                return given
+            n = self._attempts.get(key, 0)
+            self._attempts[key] = n + 1
+            return n
+
+    def reply(self, provider: str, raw: bytes, repeat: int | None, attempt: int | None) -> Reply:
+        try:
+            body = json.loads(raw.decode("utf-8"))
+            model, messages = body["model"], body["messages"]
+            if not isinstance(model, str) or not isinstance(messages, list):
+                raise TypeError
+        except (UnicodeDecodeError, ValueError, KeyError, TypeError):
+            return error_reply(400, "the body must be a JSON object with model and messages", "invalid_request_error")
+        key = (provider, model)
+        if key not in self.profiles and key not in self.baselines:
+            return error_reply(404, f"The model {model[:100]!r} does not exist on {provider[:50]!r}", "not_found_error")
+        item = self.items.get(_user_key(messages))
+        if item is None:
+            return error_reply(400, "unknown document: this server serves the suite's items only",
+                               "invalid_request_error")
+        repeat = repeat or 0
+        number = self._attempt_number((provider, model, item["id"], repeat), attempt)
+        if len(self.seen) < 2_000_000:
+            self.seen.append((provider, model, item["id"], repeat, number))
+        fault = self.faults.draw(number, self.seed, provider, model, item["id"], repeat)
+        if fault in _STATUS:
+            status = _STATUS[fault]
+            headers = self._retry_after(RETRY_AFTER_S * 1000) if status == 429 else None
+            return error_reply(status, f"injected fault: {fault}", fault, 0.0, headers)
+        if fault in ("timeout", "disconnect"):
+            return Reply("hang" if fault == "timeout" else "disconnect")
+        if key in self.baselines:
+            run_id, answer = self.baselines[key]
+            content = self._cached((run_id, item["id"]), lambda: answer(item))
+            call = SimCall([], content)
+            delay_s = 0.0
+        else:
+            profile = self.profiles[key]
+            run_id = profile.run_id
+            call = self._cached((run_id, item["id"], repeat),
+                                lambda: simulate_call(profile, item, repeat, self.seed))
+            sim = call.attempts[min(number, len(call.attempts) - 1)]
+            delay_s = sim.latency_ms / 1000 * self.scale
+            if sim.error == "timeout":
+                return Reply("hang")
+            if sim.status != 200:
+                headers = self._retry_after(sim.wait_after_ms) if sim.status == 429 else None
+                return error_reply(sim.status, f"simulated HTTP {sim.status}", "server_error"
+                                   if sim.status >= 500 else "rate_limit_error", delay_s, headers)
+        if fault == "slow":
+            delay_s *= SLOW_FACTOR
+        out = self._body(model if fault != "wrong_model" else model + "-fallback", run_id, item, repeat,
+                         messages, call)
+        if fault == "malformed":
+            out = out[: len(out) // 2]
+        return Reply("send", 200, out, None, delay_s)
+
+    def _retry_after(self, wait_ms: float) -> dict[str, str]:
+        return {"retry-after": str(max(1, math.ceil(wait_ms / 1000))),
+                "retry-after-ms": f"{wait_ms * self.scale:.1f}"}
+
+    def _body(self, model: str, run_id: str, item: dict, repeat: int, messages: list[dict],
+              call: SimCall) -> bytes:
+        key = f"{self.seed}|{run_id}|{item['id']}|{repeat}"
+        text = call.content if call.content is not None else call.refusal or ""
+        body = {"id": "chatcmpl-" + hashlib.sha256(key.encode()).hexdigest()[:24],
+                "object": "chat.completion", "created": int(time.time()), "model": model,
+                "choices": [{"index": 0, "finish_reason": call.finish_reason,
+                             "message": {"role": "assistant", "content": call.content,
+                                         "refusal": call.refusal}}],
+                "usage": usage_for(messages, text)}
+        return json.dumps(body, ensure_ascii=False).encode("utf-8")
+
+
+def _user_key(messages: list) -> str:
+    users = [m.get("content") for m in messages if isinstance(m, dict) and m.get("role") == "user"]
+    text = users[-1] if users and isinstance(users[-1], str) else ""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -1,0 +1,93 @@
+"""Shared helpers of the harness tests: a project on disk and a simulation server on a free port.
+
+The project is a copy of the repository's content (suite, items, prompt, anchors) with a test
+provider "testprov" serving "clean-1", a simulated model with no faults of its own: faults come
+only from what a test injects.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.example.profiles import PROFILES, Profile
+from generator.harness.plan import load_plan
+from generator.harness.server import SimServer
+from generator.harness.simmodels import Faults, SimModels
+
+ROOT = Path(__file__).resolve().parents[1]
+CLEAN = Profile(run_id="clean-1-testprov", model="clean-1", provider="testprov", summary="no faults.",
+                started="2026-11-01T00:00:00Z", prices=("1.00", "2.00"), latency_median_ms=5,
+                latency_sigma=0.1, ms_per_output_token=0)
+TEST_PROVIDERS = """
+[providers.testprov]
+title = "Test provider"
+base_url = "http://127.0.0.1:9/testprov/v1"
+hosting = "hosted"
+simulation_server = true
+concurrency = 8
+timeout_s = 5
+prices_date = "2026-11-01"
+
+[providers.testprov.models.clean-1]
+input_per_mtok = "1.00"
+output_per_mtok = "2.00"
+simulated = true
+served_as = ["clean-1-2026-11-01"]
+
+[providers.keyed]
+title = "Provider with a key"
+base_url = "http://127.0.0.1:9/testprov/v1"
+api_key_env = "TALLY_TEST_API_KEY"
+hosting = "hosted"
+simulation_server = true
+concurrency = 4
+timeout_s = 5
+prices_date = "2026-11-01"
+
+[providers.keyed.models.clean-1]
+input_per_mtok = "1.00"
+output_per_mtok = "2.00"
+simulated = true
+"""
+
+
+def make_project(base: Path) -> Path:
+    shutil.copytree(ROOT / "content", base / "content", ignore=shutil.ignore_patterns("pages"))
+    with (base / "content" / "providers.toml").open("a", encoding="utf-8") as fh:
+        fh.write(TEST_PROVIDERS)
+    return base
+
+
+class LiveServer:
+    """The simulation server on a free loopback port, on a thread of the test process."""
+
+    def __init__(self, root: Path, faults: Faults = Faults(), scale: float = 1.0, api_key: str | None = None,
+                 profiles: list[Profile] | None = None, hang_s: float = 30.0):
+        plan = load_plan(root, "extracting", "both")
+        self.plan = plan
+        models = SimModels(plan.items, plan.suite.reference_date, scale=scale, faults=faults,
+                           template=plan.template, profiles=[CLEAN, *PROFILES] if profiles is None else profiles)
+        self.server = SimServer(models, hang_s=hang_s, api_key=api_key)
+
+    def __enter__(self) -> "LiveServer":
+        self.port = self.server.start_in_thread()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.stop_thread()
+
+    def url(self, provider: str = "testprov") -> str:
+        return f"http://127.0.0.1:{self.port}/{provider}/v1"
+
+
+def records(run_dir: Path) -> list[dict]:
+    return [json.loads(line) for line in (run_dir / "responses.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.fixture
+def harness_project(tmp_path: Path) -> Path:
+    return make_project(tmp_path)
