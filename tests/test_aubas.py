@@ -128,3 +128,20 @@ def test_an_item_whose_key_disagrees_with_its_ledger_is_rejected():
     assert spec is None and "differs from the key the rules derive" in problems[0]
     spec, problems = aubas.parse_spec({**item, "ledger": {**item["ledger"], "rows": item["ledger"]["rows"][:2]}})
     assert spec is None and "at least 4 rows" in problems[0]
+
+
+def test_per_fault_type_figures_count_pairs_by_code():
+    case = next(c for c in VECTORS["cases"] if c["id"] == "right-row-wrong-reason")
+    ledger = VECTORS["ledgers"]["main"]
+    _rows, f = score(ledger["ledger"], ledger["key"], record_for(case))
+    # T02 is a gst_miscalculated row reported as outside_period; T05 really is outside the period.
+    assert (f["true_gst_miscalculated"], f["claimed_gst_miscalculated"], f["found_gst_miscalculated"]) == (1, 0, 0)
+    assert (f["true_outside_period"], f["claimed_outside_period"], f["found_outside_period"]) == (1, 2, 1)
+    assert (f["true_missing_abn_over_threshold"], f["found_missing_abn_over_threshold"]) == (2, 2)
+    m = aubas.metrics({k: float(v) for k, v in f.items()}, 1)
+    assert m["recall_gst_miscalculated"] == 0.0 and m["precision_outside_period"] == 0.5
+    assert m["precision_gst_miscalculated"] is None  # nothing claimed: no precision, not zero
+    unparseable = next(c for c in VECTORS["cases"] if c["id"] == "no-block")
+    _rows, f = score(ledger["ledger"], ledger["key"], record_for(unparseable))
+    assert f["true_missing_abn_over_threshold"] == 2 and f["found_missing_abn_over_threshold"] == 0
+    assert f["claimed_outside_period"] == 0

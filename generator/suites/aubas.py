@@ -11,7 +11,7 @@ from ..parse.jsonfind import JsonInt
 from ..parse.text import WHITESPACE
 from ..parse.response import ANSWER, Outcome
 from ..score.verdicts import CORRECT, FAILED_CALL, FALSE_FLAG, FOUND, MISSED, UNPARSEABLE, WRONG, Verdict, verdict_row
-from .aubas_rules import LABELS, answer_key, ledger_problems
+from .aubas_rules import FAULT_CODES, LABELS, answer_key, ledger_problems
 
 ANSWER_WHAT = "readable <answer> block"
 _FIGURE = re.compile(r"-?[0-9]+(\.[0-9]+)?")
@@ -123,14 +123,34 @@ def score(item, outcome: Outcome, run: str, repeat: int) -> list[Verdict]:
     return rows
 
 
+_PER_CODE = tuple(f"{part}_{code}" for code in FAULT_CODES for part in ("true", "claimed", "found"))
 FIGURES = ("bas_correct", "fault_audit", "bas_label_accuracy", "fault_precision", "fault_recall", "num_flagged",
-           "parsed", "total", "failed")
+           "parsed", "total", "failed") + _PER_CODE
+
+
+def _per_code(verdicts: list[Verdict]) -> tuple[int, ...]:
+    """For each fault code: true pairs, claimed pairs and correct pairs of this response."""
+    counts = {name: 0 for name in _PER_CODE}
+    for v in verdicts:
+        if v.kind != "fault":
+            continue
+        code = v.unit.rsplit(":", 1)[1]
+        if code not in FAULT_CODES:
+            continue
+        if v.verdict in (FOUND, MISSED, FAILED_CALL, UNPARSEABLE):
+            counts[f"true_{code}"] += 1
+        if v.verdict in (FOUND, FALSE_FLAG):
+            counts[f"claimed_{code}"] += 1
+        if v.verdict == FOUND:
+            counts[f"found_{code}"] += 1
+    return tuple(counts[name] for name in _PER_CODE)
 
 
 def figures(verdicts: list[Verdict]) -> tuple[float, ...]:
     first = verdicts[0].verdict
+    per_code = _per_code(verdicts)
     if first in (FAILED_CALL, UNPARSEABLE):
-        return (0, 0, 0, 0, 0, 0, 0, 0, int(first == FAILED_CALL))
+        return (0, 0, 0, 0, 0, 0, 0, 0, int(first == FAILED_CALL)) + per_code
     labels = sum(v.verdict == CORRECT for v in verdicts if v.kind == "bas")
     tp = sum(v.verdict == FOUND for v in verdicts)
     fp = sum(v.verdict == FALSE_FLAG for v in verdicts)
@@ -139,18 +159,22 @@ def figures(verdicts: list[Verdict]) -> tuple[float, ...]:
     audit = (1.0 if claimed == 0 else 0.0) if true == 0 else 2 * tp / (claimed + true)
     bas = 1 if labels == len(LABELS) else 0
     return (bas, audit, labels / len(LABELS), tp / claimed if claimed else 0.0, tp / true if true else 0.0,
-            claimed, 1, 0.6 * bas + 0.4 * audit, 0)
+            claimed, 1, 0.6 * bas + 0.4 * audit, 0) + per_code
 
 
 # Every metric is the mean of its per-item value over items.
-RATIOS = {name: (name, "items") for name in FIGURES if name != "failed"} | {"failed_rate": ("failed", "items")}
+RATIOS = {name: (name, "items") for name in FIGURES[:8]} | {"failed_rate": ("failed", "items")}
+# Per fault type, over pairs (ratios of sums): recall = found / true, precision = found / claimed.
+RATIOS |= {f"{m}_{code}": (f"found_{code}", f"{d}_{code}") for code in FAULT_CODES
+           for m, d in (("recall", "true"), ("precision", "claimed"))}
 HEADLINE = "total"
 HEADLINE_TITLE = "Total reward (0.6 BAS + 0.4 audit)"
 METRIC_LABELS = {
     "bas_correct": "BAS correct (all four labels)", "fault_audit": "Fault audit (pair F1)",
     "bas_label_accuracy": "BAS labels correct", "fault_precision": "Fault precision", "fault_recall": "Fault recall",
     "num_flagged": "Pairs flagged (mean)", "parsed": "Parsed replies", "failed_rate": "Failed calls",
-}
+} | {f"{m}_{code}": f"{m.capitalize()} on {code.replace('_', ' ')} pairs" for code in FAULT_CODES
+     for m in ("recall", "precision")}
 LOWER_IS_BETTER = {"failed_rate"}
 NOT_RANKED = {"num_flagged"}  # more flags is neither better nor worse: read it with precision
 HEADLINE_WEIGHTS: dict[str, float] = {}  # the headline is `total` over all items, not a per-dataset mix
@@ -161,7 +185,11 @@ REPORT_COLUMNS = (("total", "total", 100), ("bas_correct", "bas ok", 100), ("fau
 
 
 def metrics(s: dict[str, float], n_items: int) -> dict[str, float | None]:
-    return {name: (s[num] / n_items if n_items else None) for name, (num, _den) in RATIOS.items()}
+    def ratio(num: str, den: str) -> float | None:
+        d = n_items if den == "items" else s[den]
+        return s[num] / d if d else None
+
+    return {name: ratio(num, den) for name, (num, den) in RATIOS.items()}
 
 
 def headline(per_dataset: dict, overall: dict | None = None) -> float | None:
