@@ -78,7 +78,7 @@ def scorer_b_alone(suite_result) -> float:
     path, _version = node_version()
     start = time.perf_counter()
     proc = subprocess.Popen([path, str(SCORER_B)], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
-    _feed(proc, suite_result)
+    _feed(proc, suite_result, suite_result.runs, digest=True)  # B scores and digests every run
     proc.wait()
     return time.perf_counter() - start
 
