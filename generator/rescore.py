@@ -12,12 +12,12 @@ import hashlib
 import io
 import json
 import multiprocessing as mp
-import os
 import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .atomic import swap_in
 from .calls import CALL_COLUMNS, call_row, missing_row
 from .content import Item, Suite, load_items, load_suite
 from .errors import ErrorLog
@@ -251,14 +251,7 @@ def write_outputs(out_dir: Path, results: list[SuiteResult]) -> None:
             agreement = res.agreement or {"suite": res.suite.name, "status": "not run"}
             (target / "agreement.json").write_text(
                 json.dumps(agreement, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
-        if out_dir.exists():
-            old = out_dir.with_name(out_dir.name + ".old")
-            shutil.rmtree(old, ignore_errors=True)
-            os.replace(out_dir, old)
-            os.replace(tmp, out_dir)
-            shutil.rmtree(old)
-        else:
-            os.replace(tmp, out_dir)
+        swap_in(tmp, out_dir)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

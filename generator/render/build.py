@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..atomic import swap_in
 from .charts import plotly_file, write_plotly
 from .downloads import listing, write_data_files, write_table
 from .env import TEMPLATES, make_env, relative
@@ -115,14 +116,7 @@ def write_site(site: SiteData, out: Path, report: BuildReport) -> None:
 
 def _swap(tmp: Path, out: Path) -> None:
     os.chmod(tmp, 0o755)
-    if out.exists():
-        old = out.with_name(f".{out.name}-old")
-        shutil.rmtree(old, ignore_errors=True)
-        os.replace(out, old)
-        os.replace(tmp, out)
-        shutil.rmtree(old)
-    else:
-        os.replace(tmp, out)
+    swap_in(tmp, out)
 
 
 def build_site(root: Path, out: Path | None = None, draft: bool = False, resamples: int | None = None,
