@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from .estimates import Draws, macro_draws, per_run, ratio_draws
+from .anchors import anchor_comparisons
 from .gap import gap
 from .inputs import SuiteData
 from .operations import QUANTILE_RULE, operations, operations_calls
@@ -25,7 +26,8 @@ FORMAT = 1
 RATIO_GROUP = "ratios"  # all ratio metrics of a suite share one W per stratum
 ZERO_DENOMINATOR = ("a ratio whose denominator is 0 has no value: on the full data no estimate; in a resample, "
                     "that resample is left out of the interval (counted as undefined_resamples) and of max-T")
-RUN_GROUP = "one run: one model on one provider (model x provider)"
+RUN_GROUP = ("one model on one provider (model x provider), in its latest round; earlier rounds of the same "
+             "model and provider enter only the anchor comparison")
 
 
 def higher_is_better(module, metric: str) -> bool:
@@ -141,10 +143,13 @@ def compute(data: SuiteData, resamples: int, on_chunk: Callable[[int], None] | N
         "headline": {"metric": _headline_metric(module), "stratum": f"half={suite.headline_half}"},
         "metrics": {m: {"higher_is_better": higher_is_better(module, m),
                         "group": RATIO_GROUP if m in module.RATIOS else m} for m in metric_names},
-        "runs": {r.id: {"model": r.model, "provider": r.provider, "hosting": r.hosting, "simulated": r.simulated}
-                 for r in data.runs},
+        "runs": {r.id: {"model": r.model, "provider": r.provider, "hosting": r.hosting, "simulated": r.simulated,
+                        "round": r.round} for r in data.runs},
+        "earlier_runs": {r.id: {"model": r.model, "provider": r.provider, "hosting": r.hosting,
+                                "simulated": r.simulated, "round": r.round} for r in data.earlier},
         "strata": out_strata, "skipped_strata": skipped, "operations": ops,
         "gap": _gaps(data, halves) if _headline_metric(module) else {},
+        "anchors": anchor_comparisons(data, resamples),
     }
     if suite.comparison == "ra-bench":
         doc["operations_calls"] = operations_calls(ops)

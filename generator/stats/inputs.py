@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
@@ -25,13 +25,17 @@ class StatsInputError(Exception):
 
 @dataclass(frozen=True)
 class RunInfo:
-    """One run group. For now a run group is one run: one model on one provider."""
+    """One run group: one model on one provider, in its latest round (earlier rounds of the same
+    model and provider are kept apart, for the anchor comparison only)."""
     id: str
     model: str
     provider: str
     hosting: str
     simulated: bool
     prices: dict | None
+    round: str = ""
+    started: str = ""
+    anchors: tuple[str, ...] = ()
 
 
 @dataclass
@@ -44,6 +48,10 @@ class SuiteData:
     figs: np.ndarray  # runs x items x figures, NaN where the run has no row for the item
     repeats: np.ndarray  # runs x items, 0 where the run has no row
     calls: dict[str, list[dict]]
+    earlier: list[RunInfo] = field(default_factory=list)  # earlier rounds of a current run group
+    all_runs: list[RunInfo] = field(default_factory=list)  # current and earlier, the order of all_figs
+    all_figs: np.ndarray | None = None
+    all_repeats: np.ndarray | None = None
 
 
 def _fail(log: ErrorLog, what: str) -> None:
@@ -67,16 +75,38 @@ def load_suite_data(root: Path, suite_name: str, rescore_dir: Path) -> SuiteData
     for name in ("item_stats.csv", "calls.csv"):
         if not (base / name).is_file():
             raise StatsInputError(f"{base / name} not found: run `tally rescore` first")
-    infos = [RunInfo(r.id, r.model, r.provider, r.hosting, r.simulated, r.meta.get("prices")) for r in runs]
-    groups: dict[tuple[str, str], str] = {}
-    for info in infos:
-        other = groups.setdefault((info.model, info.provider), info.id)
-        if other != info.id:
-            raise StatsInputError(f"runs {other} and {info.id} are both {info.model} on {info.provider}; "
-                                  "a run group is one model on one provider, so each needs one run")
+    infos = [RunInfo(r.id, r.model, r.provider, r.hosting, r.simulated, r.meta.get("prices"),
+                     str(r.meta.get("round", "")), str(r.meta.get("started", "")),
+                     tuple(a for a in r.meta.get("anchors", []) if isinstance(a, str))) for r in runs]
+    current, earlier = split_rounds(infos)
     figure_names, figs, repeats = _read_item_stats(base / "item_stats.csv", items, infos, tuple(module.FIGURES))
+    keep = [k for k, info in enumerate(infos) if info in current]
     calls = _read_calls(base / "calls.csv", {r.id for r in infos})
-    return SuiteData(suite, module, items, infos, figure_names, figs, repeats, calls)
+    calls = {run: rows for run, rows in calls.items() if run in {r.id for r in current}}
+    return SuiteData(suite, module, items, current, figure_names, figs[keep], repeats[keep], calls,
+                     earlier, infos, figs, repeats)
+
+
+def split_rounds(infos: list[RunInfo]) -> tuple[list[RunInfo], list[RunInfo]]:
+    """(current, earlier): per model and provider, the run of the latest round is current.
+
+    Rounds are ordered by their names, then by start time; two runs of one model on one provider in
+    the same round are an error.
+    """
+    groups: dict[tuple[str, str], list[RunInfo]] = defaultdict(list)
+    for info in infos:
+        groups[(info.model, info.provider)].append(info)
+    current, earlier = [], []
+    for (model, provider), runs in groups.items():
+        rounds = [r.round for r in runs]
+        if len(set(rounds)) != len(rounds):
+            ids = ", ".join(sorted(r.id for r in runs))
+            raise StatsInputError(f"runs {ids} are all {model} on {provider}; a model on a provider needs one run "
+                                  "per round (give each run its own round in run.json)")
+        ordered = sorted(runs, key=lambda r: (r.round, r.started, r.id))
+        current.append(ordered[-1])
+        earlier += ordered[:-1]
+    return sorted(current, key=lambda r: r.id), sorted(earlier, key=lambda r: r.id)
 
 
 def _stale(path: Path, why: str) -> StatsInputError:

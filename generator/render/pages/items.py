@@ -57,7 +57,7 @@ class Reader:
 
 def item_page(sd: SuiteData, item, reader: Reader) -> Page:
     raw = orjson.loads(item.line)
-    info = sd.stats["runs"]
+    info = {**sd.stats["runs"], **sd.stats.get("earlier_runs", {})}
     responses, published = [], []
     for run, chunk in sorted(sd.verdicts.get(item.id, [])):
         by_repeat: dict[int, list] = {}

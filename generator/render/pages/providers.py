@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..context import Cell, Column, Table, interval, number, text
 from ..gather import SiteData, SuiteData
 from . import Page
-from .common import metric_label, metric_scale, model_path, provider_path, run_cells, RUN_COLUMNS
+from .common import RUN_COLUMNS, metric_label, metric_order, metric_scale, model_path, provider_path, run_cells
 from .tradeoff import headline_family
 
 
@@ -68,6 +68,28 @@ def same_model(sd: SuiteData, provider: str) -> list[Table]:
     return out
 
 
+def anchor_tables(sd, provider: str) -> list[Table]:
+    """Each earlier round of a model on this provider against its current round, on the anchor items."""
+    out = []
+    for k, comp in enumerate(c for c in sd.stats.get("anchors", []) if c["provider"] == provider):
+        t = Table(f"anchors-{sd.suite.name}-{k}",
+                  f"{comp['model']}: round {comp['current']['round']} against round {comp['earlier']['round']} on "
+                  f"{comp['items']} anchor items (difference: current minus earlier, 95% interval)",
+                  [Column("metric", "Metric"), Column("earlier", f"Round {comp['earlier']['round']}", True),
+                   Column("current", f"Round {comp['current']['round']}", True),
+                   Column("difference", "Difference", True), Column("changed", "Changed?")], export=None)
+        for metric in metric_order(sd):
+            m = comp["metrics"].get(metric)
+            if m is None:
+                continue
+            scale = metric_scale(sd, metric)[0]
+            t.rows.append([text(metric_label(sd, metric)), number(m["earlier"], scale), number(m["current"], scale),
+                           interval({"estimate": m["difference"], "low": m["low"], "high": m["high"]}, scale),
+                           text("changed" if m["changed"] else "no change shown")])
+        out.append(t)
+    return out
+
+
 def pages(site: SiteData):
     providers: dict[str, list] = {}
     for sd in site.suites:
@@ -103,8 +125,10 @@ def pages(site: SiteData):
                                                       "Self-hosted runs (reported separately, never ranked "
                                                       "against hosted providers on speed or cost)", None),
                              "same_model": same_model(sd, provider),
+                             "anchors": anchor_tables(sd, provider),
                              "models": sorted({(sd.stats['runs'][r]['model'], model_path(sd.stats['runs'][r]['model']))
                                                for r in runs})})
-        tables = [t for s in sections for t in (s["hosted"], s["self_hosted"], *s["same_model"]) if t.rows]
+        tables = [t for s in sections for t in (s["hosted"], s["self_hosted"], *s["same_model"], *s["anchors"])
+                  if t.rows]
         yield Page(provider_path(provider), "provider.html", f"Provider: {provider}",
                    {"provider": provider, "sections": sections}, tables)
