@@ -8,7 +8,6 @@ import functools
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path

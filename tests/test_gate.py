@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import shutil
 import stat
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from babel import Locale, UnknownLocaleError
 
 from ..parse.dates import read_iso_date
-from ..parse.jsonfind import first_object as extract_answer  # rule 1.1: the first complete object
+from ..parse.jsonfind import first_object as extract_answer  # noqa: F401  (rule 1.1: the suite's answer finder)
 from ..parse.response import ANSWER, Outcome
 from ..parse.text import is_blank
 from ..score.fields import SCALAR_TYPES, TYPES, checked_value, compare
