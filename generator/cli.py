@@ -1,46 +1,42 @@
-"""The `tally` command line: a thin wrapper over library functions, importing stages lazily."""
+"""The `tally` command line: a thin wrapper over library functions, importing stages lazily.
+
+Every command's errors are TallyError subclasses; they are turned into a message and an exit status
+here, in one place (generator/errors.py lists the statuses).
+"""
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import click
 
-EXIT_INPUT_ERRORS = 2
-EXIT_DISAGREE = 3
-EXIT_NO_SCORER_B = 4
+from . import options
+from .errors import TallyError
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Tally(click.Group):
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except TallyError as exc:
+            click.echo(f"error: {exc}" if not str(exc).startswith("error: ") else str(exc), err=True)
+            ctx.exit(exc.exit_code)
+
+
+@click.group(cls=_Tally, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="tally")
 def main() -> None:
     """Tally: leaderboards for document extraction and financial audit benchmarks."""
 
 
-def _progress_factory(quiet: bool):
-    if quiet:
-        return None
-
-    def factory(total: int, label: str):
-        return click.progressbar(length=max(total, 1), label=label, file=sys.stderr, show_eta=True)
-
-    return factory
-
-
 @main.command()
-@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
-              help="Project folder holding content/ and results/.")
-@click.option("--suite", "suites", multiple=True, help="Only this suite (repeatable). Default: every suite.")
+@options.ROOT
+@options.SUITES
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder. Default: ROOT/build/rescore.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-              help="Processes to score runs on. Default: the number of CPUs.")
-@click.option("--skip-scorer-b", is_flag=True,
-              help="Don't run the agreement gate (scorer B). The outputs then say it did not run, "
-                   "and the site refuses to publish them.")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@options.JOBS
+@options.SKIP_B
+@options.QUIET
 def rescore(root: Path, suites: tuple[str, ...], out: Path | None, jobs: int | None, skip_scorer_b: bool,
             quiet: bool) -> None:
     """Rescore stored responses offline with both scorers; write verdicts, figures and metrics.
@@ -49,45 +45,21 @@ def rescore(root: Path, suites: tuple[str, ...], out: Path | None, jobs: int | N
     written), 3 when the scorers disagree (outputs are written, with the differences in
     agreement.json), 4 when scorer B cannot run (Node.js missing or too old).
     """
-    from .crosscheck import ScorerBUnavailable, crosscheck
-    from .errors import ErrorLog
+    from .errors import Disagreement
+    from .outputs import write_outputs
+    from .pipeline import load, score
     from .report import print_agreement, print_summary
-    from .rescore import rescore as run_rescore
-    from .rescore import write_outputs
 
-    log = ErrorLog(root)
-    results = run_rescore(root, list(suites) or None, log, _progress_factory(quiet), jobs or os.cpu_count() or 1)
-    if log.errors:
-        for error in log.errors:
-            click.echo(f"error: {error}", err=True)
-        click.echo(f"{len(log.errors)} input error(s); nothing was written.", err=True)
-        sys.exit(EXIT_INPUT_ERRORS)
-    if not skip_scorer_b:
-        for res in results:
-            try:
-                res.agreement = _run_gate(res, crosscheck, quiet)
-            except ScorerBUnavailable as exc:
-                click.echo(f"error: {exc}", err=True)
-                click.echo("Run with --skip-scorer-b to rescore with scorer A alone (the site will not publish it).",
-                           err=True)
-                sys.exit(EXIT_NO_SCORER_B)
+    loaded = load(root, list(suites) or None)
+    scored = score(loaded, root, options.jobs_or_cpus(jobs), not skip_scorer_b, options.progress_factory(quiet))
     out = out or root / "build" / "rescore"
-    write_outputs(out, results)
-    for res in results:
+    write_outputs(out, scored)
+    for res in scored:
         click.echo(print_summary(res))
         click.echo(print_agreement(res.agreement))
     click.echo(f"wrote {out}")
-    if any(res.agreement and res.agreement["status"] == "disagree" for res in results):
-        sys.exit(EXIT_DISAGREE)
-
-
-def _run_gate(res, crosscheck, quiet: bool) -> dict:
-    total = sum(r.responses for r in res.runs)
-    factory = _progress_factory(quiet)
-    if factory is None:
-        return crosscheck(res).to_json()
-    with factory(total, f"scorer B on {res.suite.name}") as bar:
-        return crosscheck(res, on_record=bar.update).to_json()
+    if any(res.agreement.get("status") == "disagree" for res in scored):
+        raise Disagreement("the scorers disagree: see agreement.json of each suite")
 
 
 @main.group()
@@ -96,7 +68,7 @@ def example() -> None:
 
 
 @example.command("generate")
-@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True)
+@options.ROOT
 @click.option("--seed", type=int, default=20261020, show_default=True)
 def example_generate(root: Path, seed: int) -> None:
     """Write the example corpus, its balance report and the example results."""
@@ -112,8 +84,9 @@ def _register() -> None:
     from .harness.commands import import_cmd, provider, run
     from .render.commands import site
     from .stats.commands import stats
+    from .suite_commands import suite
 
-    for command in (site, stats, run, import_cmd, provider, keys, commit, reveal, verify):
+    for command in (site, stats, run, import_cmd, provider, keys, commit, reveal, verify, suite):
         main.add_command(command)
 
 

@@ -22,13 +22,14 @@ class Dataset:
 
 
 @dataclass(frozen=True)
-class Suite:
+class SuiteConfig:
+    """A suite as content/suites/<suite>/suite.toml describes it; `scorer` names its plugin."""
+
     name: str
     title: str
     version: str
     scorer: str
     reference_date: str
-    headline: str
     headline_half: str
     comparison: str
     min_stratum_items: int
@@ -37,6 +38,7 @@ class Suite:
     description: str
     root: Path
     order: int = 100  # where the suite is listed (the flagship first)
+    resamples: int = 10_000  # bootstrap resamples (tally stats --resamples overrides)
 
 
 @dataclass(frozen=True)
@@ -51,10 +53,10 @@ class Item:
     line: bytes = field(default=b"", repr=False)  # the item's exact line in its file
 
 
-_SUITE_KEYS = {"name": str, "title": str, "version": str, "scorer": str, "reference_date": str}
+_SUITE_KEYS = {"name": str, "title": str, "version": str, "reference_date": str}
 
 
-def load_suite(root: Path, log: ErrorLog) -> Suite | None:
+def load_suite(root: Path, log: ErrorLog) -> SuiteConfig | None:
     path = root / "suite.toml"
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -65,6 +67,7 @@ def load_suite(root: Path, log: ErrorLog) -> Suite | None:
         log.add(path, None, f"not valid TOML: {exc}")
         return None
     problems = [f"{k} must be a {t.__name__}" for k, t in _SUITE_KEYS.items() if not isinstance(raw.get(k), t)]
+    raw.setdefault("scorer", raw.get("name"))
     if not problems:
         for key in ("name", "scorer"):
             if (p := id_problem(raw[key], key)) is not None:
@@ -75,6 +78,9 @@ def load_suite(root: Path, log: ErrorLog) -> Suite | None:
             dt.date.fromisoformat(raw["reference_date"])
         except ValueError:
             problems.append("reference_date must be YYYY-MM-DD")
+    for key in ("order", "min_stratum_items", "resamples"):
+        if key in raw and not (type(raw[key]) is int and raw[key] >= (100 if key == "resamples" else 0)):
+            problems.append(f"{key} must be an integer" + (" of at least 100" if key == "resamples" else ""))
     datasets = []
     for i, d in enumerate(raw.get("datasets", [])):
         if not isinstance(d, dict) or id_problem(d.get("id")) is not None or not isinstance(d.get("title"), str):
@@ -89,30 +95,33 @@ def load_suite(root: Path, log: ErrorLog) -> Suite | None:
         log.add(path, None, p)
     if problems:
         return None
-    return Suite(
+    return SuiteConfig(
         name=raw["name"], title=raw["title"], version=raw["version"], scorer=raw["scorer"],
-        reference_date=raw["reference_date"], headline=str(raw.get("headline", "")),
-        headline_half=str(raw.get("headline_half", "private")), comparison=str(raw.get("comparison", "max-t")),
+        reference_date=raw["reference_date"], headline_half=str(raw.get("headline_half", "private")), comparison=str(raw.get("comparison", "max-t")),
         min_stratum_items=int(raw.get("min_stratum_items", 10)), strata=tuple(raw.get("strata", ())),
         datasets=tuple(datasets), description=str(raw.get("description", "")), root=root,
-        order=int(raw.get("order", 100)),
+        order=int(raw.get("order", 100)), resamples=raw.get("resamples", 10_000),
     )
 
 
-def load_items(suite: Suite, parse_spec, log: ErrorLog) -> list[Item]:
+def load_items(suite: SuiteConfig, parse_spec, log: ErrorLog) -> list[Item]:
     """Every item of every dataset and half, sorted by id. `parse_spec(raw) -> (spec, problems)`."""
     items: dict[str, Item] = {}
+    folded: dict[str, str] = {}  # item pages are files: ids that differ only in case would collide
     for dataset in suite.datasets:
         for half in HALVES:
             path = suite.root / "items" / f"{dataset.id}.{half}.jsonl"
             if not path.exists():
                 continue
             for item in _read_item_file(path, dataset.id, half, parse_spec, log):
+                line = int(item.source.rsplit(":", 1)[1])
                 if item.id in items:
-                    log.add(path, int(item.source.rsplit(":", 1)[1]),
-                            f"item id {item.id!r} already defined at {items[item.id].source}")
+                    log.add(path, line, f"item id {item.id!r} already defined at {items[item.id].source}")
+                elif item.id.casefold() in folded:
+                    log.add(path, line, f"item id {item.id!r} differs only in case from {folded[item.id.casefold()]!r}")
                 else:
                     items[item.id] = item
+                    folded[item.id.casefold()] = item.id
     if not items:
         log.add(suite.root / "items", None, "no items found")
     return [items[k] for k in sorted(items)]
@@ -141,7 +150,7 @@ def _read_item_file(path: Path, dataset: str, half: str, parse_spec, log: ErrorL
         if spec_problems:
             continue
         strata = {**{str(k): str(v) for k, v in raw.get("strata", {}).items()}, "dataset": dataset, "half": half}
-        yield Item(raw["id"], dataset, half, strata, raw["document"], spec, f"{log._show(path)}:{number}", line)
+        yield Item(raw["id"], dataset, half, strata, raw["document"], spec, f"{log.show(path)}:{number}", line)
 
 
 def _common_problems(raw: object, dataset: str, half: str) -> list[str]:
@@ -158,6 +167,8 @@ def _common_problems(raw: object, dataset: str, half: str) -> list[str]:
     if not isinstance(strata, dict) or not all(isinstance(v, str) for v in strata.values()):
         problems.append("strata must be an object of strings")
     document = raw.get("document")
-    if not isinstance(document, dict) or not isinstance(document.get("locale"), str):
-        problems.append("document must be an object with a locale")
+    if not isinstance(document, dict):
+        problems.append("document must be an object")
+    elif "locale" in document and not isinstance(document["locale"], str):
+        problems.append("document.locale must be a string")
     return problems

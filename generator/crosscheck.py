@@ -1,29 +1,34 @@
 """The agreement gate: scorer B (JavaScript, run by Node) rescores every stored response, and its
 verdicts are compared with scorer A's key by key: (run, item, repeat, unit) -> verdict, points, order.
 
-Items are sent once; stored response lines are sent verbatim, so scorer B reads the same bytes.
+Items are sent once; each run's stored lines are sent verbatim, from the bytes the pipeline read
+once, while scorer A scores the same run. Scorer B folds each run's rows into a SHA-256 that scorer
+A computed the same way while scoring; only a run whose digests differ is rescored row by row to
+name each difference.
 """
 
 from __future__ import annotations
 
-import csv
-import io
+import queue
 import re
 import shutil
 import subprocess
 import threading
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import orjson
 
+from .errors import ScorerBUnavailable
+from .parse.response import read_outcome
+from .suite_api import Suite
+
 SCORER_B = Path(__file__).resolve().parents[1] / "scorer-js" / "cli.js"
 NODE_MIN_MAJOR = 18
 MAX_LISTED = 1000  # differences listed in the report; all are counted
 
-
-class ScorerBUnavailable(RuntimeError):
-    """Node.js is missing or too old, or scorer B is not where it should be."""
+__all__ = ["Agreement", "Gate", "ScorerBProcess", "ScorerBUnavailable", "node_version"]
 
 
 @dataclass(frozen=True)
@@ -34,7 +39,7 @@ class Difference:
     unit: str
     scorer_a: str
     scorer_b: str
-    value: str  # the model's value for the unit, as JSON text ("<absent>" when the key is absent)
+    value: str  # the model's value for the unit ("<absent>" when the answer has none)
 
 
 @dataclass
@@ -69,168 +74,192 @@ def node_version(node: str | None = None) -> tuple[str, str]:
     return path, version
 
 
-def _record_lines(run_result):
-    prefix = b'{"run":"' + run_result.run.id.encode() + b'","record":'
-    for line in run_result.run.responses.read_bytes().split(b"\n"):
+def _command(path: str, suites: Sequence[Suite]) -> list[str]:
+    scripts = [str(s) for suite in suites for s in suite.scorer_b.scripts]
+    return [path, str(SCORER_B), *scripts]
+
+
+def _record_lines(run_id: str, data: bytes):
+    prefix = b'{"run":"' + run_id.encode() + b'","record":'
+    for line in data.split(b"\n"):
         if line.strip():
             yield prefix + line + b"}\n"
 
 
-def _feed(proc: subprocess.Popen, suite_result, runs, digest: bool) -> None:
-    try:
-        stdin = proc.stdin
-        scorer = suite_result.suite.scorer.encode()
-        for item in suite_result.items:
-            stdin.write(b'{"scorer":"' + scorer + b'","define":' + item.line + b"}\n")
-        for r in runs:
-            if digest:
-                stdin.write(b'{"begin_run":"' + r.run.id.encode() + b'"}\n')
-            stdin.writelines(_record_lines(r))
-            if digest:
-                stdin.write(b'{"end_run":"' + r.run.id.encode() + b'"}\n')
-        stdin.close()
-    except BrokenPipeError:
-        pass
+class _Node:
+    """One scorer B process for a suite: item definitions first, then whatever is queued."""
 
-
-class _ScorerB:
-    """Scorer B over some runs of a suite, as a context manager yielding its output lines."""
-
-    def __init__(self, path: str, suite_result, runs, digest: bool):
-        self.proc = subprocess.Popen([path, str(SCORER_B)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    def __init__(self, path: str, suite: Suite, item_lines: Sequence[bytes]):
+        self.proc = subprocess.Popen(_command(path, [suite]), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE)
         self.stderr: list[bytes] = []
-        self.threads = [threading.Thread(target=lambda: self.stderr.append(self.proc.stderr.read()), daemon=True),
-                        threading.Thread(target=_feed, args=(self.proc, suite_result, runs, digest), daemon=True)]
+        self.out: list[bytes] = []
+        self.jobs: queue.Queue = queue.Queue(maxsize=2)  # bounded: scorer A waits when scorer B lags
+        name = orjson.dumps(suite.scorer_b.name)
+        self.defines = [b'{"scorer":' + name + b',"define":' + line + b"}\n" for line in item_lines]
+        self.threads = [threading.Thread(target=self._drain_err, daemon=True),
+                        threading.Thread(target=self._drain_out, daemon=True),
+                        threading.Thread(target=self._feed, daemon=True)]
         for t in self.threads:
             t.start()
-        for _ in suite_result.items:
-            if b'"defined"' not in self.proc.stdout.readline():
-                self.close()
-                raise ScorerBUnavailable("scorer B did not accept an item definition: " + self.error_text())
 
-    def line(self) -> object:
-        return orjson.loads(self.proc.stdout.readline() or b"null")
+    def _drain_err(self) -> None:
+        assert self.proc.stderr is not None
+        self.stderr.append(self.proc.stderr.read())
+
+    def _drain_out(self) -> None:
+        assert self.proc.stdout is not None
+        self.out.extend(self.proc.stdout)
+
+    def _feed(self) -> None:
+        stdin = self.proc.stdin
+        assert stdin is not None
+        try:
+            stdin.writelines(self.defines)
+            while (job := self.jobs.get()) is not None:
+                run_id, data, digest = job
+                if digest:
+                    stdin.write(b'{"begin_run":' + orjson.dumps(run_id) + b"}\n")
+                stdin.writelines(_record_lines(run_id, data))
+                if digest:
+                    stdin.write(b'{"end_run":' + orjson.dumps(run_id) + b"}\n")
+            stdin.close()
+        except BrokenPipeError:
+            while self.jobs.get() is not None:  # let the producer finish
+                pass
+
+    def send(self, run_id: str, data: bytes, digest: bool = True) -> None:
+        self.jobs.put((run_id, data, digest))
+
+    def finish(self) -> list[object]:
+        """Close the input, wait for scorer B, and return its output lines, parsed."""
+        self.jobs.put(None)
+        for t in self.threads:
+            t.join()
+        code = self.proc.wait()
+        if code != 0:
+            raise ScorerBUnavailable(f"scorer B exited with status {code}: {self.error_text()}")
+        return [orjson.loads(line) for line in self.out]
 
     def error_text(self) -> str:
         return b"".join(self.stderr).decode("utf-8", "replace")[:500]
 
-    def close(self) -> int:
-        self.proc.stdout.close()
-        for t in self.threads:
-            t.join()
-        return self.proc.wait()
 
+class Gate:
+    """The agreement gate of one suite, fed each run's stored bytes while scorer A scores it."""
 
-def _a_rows(run_result) -> dict[tuple[str, int], list[tuple]]:
-    rows: dict[tuple[str, int], list[tuple]] = {}
-    for r in csv.reader(io.StringIO(run_result.verdict_csv)):
-        rows.setdefault((r[1], int(r[2])), []).append((r[3], r[5], int(r[6]), r[8]))
-    return rows
+    def __init__(self, suite: Suite, suite_name: str, item_lines: Sequence[bytes], node: str | None = None):
+        self.path, self.version = node_version(node)
+        self.suite, self.suite_name, self.item_lines = suite, suite_name, item_lines
+        self.node = _Node(self.path, suite, item_lines)
+        self.order: list[str] = []
 
+    def send(self, run_id: str, data: bytes) -> None:
+        self.order.append(run_id)
+        self.node.send(run_id, data)
 
-def _value(run_result, item: str, repeat: int, unit: str) -> str:
-    from .parse.response import read_outcome
-
-    for line in run_result.run.responses.read_bytes().split(b"\n"):
-        if line.strip():
-            record = orjson.loads(line)
-            if record.get("item") == item and record.get("repeat") == repeat:
-                outcome = read_outcome(record)
-                if outcome.answer is None:
-                    return f"<{outcome.status}>"
-                value = outcome.answer.get(unit, "<absent>")
-                return value if value == "<absent>" else str(value)[:200]
-    return "<not found>"
-
-
-def crosscheck(suite_result, node: str | None = None, on_record=None) -> Agreement:
-    """Run scorer B over every stored response of the suite and compare with scorer A.
-
-    First every run is compared by digest (scorer B folds its rows into a SHA-256 that scorer A
-    computed the same way while scoring); only runs whose digests differ are rescored row by row
-    to name each difference.
-    """
-    path, version = node_version(node)
-    agreement = Agreement(suite_result.suite.name, node=version)
-    b = _ScorerB(path, suite_result, suite_result.runs, digest=True)
-    mismatched = []
-    try:
-        for r in suite_result.runs:
-            begun, end = b.line(), b.line()
-            if not isinstance(begun, dict) or not isinstance(end, dict) or end.get("run") != r.run.id:
-                raise ScorerBUnavailable(f"scorer B failed on run {r.run.id}: {end!r:.300} {b.error_text()}")
+    def finish(self, runs: Sequence) -> Agreement:
+        """Compare with scorer A's results (`runs`: RunScore, any order) and name every difference."""
+        out = self.node.finish()
+        defined, rest = out[:len(self.item_lines)], out[len(self.item_lines):]
+        if not all(isinstance(d, dict) and "defined" in d for d in defined):
+            bad = next(d for d in defined if not (isinstance(d, dict) and "defined" in d))
+            raise ScorerBUnavailable(f"scorer B did not accept an item definition: {bad!r:.300}")
+        by_id = {r.run.id: r for r in runs}
+        agreement = Agreement(self.suite_name, node=self.version)
+        mismatched = []
+        for k, run_id in enumerate(self.order):
+            begun, end = (rest[2 * k], rest[2 * k + 1]) if 2 * k + 1 < len(rest) else (None, None)
+            if not isinstance(begun, dict) or not isinstance(end, dict) or end.get("run") != run_id:
+                raise ScorerBUnavailable(f"scorer B failed on run {run_id}: {end!r:.300} {self.node.error_text()}")
+            r = by_id[run_id]
             agreement.compared += r.stored_rows
-            if end["digest"] != r.verdict_digest or end["records"] != r.responses:
+            if end["digest"] != r.digest or end["records"] != r.responses:
                 mismatched.append(r)
-            if on_record is not None:
-                on_record(r.responses)
-    finally:
-        code = b.close()
-    if code != 0:
-        raise ScorerBUnavailable(f"scorer B exited with status {code}: {b.error_text()}")
-    if mismatched:
-        _detail(agreement, path, suite_result, mismatched)
-    agreement.status = "agree" if agreement.differing == 0 else "disagree"
-    return agreement
+        if mismatched:
+            self._detail(agreement, mismatched)
+        agreement.status = "agree" if agreement.differing == 0 else "disagree"
+        return agreement
 
-
-def _detail(agreement: Agreement, path: str, suite_result, runs) -> None:
-    b = _ScorerB(path, suite_result, runs, digest=False)
-    try:
+    def _detail(self, agreement: Agreement, runs: Sequence) -> None:
+        node = _Node(self.path, self.suite, self.item_lines)
         for r in runs:
-            expected = _a_rows(r)
+            node.send(r.run.id, r.run.responses.read_bytes(), digest=False)
+        out = node.finish()[len(self.item_lines):]
+        k = 0
+        for r in runs:
+            expected: dict[tuple[str, int], list[tuple]] = {}
+            for v in r.verdicts.rows():
+                expected.setdefault((v.item, v.repeat), []).append((v.unit, v.verdict, v.points, v.order))
             for _ in range(r.responses):
-                rows_b = b.line()
+                rows_b = out[k]
+                k += 1
                 if not isinstance(rows_b, list) or not rows_b:
                     raise ScorerBUnavailable(f"scorer B failed on a response of run {r.run.id}: {rows_b!r:.300}")
                 key = (rows_b[0]["item"], rows_b[0]["repeat"])
                 got = [(x["unit"], x["verdict"], x["points"], x["order"]) for x in rows_b]
-                _compare(agreement, r, key, expected.get(key, []), got)
-    finally:
-        b.close()
+                self._compare(agreement, r, key, expected.get(key, []), got)
+
+    def _compare(self, agreement: Agreement, run_score, key: tuple[str, int], rows_a: list, rows_b: list) -> None:
+        for k in range(max(len(rows_a), len(rows_b))):
+            a = rows_a[k] if k < len(rows_a) else None
+            b = rows_b[k] if k < len(rows_b) else None
+            if a == b:
+                continue
+            agreement.differing += 1
+            if len(agreement.differences) < MAX_LISTED:
+                unit = (a or b)[0]
+                agreement.differences.append(Difference(run_score.run.id, key[0], key[1], unit, _show(a), _show(b),
+                                                        self._value(run_score, key, unit)))
+
+    def _value(self, run_score, key: tuple[str, int], unit: str) -> str:
+        for line in run_score.run.responses.read_bytes().split(b"\n"):
+            if line.strip():
+                record = orjson.loads(line)
+                if record.get("item") == key[0] and record.get("repeat") == key[1]:
+                    outcome = read_outcome(record, self.suite.extract_answer, self.suite.answer_what)
+                    if outcome.answer is None:
+                        return f"<{outcome.status}>"
+                    return self.suite.answer_value(outcome.answer, unit)
+        return "<not found>"
 
 
-def _compare(agreement: Agreement, run_result, key: tuple[str, int], rows_a: list, rows_b: list) -> None:
-    for k in range(max(len(rows_a), len(rows_b))):
-        a = rows_a[k] if k < len(rows_a) else None
-        b = rows_b[k] if k < len(rows_b) else None
-        if a == b:
-            continue
-        agreement.differing += 1
-        if len(agreement.differences) < MAX_LISTED:
-            unit = (a or b)[0]
-            show = lambda row: "<no row>" if row is None else f"{row[1]} ({row[2]} points{', order ' + row[3] if row[3] else ''})"  # noqa: E731
-            agreement.differences.append(Difference(run_result.run.id, key[0], key[1], unit, show(a), show(b),
-                                                    _value(run_result, key[0], key[1], unit)))
+def _show(row: tuple | None) -> str:
+    if row is None:
+        return "<no row>"
+    return f"{row[1]} ({row[2]} points{', order ' + row[3] if row[3] else ''})"
 
 
 class ScorerBProcess:
-    """One long-lived scorer B process that scores batches of request lines (see scorer-js/cli.js)."""
+    """One long-lived scorer B process that scores batches of request lines (see scorer-js/cli.js),
+    with the scorer B scripts of the given suites loaded."""
 
-    def __init__(self, node: str | None = None):
+    def __init__(self, suites: Sequence[Suite], node: str | None = None):
         path, self.version = node_version(node)
-        self._proc = subprocess.Popen([path, str(SCORER_B)], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self._proc = subprocess.Popen(_command(path, suites), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
     def score(self, lines: list[bytes]) -> list[object]:
         """One parsed output per input line, in order."""
         writer = threading.Thread(target=self._write, args=(lines,), daemon=True)
         writer.start()
+        assert self._proc.stdout is not None
         outputs = [orjson.loads(self._proc.stdout.readline() or b"null") for _ in lines]
         writer.join()
         return outputs
 
     def _write(self, lines: list[bytes]) -> None:
+        assert self._proc.stdin is not None
         self._proc.stdin.write(b"".join(line + b"\n" for line in lines))
         self._proc.stdin.flush()
 
     def close(self) -> None:
+        assert self._proc.stdin is not None and self._proc.stdout is not None
         self._proc.stdin.close()
         self._proc.wait(timeout=60)
         self._proc.stdout.close()
 
-    def __enter__(self) -> "ScorerBProcess":
+    def __enter__(self) -> ScorerBProcess:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,99}")
+_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,199}")
 
 
 def id_problem(value: object, what: str = "id") -> str | None:
@@ -13,7 +13,7 @@ def id_problem(value: object, what: str = "id") -> str | None:
         return f"{what} must be a string, got {type(value).__name__}"
     if not _ID.fullmatch(value) or ".." in value:
         shown = value if len(value) <= 60 else value[:57] + "..."
-        return f"{what} {shown!r} is not a safe identifier (lowercase letters, digits, '.', '_', '-'; no '..')"
+        return f"{what} {shown!r} is not a safe identifier (letters, digits, '.', '_', '-', not starting with '.' or '-'; no '..')"
     return None
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .suites import scorer_module
+from .stats.declared import Declared
 
 
 def _fmt(value, scale: float) -> str:
@@ -11,8 +11,8 @@ def _fmt(value, scale: float) -> str:
 
 def print_summary(res) -> str:
     """One line per run: the headline on each half, then the metrics over all items."""
-    module = scorer_module(res.suite.scorer)
-    head, columns = module.HEADLINE, module.REPORT_COLUMNS
+    columns = Declared(res.plugin).report_columns()
+    head = res.plugin.headline
     lines = [f"suite {res.suite.name} {res.suite.version}: {len(res.items)} items, {len(res.runs)} runs",
              f"{'run':32} {head + '(prv)':>10} {head + '(pub)':>10} " + " ".join(f"{h:>10}" for _, h, _ in columns)]
     for run_id in sorted(res.summary):

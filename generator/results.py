@@ -96,13 +96,17 @@ def _record_problem(record: object) -> str | None:
     return None
 
 
-def iter_records(run: Run, item_half: dict[str, str], log: ErrorLog):
-    """Yield (line number, record) for each valid line; log every bad line and every duplicate."""
+def iter_records(run: Run, item_half: dict[str, str], log: ErrorLog, data: bytes | None = None):
+    """Yield (line number, record, start, length) for each valid line of the run's stored bytes (read
+    from its file when not given); log every bad line and every duplicate."""
     seen: dict[tuple[str, int], int] = {}
-    data = run.responses.read_bytes()
+    if data is None:
+        data = run.responses.read_bytes()
     if data and not data.endswith(b"\n"):
         log.add(run.responses, data.count(b"\n") + 1, "last line has no newline: the file looks truncated")
+    start = 0
     for number, line in enumerate(data.split(b"\n"), start=1):
+        here, start = start, start + len(line) + 1
         if not line.strip():
             continue
         try:
@@ -126,4 +130,4 @@ def iter_records(run: Run, item_half: dict[str, str], log: ErrorLog):
         if problem is not None:
             log.add(run.responses, number, problem)
             continue
-        yield number, record
+        yield number, record, here, len(line)

@@ -13,7 +13,7 @@ from generator.example.aubas_corpus import DATASETS, make_item
 from generator.example.aubas_ledger import Config, ConfigError, generate_ledger
 from generator.parse.response import read_outcome
 from generator.suites import aubas
-from generator.suites.aubas_rules import FAULT_CODES, answer_key
+from generator.suites.aubas.ledger import FAULT_CODES, answer_key
 
 VECTORS = json.loads((Path(__file__).parent / "vectors" / "au-bas.json").read_text(encoding="utf-8"))
 

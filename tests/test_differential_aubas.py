@@ -18,7 +18,7 @@ from generator.crosscheck import ScorerBProcess
 from generator.example.aubas_corpus import DATASETS, make_item
 from generator.parse.response import read_outcome
 from generator.suites import aubas
-from generator.suites.aubas_rules import FAULT_CODES, LABELS
+from generator.suites.aubas.ledger import FAULT_CODES, LABELS
 
 ITEMS = [make_item(ds, "public", k) for ds in DATASETS for k in range(3)]
 SPECS = {i["id"]: aubas.parse_spec(i)[0] for i in ITEMS}

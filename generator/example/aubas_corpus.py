@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..suites.aubas_rules import answer_key
+from ..suites.aubas.ledger import answer_key
 from .aubas_ledger import Config, generate_ledger, ledger_text
 
 SEED = 20260826

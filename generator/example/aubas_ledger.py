@@ -1,7 +1,7 @@
 """A seeded generator of one quarter's GST-inclusive ledger with injected faults (au-bas suite).
 
 The generator records which faults it meant to inject; the answer key is re-derived from the
-finished ledger by the rules (generator/suites/aubas_rules.py), and tests require the two to agree.
+finished ledger by the rules (generator/suites/aubas/ledger.py), and tests require the two to agree.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
-from ..suites.aubas_rules import ABN_THRESHOLD, CENT, GST_FREE, INPUT_TAXED, TAXABLE, gst_of
+from ..suites.aubas.ledger import ABN_THRESHOLD, CENT, GST_FREE, INPUT_TAXED, TAXABLE, gst_of
 
 QUARTER = ("2026-07-01", "2026-09-30")
 CUSTOMERS = ("Banksia Dental", "Wattle & Co", "Harbour Freight Pty Ltd", "Koala Cafe", "Southern Cross Legal",

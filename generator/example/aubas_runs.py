@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
-from ..suites.aubas_rules import CENT, FAULT_CODES, LABELS, TAXABLE, answer_key
+from ..suites.aubas.ledger import CENT, FAULT_CODES, LABELS, TAXABLE, answer_key
 from .prompt import load_template
 
 SUITE = "au-bas"

@@ -10,39 +10,23 @@ wording records the same hash in its run.json.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
-import tomllib
-from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
+from ..prompts import Template
+from ..prompts import load_template as _load_template
+from ..suites.extracting.prompt import extracting_messages
+
 PROMPT_TEMPLATE_VERSION = "1"
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?")
-TEMPLATE_FILE = "prompt.toml"
 DEFAULT_SUITE_DIR = Path(__file__).resolve().parents[2] / "content" / "suites" / "extracting"
-
-
-@dataclass(frozen=True)
-class Template:
-    """The two message templates of a suite's prompt, as read from its prompt.toml."""
-
-    system: str
-    user: str
-
-    def sha256(self) -> str:
-        """Sha256 hex digest of the template text (both templates, in order)."""
-        text = self.system + "\n\x1e\n" + self.user
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def load_template(suite_dir: Path = DEFAULT_SUITE_DIR) -> Template:
     """The prompt template of the suite in `suite_dir` (its prompt.toml)."""
-    data = tomllib.loads((Path(suite_dir) / TEMPLATE_FILE).read_text(encoding="utf-8"))
-    if not isinstance(data.get("system"), str) or not isinstance(data.get("user"), str):
-        raise ValueError(f"{Path(suite_dir) / TEMPLATE_FILE}: needs string keys system and user")
-    return Template(data["system"], data["user"])
+    return _load_template(suite_dir)
 
 
 _DEFAULT = load_template()
@@ -55,24 +39,9 @@ def prompt_sha256(template: Template | None = None) -> str:
     return (template or _DEFAULT).sha256()
 
 
-def _field_line(field: dict) -> str:
-    if field["type"] == "list":
-        subs = ", ".join(f"{name}: {kind}" for name, kind in field.get("item_fields", {}).items())
-        return f"- {field['name']}: list of {{{subs}}}"
-    return f"- {field['name']}: {field['type']}"
-
-
-def build_messages(item: dict, suite_reference_date: str,
-                   template: Template | None = None) -> list[dict]:
+def build_messages(item: dict, suite_reference_date: str, template: Template | None = None) -> list[dict]:
     """The messages of the chat request for `item` (system, then user)."""
-    template = template or _DEFAULT
-    field_list = "\n".join(_field_line(f) for f in item["fields"])
-    system = template.system.format(reference_date=suite_reference_date)
-    user = template.user.format(field_list=field_list, document=item["document"]["text"])
-    return [
-        {"role": "system", "content": system},
-        {"role": "user", "content": user},
-    ]
+    return extracting_messages(item, suite_reference_date, template or _DEFAULT)
 
 
 # ---------------------------------------------------------------- the answer format

@@ -15,10 +15,11 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.content import Suite, load_items, load_suite
-from generator.errors import ErrorLog
-from generator.example.prompt import Template, build_messages, load_template
-from generator.suites import scorer_module
+from generator.content import SuiteConfig, load_items, load_suite
+from generator.errors import ErrorLog, TallyError
+from generator.plugins import load_registry
+from generator.prompts import Template, load_template
+from generator.suite_api import Suite
 
 HALVES = ("public", "private", "both")
 ANCHORS_FILE = "anchors.toml"
@@ -30,27 +31,14 @@ class PlanError(ValueError):
 
 @dataclass
 class SuitePlan:
-    suite: Suite
+    suite: SuiteConfig
+    plugin: Suite
     template: Template
     items: list[dict]  # of the run's half, sorted by id
     anchors: list[str]
 
     def messages(self, item: dict) -> list[dict]:
-        return MESSAGE_BUILDERS[self.suite.scorer](item, self.suite, self.template)
-
-
-def _extracting_messages(item: dict, suite: Suite, template: Template) -> list[dict]:
-    return build_messages(item, suite.reference_date, template)
-
-
-def _aubas_messages(item: dict, suite: Suite, template: Template) -> list[dict]:
-    # as the au-bas example writer builds them (generator/example/aubas_runs.py)
-    return [{"role": "system", "content": template.system.strip()},
-            {"role": "user", "content": template.user.strip().format(ledger=item["document"]["text"])}]
-
-
-# suite scorer -> how a request's messages are made from an item and the suite's prompt template
-MESSAGE_BUILDERS = {"extracting": _extracting_messages, "aubas": _aubas_messages}
+        return self.plugin.messages(item, self.suite.reference_date, self.template)
 
 
 def load_plan(root: Path, suite_name: str, half: str) -> SuitePlan:
@@ -58,11 +46,15 @@ def load_plan(root: Path, suite_name: str, half: str) -> SuitePlan:
         raise PlanError(f"half must be one of {', '.join(HALVES)}")
     log = ErrorLog(root)
     suite = load_suite(Path(root) / "content" / "suites" / suite_name, log)
-    items = [] if suite is None else load_items(suite, scorer_module(suite.scorer).parse_spec, log)
+    if suite is None:
+        raise PlanError("; ".join(str(e) for e in log.errors[:5]))
+    try:
+        plugin = load_registry(Path(root)).get(suite.scorer)
+    except TallyError as exc:
+        raise PlanError(str(exc)) from None
+    items = load_items(suite, plugin.parse_item, log)
     if log.errors:
         raise PlanError("; ".join(str(e) for e in log.errors[:5]))
-    if suite.scorer not in MESSAGE_BUILDERS:
-        raise PlanError(f"the harness can't yet build the prompt of suite {suite.name!r} (scorer {suite.scorer!r})")
     try:
         template = load_template(suite.root)
     except (OSError, ValueError) as exc:
@@ -70,7 +62,7 @@ def load_plan(root: Path, suite_name: str, half: str) -> SuitePlan:
     raw = [json.loads(i.line) for i in items if half in ("both", i.half)]
     known = {i["id"] for i in raw}
     anchors = [a for a in _anchors(suite.root, {i.id: i.half for i in items}) if a in known]
-    return SuitePlan(suite, template, raw, anchors)
+    return SuitePlan(suite, plugin, template, raw, anchors)
 
 
 def _anchors(suite_dir: Path, halves: dict[str, str]) -> list[str]:

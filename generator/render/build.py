@@ -17,7 +17,7 @@ from .env import TEMPLATES, make_env, relative
 from .gather import SiteData, gather
 from .pages import Page, home, items, models, other, providers, suite
 
-SCORER_JS = Path(__file__).resolve().parents[2] / "scorer-js" / "scorer.js"
+SCORER_CORE = Path(__file__).resolve().parents[2] / "scorer-js" / "core.js"
 STATIC = ("site.css", "sort.js", "charts.js", "recheck.js")
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
        "connect-src 'none'; base-uri 'none'; form-action 'none'")
@@ -71,8 +71,12 @@ def _static(target: Path, site: SiteData) -> list[dict]:
     static.mkdir(parents=True)
     for name in STATIC:
         shutil.copyfile(TEMPLATES / "static" / name, static / name)
-    shutil.copyfile(SCORER_JS, static / "scorer.js")
-    shutil.copyfile(SCORER_JS.with_name("aubas.js"), static / "aubas.js")
+    shutil.copyfile(SCORER_CORE, static / "core.js")
+    for sd in site.suites:  # only the scorer B scripts of the suites on the site
+        for k, script in enumerate(sd.plugin.scorer_b.scripts):
+            target = static / scorer_script_path(sd.plugin, k)
+            target.parent.mkdir(exist_ok=True)
+            shutil.copyfile(script, target)
     links = write_plotly(static)
     content = site.root / "content"
     for folder in ("commitments", "keys"):  # published with the layout commitments_context links to
@@ -81,7 +85,7 @@ def _static(target: Path, site: SiteData) -> list[dict]:
     return links
 
 
-def write_site(site: SiteData, out: Path, report: BuildReport) -> None:
+def write_site(site: SiteData, out: Path, report: BuildReport, say=None) -> None:
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-build-", dir=out.parent))
@@ -97,6 +101,8 @@ def write_site(site: SiteData, out: Path, report: BuildReport) -> None:
                    (other.prose_pages, other.agreement_page, other.commitments_page)))
         report.seconds["static files"] = time.perf_counter() - clock
         for stage, makers in stages:
+            if say:
+                say(stage)
             clock = time.perf_counter()
             for make in makers:
                 for page in make(site):
@@ -119,29 +125,24 @@ def _swap(tmp: Path, out: Path) -> None:
     swap_in(tmp, out)
 
 
+def scorer_script_path(plugin, k: int) -> str:
+    """Where a suite's k-th scorer B script is published, relative to static/."""
+    return f"suites/{plugin.name}{'' if k == 0 else '-' + str(k)}.js"
+
+
 def build_site(root: Path, out: Path | None = None, draft: bool = False, resamples: int | None = None,
-               jobs: int = 1, progress=None) -> BuildReport:
+               jobs: int = 1, progress=None, skip_scorer_b: bool = False, say=None) -> BuildReport:
     """Build the site of the project at `root` into `out` (default ROOT/site).
 
     Refuses (BuildError) when the scorers disagree or scorer B did not run, unless `draft`: then
     every page is marked as a draft and says why. `resamples` overrides the suites' setting.
+    `progress(total, label)` shows bars (options.progress_factory); `say(text)` prints stages.
     """
     root = Path(root)
     report = BuildReport(Path(out) if out else root / "site")
-    times: dict[str, float] = {}
-    last = [time.perf_counter(), None]
-
-    def stage(name: str) -> None:
-        now = time.perf_counter()
-        if last[1] is not None:
-            times[last[1]] = times.get(last[1], 0.0) + now - last[0]
-        last[:] = [now, name]
-        if progress:
-            progress(name)
-
-    site = gather(root, draft, resamples, jobs, stage)
-    stage(None)
-    report.seconds = {f"gather: {k}": v for k, v in times.items()}
+    clock = time.perf_counter()
+    site = gather(root, draft, resamples, jobs, progress, skip_scorer_b)
+    report.seconds = {"gather: rescore, gate and statistics": time.perf_counter() - clock}
     report.draft = site.draft
-    write_site(site, report.out, report)
+    write_site(site, report.out, report, say)
     return report

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import click
 
-EXIT_REFUSED = 3
+from .. import options
+
 
 
 @click.group("site")
@@ -17,31 +16,28 @@ def site() -> None:
 
 
 @site.command("build")
-@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
-              help="Project folder holding content/ and results/.")
+@options.ROOT
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Site folder. Default: ROOT/site.")
 @click.option("--draft", is_flag=True,
-              help="Build even when the scorers disagree or scorer B did not run; every page then says so.")
-@click.option("--resamples", type=click.IntRange(min=100), default=None,
-              help="Bootstrap resamples. Default: each suite's `resamples` setting, else 10000.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Processes for rescoring.")
-@click.option("-q", "--quiet", is_flag=True, help="No progress lines.")
-def build(root: Path, out: Path | None, draft: bool, resamples: int | None, jobs: int | None, quiet: bool) -> None:
+              help="Build even when the scorers disagree (or with --skip-scorer-b); every page then says so.")
+@options.RESAMPLES
+@options.JOBS
+@options.SKIP_B
+@options.QUIET
+def build(root: Path, out: Path | None, draft: bool, resamples: int | None, jobs: int | None, skip_scorer_b: bool,
+          quiet: bool) -> None:
     """Rescore with both scorers, compute the statistics and write the site (built aside, then swapped in).
 
-    Exit status 3 when the site is refused: the scorers disagree or scorer B could not run (use
-    --draft to build a marked draft); 2 on input errors. The previous site is then left as it was.
+    Exit status 3 when the site is refused because the scorers disagree (--draft builds a marked
+    draft), 4 when scorer B can't run (Node.js missing: --draft --skip-scorer-b builds a draft
+    without it), 2 on input errors. The previous site is then left as it was.
     """
     from .build import build_site
-    from .gather import BuildError
 
-    say = None if quiet else (lambda stage: stage and click.echo(f"{stage}...", err=True))
-    try:
-        report = build_site(root, out, draft, resamples, jobs or os.cpu_count() or 1, say)
-    except BuildError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(EXIT_REFUSED if str(exc).startswith("refusing") else 2)
+    say = None if quiet else (lambda stage: click.echo(f"{stage}...", err=True))
+    report = build_site(root, out, draft, resamples, options.jobs_or_cpus(jobs), options.progress_factory(quiet),
+                        skip_scorer_b, say)
     if report.draft:
         click.echo(f"warning: every page is marked \u201c{report.draft}\u201d", err=True)
     total = sum(report.seconds.values())

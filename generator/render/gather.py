@@ -12,38 +12,37 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
-
-import orjson
 
 from ..content import Item
-from ..crosscheck import ScorerBUnavailable, crosscheck
-from ..errors import ErrorLog
-from ..rescore import SuiteResult, rescore, write_outputs
+from ..errors import Disagreement, InputProblem
+from ..outputs import write_outputs
+from ..pipeline import ScoredSuite, load, score
 from ..results import Run
-from ..stats.commands import suite_resamples
-from ..stats.engine import compute, write_stats
-from ..stats.inputs import load_suite_data
-from ..suites import scorer_module
+from ..score.verdicts import VerdictTable
+from ..stats.declared import Declared
+from ..stats.engine import compute, planned_rows, write_stats
+from ..stats.inputs import suite_data
+from ..suite_api import Suite
 from .prose import Prose, load_pages
 
 
-class BuildError(Exception):
+class BuildError(InputProblem):
     """The site cannot be built from these inputs (nothing was written to the site folder)."""
 
 
 @dataclass
 class SuiteData:
-    result: SuiteResult
-    module: ModuleType
+    result: ScoredSuite
+    plugin: Suite
+    declared: Declared
     stats: dict
     agreement: dict
     balance: dict | None
     rescore_dir: Path
     stats_path: Path
     public_items: list[Item] = field(default_factory=list)
-    # item -> [(run id, verdict CSV lines of that run and item)], public items only
-    verdicts: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    # item -> [(run id, verdict table, first row, end row)], public items only
+    verdicts: dict[str, list[tuple[str, VerdictTable, int, int]]] = field(default_factory=dict)
     # run id -> (item, repeat) -> (offset, length) of the stored line in responses.jsonl, public items only
     offsets: dict[str, dict[tuple[str, int], tuple[int, int]]] = field(default_factory=dict)
 
@@ -67,13 +66,6 @@ class SiteData:
     simulated: tuple[int, int]  # (simulated runs, all runs)
 
 
-def _gate(res: SuiteResult) -> dict:
-    try:
-        return crosscheck(res).to_json()
-    except ScorerBUnavailable as exc:
-        return {"suite": res.suite.name, "status": "not run", "reason": str(exc)}
-
-
 def draft_reason(agreements: list[dict]) -> str | None:
     statuses = {a.get("status") for a in agreements}
     if "disagree" in statuses:
@@ -95,60 +87,43 @@ def build_date(root: Path, runs: list[Run]) -> str:
 def _index_public(data: SuiteData) -> None:
     public = {i.id for i in data.public_items}
     for r in data.result.runs:
-        chunks: dict[str, list[str]] = {}
-        for line in r.verdict_csv.splitlines(keepends=True):
-            item = line.split(",", 2)[1]
+        for item, (start, stop) in r.verdicts.spans().items():
             if item in public:
-                chunks.setdefault(item, []).append(line)
-        for item, lines in chunks.items():
-            data.verdicts.setdefault(item, []).append((r.run.id, "".join(lines)))
-        offsets: dict[tuple[str, int], tuple[int, int]] = {}
-        blob = r.run.responses.read_bytes()
-        pos = 0
-        for line in blob.split(b"\n"):
-            if line.strip():
-                rec = orjson.loads(line)
-                if rec["item"] in public:
-                    offsets[(rec["item"], rec["repeat"])] = (pos, len(line))
-            pos += len(line) + 1
-        data.offsets[r.run.id] = offsets
+                data.verdicts.setdefault(item, []).append((r.run.id, r.verdicts, start, stop))
+        data.offsets[r.run.id] = r.offsets
 
 
 def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: int = 1,
-           progress=None) -> SiteData:
-    say = progress or (lambda stage: None)
-    log = ErrorLog(root)
-    say("rescore")
-    results = rescore(root, None, log, None, jobs)
-    if log.errors:
-        raise BuildError("input errors:\n" + "\n".join(str(e) for e in log.errors))
-    if not results:
-        raise BuildError(f"no suite found under {root / 'content' / 'suites'}")
-    say("gate")
-    for res in results:
-        res.agreement = _gate(res)
+           progress=None, skip_scorer_b: bool = False) -> SiteData:
+    """Phase 1: load, score (A and B), statistics, pages' data. `progress(total, label)` as in
+    options.progress_factory (None: quiet)."""
+    if skip_scorer_b and not draft:
+        raise BuildError("--skip-scorer-b needs --draft: a site whose verdicts scorer B did not check is a draft")
+    results = score(load(root), root, jobs, not skip_scorer_b, progress)
     reason = draft_reason([res.agreement for res in results])
-    if reason and not draft:
-        raise BuildError(f"refusing to publish: {reason.removeprefix('draft: ')} "
-                         "(see build/rescore/<suite>/agreement.json; --draft builds a marked draft)")
     write_outputs(root / "build" / "rescore", results)
+    if reason and not draft:
+        raise Disagreement(f"refusing to publish: {reason.removeprefix('draft: ')} "
+                           "(see build/rescore/<suite>/agreement.json; --draft builds a marked draft)")
     suites = []
     for res in results:
-        say("stats")
         name = res.suite.name
-        inputs = load_suite_data(root, name, root / "build" / "rescore")
-        doc = compute(inputs, resamples or suite_resamples(root, name))
+        data = suite_data(res)
+        count = resamples or res.suite.resamples
+        if progress is None:
+            doc = compute(data, count)
+        else:
+            with progress(planned_rows(data, count), f"statistics of {name}") as bar:
+                doc = compute(data, count, bar.update)
         stats_path = write_stats(doc, root / "build" / "stats")
-        say("index")
         balance_path = res.suite.root / "balance.json"
         balance = json.loads(balance_path.read_text(encoding="utf-8")) if balance_path.is_file() else None
-        data = SuiteData(res, scorer_module(res.suite.scorer), doc, res.agreement, balance,
-                         root / "build" / "rescore" / name, stats_path,
-                         public_items=[i for i in res.items if i.half == "public"])
-        _index_public(data)
-        suites.append(data)
+        sd = SuiteData(res, res.plugin, data.declared, doc, res.agreement, balance,
+                       root / "build" / "rescore" / name, stats_path,
+                       public_items=[i for i in res.items if i.half == "public"])
+        _index_public(sd)
+        suites.append(sd)
     suites.sort(key=lambda sd: (sd.suite.order, sd.suite.name))  # the flagship first
-    say("content")
     from ..commit.page import commitments_context
 
     commitments = commitments_context(root) if (root / "content" / "commitments").is_dir() else []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
 from typing import NamedTuple
 
 import orjson
@@ -50,3 +52,56 @@ def verdict_digest_line(v: Verdict) -> bytes:
         return orjson.dumps((v.item, v.repeat, v.unit, v.verdict, v.points, v.order)) + b"\n"
     except TypeError:  # a lone surrogate in a model-chosen unit: force the row-by-row comparison
         return b"<not UTF-8>\n"
+
+
+class VerdictTable:
+    """One run's verdict rows, column by column (sorted by item, then repeat; units in scoring order).
+
+    Strings repeat a lot (units, kinds, verdicts, reasons) and are interned, so a table costs a few
+    pointers per row; `rows()` gives the rows back as Verdicts.
+    """
+
+    __slots__ = ("run", "item", "repeat", "unit", "kind", "verdict", "points", "reason", "order")
+
+    def __init__(self, run: str) -> None:
+        self.run = run
+        self.item: list[str] = []
+        self.repeat: list[int] = []
+        self.unit: list[str] = []
+        self.kind: list[str] = []
+        self.verdict: list[str] = []
+        self.points: list[int] = []
+        self.reason: list[str] = []
+        self.order: list[str] = []
+
+    def extend(self, rows: list[Verdict]) -> None:
+        intern = sys.intern
+        for v in rows:
+            self.item.append(v.item)
+            self.repeat.append(v.repeat)
+            self.unit.append(intern(v.unit) if len(v.unit) < 64 else v.unit)
+            self.kind.append(intern(v.kind))
+            self.verdict.append(intern(v.verdict))
+            self.points.append(v.points)
+            self.reason.append(intern(v.reason) if len(v.reason) < 200 else v.reason)
+            self.order.append(intern(v.order))
+
+    def __len__(self) -> int:
+        return len(self.item)
+
+    def rows(self, start: int = 0, stop: int | None = None) -> Iterator[Verdict]:
+        stop = len(self.item) if stop is None else stop
+        for k in range(start, stop):
+            yield Verdict(self.run, self.item[k], self.repeat[k], self.unit[k], self.kind[k], self.verdict[k],
+                          self.points[k], self.reason[k], self.order[k])
+
+    def spans(self) -> dict[str, tuple[int, int]]:
+        """item -> (first row, end row) of its rows (all repeats)."""
+        out: dict[str, tuple[int, int]] = {}
+        start = 0
+        items = self.item
+        for k in range(1, len(items) + 1):
+            if k == len(items) or items[k] != items[start]:
+                out[items[start]] = (start, k)
+                start = k
+        return out

@@ -35,7 +35,7 @@ def compare(data: SuiteData, current: RunInfo, earlier: RunInfo, resamples: int)
         return out
     pos = {r.id: k for k, r in enumerate(data.all_runs)}
     figs = data.all_figs[[pos[current.id], pos[earlier.id]]][:, items]  # 2 x n x figures
-    ratios = data.module.RATIOS
+    ratios = data.declared.spec
     used = used_figures(ratios)
     block = build_block(figs, data.figure_names, used)  # n x 2*U
     point = ratio_values(block.sum(axis=0, keepdims=True), 2, used, ratios, float(len(items)))

@@ -17,7 +17,7 @@ from .anchors import anchor_comparisons
 from .gap import gap
 from .inputs import SuiteData
 from .operations import QUANTILE_RULE, operations, operations_calls
-from .pairwise import max_t, ra_bench
+from .pairwise import OVERLAP, max_t, overlap_calls
 from .ranks import rank_ranges, tie_groups
 from .resample import CHUNK, derive_seed
 from .strata import Stratum, select_strata
@@ -26,26 +26,14 @@ FORMAT = 1
 RATIO_GROUP = "ratios"  # all ratio metrics of a suite share one W per stratum
 ZERO_DENOMINATOR = ("a ratio whose denominator is 0 has no value: on the full data no estimate; in a resample, "
                     "that resample is left out of the interval (counted as undefined_resamples) and of max-T")
-RUN_GROUP = ("one model on one provider (model x provider), in its latest round; earlier rounds of the same "
-             "model and provider enter only the anchor comparison")
-
-
-def higher_is_better(module, metric: str) -> bool:
-    lower = getattr(module, "LOWER_IS_BETTER", None)
-    if lower is not None:
-        return metric not in lower
-    return not (metric.endswith("_rate") or metric == "ece")
+RUN_GROUP = ("one model on one provider (model x provider), in its latest round; several runs of it in one round "
+             "are replicates, combined per item as the suite declares; earlier rounds of the same model and "
+             "provider enter only the anchor comparison")
 
 
 def planned_rows(data: SuiteData, resamples: int) -> int:
     strata, _ = select_strata(data.suite, data.items)
-    return len(strata) * resamples * (2 if _has_headline(data.module) else 1)
-
-
-def _has_headline(module) -> bool:
-    """Whether the suite's headline is a macro mix of per-dataset metrics (a metric group of its own);
-    a headline that is one of the ratio metrics rides on the ratio group."""
-    return bool(getattr(module, "HEADLINE_WEIGHTS", None)) and getattr(module, "HEADLINE", None) not in module.RATIOS
+    return len(strata) * resamples * (1 + len(data.declared.dataset_means))
 
 
 def _family(rule: str, metric: str, run_ids: list[str], point: np.ndarray, draws: np.ndarray,
@@ -53,8 +41,8 @@ def _family(rule: str, metric: str, run_ids: list[str], point: np.ndarray, draws
     keep = [r for r in range(len(run_ids)) if not np.isnan(point[r])]
     ids = [run_ids[r] for r in keep]
     est = point[keep]
-    if rule == "ra-bench":
-        c, pairs = None, ra_bench(est, lows[keep], highs[keep], np.full(len(keep), n_items), hib)
+    if rule == OVERLAP:
+        c, pairs = None, overlap_calls(est, lows[keep], highs[keep], np.full(len(keep), n_items), hib)
     else:
         c, pairs = max_t(est, draws[:, keep], hib)
     order = sorted(range(len(keep)), key=lambda r: (-est[r] if hib else est[r], ids[r]))
@@ -65,55 +53,46 @@ def _family(rule: str, metric: str, run_ids: list[str], point: np.ndarray, draws
 
 
 def _stratum(data: SuiteData, st: Stratum, resamples: int, on_chunk) -> tuple[dict, Draws | None, list[str]]:
-    suite, module = data.suite, data.module
+    suite, declared = data.suite, data.declared
     cover = [r for r in range(len(data.runs)) if (data.repeats[r, st.positions] > 0).all()]
     run_ids = [data.runs[r].id for r in cover]
     out = {"dimension": st.dimension, "value": st.value, "items": len(st.positions), "runs": run_ids,
            "not_covered": [r.id for k, r in enumerate(data.runs) if k not in cover]}
-    schemes = 2 if _has_headline(module) else 1
     if not cover:
         if on_chunk:
-            on_chunk(resamples * schemes)
+            on_chunk(resamples * (1 + len(declared.dataset_means)))
         return out | {"metrics": {}, "pairwise": {}, "resampling": {}}, None, run_ids
     figs = data.figs[cover][:, st.positions, :]
     reps = data.repeats[cover][:, st.positions]
     n = len(st.positions)
-    parts = {RATIO_GROUP: ratio_draws(figs, reps, data.figure_names, module.RATIOS,
+    parts = {RATIO_GROUP: ratio_draws(figs, reps, data.figure_names, declared.spec,
                                       derive_seed(suite.name, st.key, RATIO_GROUP), resamples, on_chunk)}
-    headline = None
-    if _has_headline(module):
-        datasets = [data.items[p].dataset for p in st.positions]
-        groups = [np.flatnonzero(np.array(datasets) == d.id) for d in suite.datasets if d.id in datasets]
-        headline = macro_draws(figs, reps, data.figure_names, module.RATIOS, module.HEADLINE_WEIGHTS,
-                               getattr(module, "HEADLINE_SCALE", 1), groups, module.HEADLINE,
-                               derive_seed(suite.name, st.key, module.HEADLINE), resamples, on_chunk)
-        parts[module.HEADLINE] = headline
-    elif getattr(module, "HEADLINE", None) in module.RATIOS:
-        headline = parts[RATIO_GROUP]
+    datasets = [data.items[p].dataset for p in st.positions]
+    groups = [np.flatnonzero(np.array(datasets) == d.id) for d in suite.datasets if d.id in datasets]
+    for dm in declared.dataset_means:
+        parts[dm.name] = macro_draws(figs, reps, data.figure_names, declared.spec, dict(dm.weights), dm.times,
+                                     groups, dm.name, derive_seed(suite.name, st.key, dm.name), resamples, on_chunk)
+    head = data.plugin.headline
+    headline = next(p for p in parts.values() if head in p.point)
     metrics, pairwise = {}, {}
     for part in parts.values():
         for metric, point in part.point.items():
             rows, lows, highs = per_run(point, part.draws[metric], n)
             metrics[metric] = dict(zip(run_ids, rows))
-            if metric in getattr(module, "NOT_RANKED", ()):  # a count with no better direction
+            if not declared.ranked(metric):  # a count with no better direction
                 continue
             pairwise[metric] = _family(suite.comparison, metric, run_ids, point, part.draws[metric], lows, highs, n,
-                                       higher_is_better(module, metric))
+                                       declared.higher_is_better(metric))
     out |= {"metrics": metrics, "pairwise": pairwise, "resampling": {k: p.record for k, p in parts.items()}}
     return out, headline, run_ids
-
-
-def _headline_metric(module) -> str | None:
-    name = getattr(module, "HEADLINE", None)
-    return name if _has_headline(module) or name in module.RATIOS else None
 
 
 def _gaps(data: SuiteData, halves: dict[str, tuple[Draws, list[str]]]) -> dict:
     if "public" not in halves or "private" not in halves:
         return {}
     (pub, pub_ids), (prv, prv_ids) = halves["public"], halves["private"]
-    metric = data.module.HEADLINE
-    hib = higher_is_better(data.module, metric)
+    metric = data.plugin.headline
+    hib = data.declared.higher_is_better(metric)
     out = {}
     for run in sorted(set(pub_ids) & set(prv_ids)):
         a, b = pub_ids.index(run), prv_ids.index(run)
@@ -123,7 +102,7 @@ def _gaps(data: SuiteData, halves: dict[str, tuple[Draws, list[str]]]) -> dict:
 
 
 def compute(data: SuiteData, resamples: int, on_chunk: Callable[[int], None] | None = None) -> dict:
-    suite, module = data.suite, data.module
+    suite, declared = data.suite, data.declared
     strata, skipped = select_strata(suite, data.items)
     out_strata, halves = {}, {}
     for st in strata:
@@ -131,27 +110,28 @@ def compute(data: SuiteData, resamples: int, on_chunk: Callable[[int], None] | N
         if st.dimension == "half" and headline is not None:
             halves[st.value] = (headline, run_ids)
     ops = {r.id: operations(data.calls.get(r.id, []), r.prices, r.hosting) for r in data.runs}
-    metric_names = list(module.RATIOS) + ([module.HEADLINE] if _has_headline(module) else [])
     doc = {
         "format": FORMAT, "suite": suite.name, "suite_version": suite.version,
         "method": {"resamples": resamples, "confidence": 0.95, "unit": "item (a whole document, ledger or case)",
                    "interval": "percentile, type-7 ('linear') quantiles of the resampled values",
-                   "comparison": suite.comparison, "run_group": RUN_GROUP, "zero_denominator": ZERO_DENOMINATOR,
+                   "comparison": suite.comparison, "run_group": RUN_GROUP,
+                   "replicates": data.plugin.replicates, "zero_denominator": ZERO_DENOMINATOR,
                    "latency_quantile": QUANTILE_RULE, "numpy": np.__version__, "chunk_rows": CHUNK,
                    "seed": "first 53 bits (little-endian) of SHA-256 of suite, stratum and metric group "
                            "joined by U+001F", "min_stratum_items": suite.min_stratum_items},
-        "headline": {"metric": _headline_metric(module), "stratum": f"half={suite.headline_half}"},
-        "metrics": {m: {"higher_is_better": higher_is_better(module, m),
-                        "group": RATIO_GROUP if m in module.RATIOS else m} for m in metric_names},
+        "headline": {"metric": data.plugin.headline, "stratum": f"half={suite.headline_half}"},
+        "metrics": {m: {"higher_is_better": declared.higher_is_better(m),
+                        "group": RATIO_GROUP if m in declared.spec else m} for m in declared.names()},
         "runs": {r.id: {"model": r.model, "provider": r.provider, "hosting": r.hosting, "simulated": r.simulated,
-                        "round": r.round} for r in data.runs},
+                        "round": r.round} | ({"replicates": list(r.replicates)} if len(r.replicates) > 1 else {})
+                 for r in data.runs},
         "earlier_runs": {r.id: {"model": r.model, "provider": r.provider, "hosting": r.hosting,
                                 "simulated": r.simulated, "round": r.round} for r in data.earlier},
         "strata": out_strata, "skipped_strata": skipped, "operations": ops,
-        "gap": _gaps(data, halves) if _headline_metric(module) else {},
+        "gap": _gaps(data, halves),
         "anchors": anchor_comparisons(data, resamples),
     }
-    if suite.comparison == "ra-bench":
+    if suite.comparison == OVERLAP:
         doc["operations_calls"] = operations_calls(ops)
     return _clean(doc)
 

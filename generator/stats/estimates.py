@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .quantiles import interval
-from .ratios import build_block, combine_weighted, integer_scale, macro_mean, ratio_values, used_figures
+from .ratios import Spec, build_block, combine_weighted, integer_scale, macro_mean, ratio_values, used_figures
 from .resample import CountMatrix, resample_sums
 
 
@@ -24,19 +24,18 @@ class Draws:
     record: dict  # seed, resamples, hash of W, ...
 
 
-def ratio_draws(figs: np.ndarray, repeats: np.ndarray, names: Sequence[str], ratios: Mapping[str, tuple[str, str]],
+def ratio_draws(figs: np.ndarray, repeats: np.ndarray, names: Sequence[str], ratios: Spec,
                 seed: int, resamples: int, on_chunk: Callable[[int], None] | None = None) -> Draws:
     runs, n = figs.shape[0], figs.shape[1]
     used = list(used_figures(ratios))
     block, scale = integer_scale(build_block(figs, names, used), repeats)
     w = CountMatrix(seed, [n], resamples)
     sums = resample_sums(w, [block], on_chunk)[0]
-    draws = ratio_values(sums, runs, used, ratios, scale * n)
-    point = {m: v[0] for m, v in ratio_values(block.sum(axis=0)[None, :], runs, used, ratios, scale * n).items()}
-    return Draws(point, draws, w.record() | {"exact_sums": scale > 1 or _whole(block)})
+    draws = ratio_values(sums, runs, used, ratios, scale * n, scale)
+    return Draws(_ratio_point(block, scale, runs, n, used, ratios), draws, w.record() | {"exact_sums": scale > 1 or _whole(block)})
 
 
-def macro_draws(figs: np.ndarray, repeats: np.ndarray, names: Sequence[str], ratios: Mapping[str, tuple[str, str]],
+def macro_draws(figs: np.ndarray, repeats: np.ndarray, names: Sequence[str], ratios: Spec,
                 weights: Mapping[str, float], scale_to: float, groups: Sequence[np.ndarray], metric: str,
                 seed: int, resamples: int, on_chunk: Callable[[int], None] | None = None) -> Draws:
     """The headline: within each group (dataset) the weighted ratios, then the groups' equal-weight mean.
@@ -48,12 +47,40 @@ def macro_draws(figs: np.ndarray, repeats: np.ndarray, names: Sequence[str], rat
     blocks = [block[g] for g in groups]
     w = CountMatrix(seed, [len(g) for g in groups], resamples)
     sums = resample_sums(w, blocks, on_chunk)
-    per_group = [combine_weighted(ratio_values(s, runs, used, sub, scale * len(g)), weights, scale_to)
+    per_group = [combine_weighted(ratio_values(s, runs, used, sub, scale * len(g), scale), weights, scale_to)
                  for s, g in zip(sums, groups)]
-    per_group_point = [combine_weighted(ratio_values(b.sum(axis=0)[None, :], runs, used, sub, scale * len(g)),
-                                        weights, scale_to) for b, g in zip(blocks, groups)]
-    return Draws({metric: macro_mean(per_group_point)[0]}, {metric: macro_mean(per_group)},
+    return Draws({metric: _macro_point(blocks, scale, runs, used, sub, weights, scale_to)},
+                 {metric: macro_mean(per_group)},
                  w.record() | {"exact_sums": scale > 1 or _whole(block)})
+
+
+def _ratio_point(block: np.ndarray, scale: int, runs: int, n: int, used: list[str], ratios: Spec) -> dict:
+    return {m: v[0] for m, v in ratio_values(block.sum(axis=0)[None, :], runs, used, ratios, scale * n,
+                                              scale).items()}
+
+
+def _macro_point(blocks: Sequence[np.ndarray], scale: int, runs: int, used: list[str], sub: Spec,
+                 weights: Mapping[str, float], scale_to: float) -> np.ndarray:
+    per_group = [combine_weighted(ratio_values(b.sum(axis=0)[None, :], runs, used, sub, scale * len(b), scale),
+                                  weights, scale_to) for b in blocks]
+    return macro_mean(per_group)[0]
+
+
+def point_estimates(figs: np.ndarray, repeats: np.ndarray, names: Sequence[str], ratios: Spec,
+                    dataset_means: Sequence[tuple[str, Mapping[str, float], float]],
+                    groups: Sequence[np.ndarray]) -> dict[str, np.ndarray]:
+    """Every metric's estimate per run (runs x items x figures in), computed exactly as the engine's
+    point estimates are: the rescore summary and the statistics come from this one computation."""
+    runs, n = figs.shape[0], figs.shape[1]
+    used = list(used_figures(ratios))
+    block, scale = integer_scale(build_block(figs, names, used), repeats)
+    out = _ratio_point(block, scale, runs, n, used, ratios)
+    for metric, weights, scale_to in dataset_means:
+        sub = {m: ratios[m] for m in weights}
+        sub_used = list(used_figures(sub))
+        sub_block, sub_scale = integer_scale(build_block(figs, names, sub_used), repeats)
+        out[metric] = _macro_point([sub_block[g] for g in groups], sub_scale, runs, sub_used, sub, weights, scale_to)
+    return out
 
 
 def _whole(block: np.ndarray) -> bool:

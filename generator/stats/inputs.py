@@ -1,32 +1,33 @@
-"""Read what the engine needs: the suite and its items (content/), run metadata (results/) and the
-rescore outputs (build/rescore/<suite>/item_stats.csv and calls.csv)."""
+"""What the engine needs, built in memory from a scored suite: items, run groups and their per-item
+figures, and the calls of each run.
+
+A run group is one model on one provider in its latest round. Several runs of the same model,
+provider and round are replicates: one group whose per-item figures combine as the suite declares
+("mean": each run's per-item mean weighs the same; "pooled": every response weighs the same).
+Earlier rounds of a group are kept apart, for the anchor comparison only.
+"""
 
 from __future__ import annotations
 
-import csv
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 
-from ..content import Item, Suite, load_items, load_suite
-from ..errors import ErrorLog
-from ..results import list_run_dirs, load_run
-from ..suites import scorer_module
+from ..calls import CALL_COLUMNS
+from ..content import Item, SuiteConfig
+from ..errors import InputProblem
+from ..suite_api import Suite
+from .declared import Declared
 
-HEAD = ("run", "item", "dataset", "half", "repeats")
 
-
-class StatsInputError(Exception):
-    """The inputs of the statistics engine are missing, invalid or out of date."""
+class StatsInputError(InputProblem):
+    """The inputs of the statistics engine can't be used."""
 
 
 @dataclass(frozen=True)
 class RunInfo:
-    """One run group: one model on one provider, in its latest round (earlier rounds of the same
-    model and provider are kept apart, for the anchor comparison only)."""
+    """One run group (see the module's docstring); `id` is its first run's id."""
     id: str
     model: str
     provider: str
@@ -36,113 +37,87 @@ class RunInfo:
     round: str = ""
     started: str = ""
     anchors: tuple[str, ...] = ()
+    replicates: tuple[str, ...] = ()  # the runs of the group (one for a single run)
 
 
 @dataclass
 class SuiteData:
-    suite: Suite
-    module: ModuleType
+    suite: SuiteConfig
+    plugin: Suite
+    declared: Declared
     items: list[Item]  # sorted by id
-    runs: list[RunInfo]  # sorted by id
+    runs: list[RunInfo]  # current run groups, sorted by id
     figure_names: tuple[str, ...]
     figs: np.ndarray  # runs x items x figures, NaN where the run has no row for the item
     repeats: np.ndarray  # runs x items, 0 where the run has no row
-    calls: dict[str, list[dict]]
+    calls: dict[str, list[dict]]  # run group -> calls of its runs (dicts of strings, as in calls.csv)
     earlier: list[RunInfo] = field(default_factory=list)  # earlier rounds of a current run group
     all_runs: list[RunInfo] = field(default_factory=list)  # current and earlier, the order of all_figs
     all_figs: np.ndarray | None = None
     all_repeats: np.ndarray | None = None
 
 
-def _fail(log: ErrorLog, what: str) -> None:
-    if log.errors:
-        raise StatsInputError(f"{what}:\n" + "\n".join(str(e) for e in log.errors))
-
-
-def load_suite_data(root: Path, suite_name: str, rescore_dir: Path) -> SuiteData:
-    log = ErrorLog(root)
-    suite = load_suite(root / "content" / "suites" / suite_name, log)
-    _fail(log, "the suite could not be read")
-    try:
-        module = scorer_module(suite.scorer)
-    except KeyError as exc:
-        raise StatsInputError(f"suite {suite_name}: {exc.args[0]}") from None
-    items = load_items(suite, module.parse_spec, log)
-    _fail(log, "the suite's items could not be read")
-    runs = [r for d in list_run_dirs(root / "results", suite_name) if (r := load_run(d, suite_name, log))]
-    _fail(log, "the stored runs could not be read")
-    base = rescore_dir / suite_name
-    for name in ("item_stats.csv", "calls.csv"):
-        if not (base / name).is_file():
-            raise StatsInputError(f"{base / name} not found: run `tally rescore` first")
-    infos = [RunInfo(r.id, r.model, r.provider, r.hosting, r.simulated, r.meta.get("prices"),
-                     str(r.meta.get("round", "")), str(r.meta.get("started", "")),
-                     tuple(a for a in r.meta.get("anchors", []) if isinstance(a, str))) for r in runs]
+def suite_data(scored) -> SuiteData:
+    """From a scored suite (pipeline.ScoredSuite)."""
+    declared = Declared(scored.plugin)
+    groups: dict[tuple[str, str, str], list] = defaultdict(list)
+    for r in sorted(scored.runs, key=lambda r: r.run.id):
+        groups[(r.run.model, r.run.provider, str(r.run.meta.get("round", "")))].append(r)
+    infos, figs, repeats, calls = [], [], [], {}
+    for members in groups.values():
+        first = members[0].run
+        anchors = tuple(dict.fromkeys(a for m in members for a in m.run.meta.get("anchors", []) if isinstance(a, str)))
+        info = RunInfo(first.id, first.model, first.provider, first.hosting, any(m.run.simulated for m in members),
+                       first.meta.get("prices"), str(first.meta.get("round", "")),
+                       min(str(m.run.meta.get("started", "")) for m in members), anchors,
+                       tuple(m.run.id for m in members))
+        f, rep = combine(members, scored.plugin.replicates)
+        infos.append(info)
+        figs.append(declared.expand(f))
+        repeats.append(rep)
+        calls[info.id] = [dict(zip(CALL_COLUMNS, map(str, row))) for m in members for row in m.calls]
+    order = sorted(range(len(infos)), key=lambda k: infos[k].id)
+    infos = [infos[k] for k in order]
+    n_items, width = len(scored.items), len(declared.figure_names)
+    all_figs = np.stack([figs[k] for k in order]) if infos else np.zeros((0, n_items, width))
+    all_repeats = np.stack([repeats[k] for k in order]) if infos else np.zeros((0, n_items), dtype=np.int64)
     current, earlier = split_rounds(infos)
-    figure_names, figs, repeats = _read_item_stats(base / "item_stats.csv", items, infos, tuple(module.FIGURES))
     keep = [k for k, info in enumerate(infos) if info in current]
-    calls = _read_calls(base / "calls.csv", {r.id for r in infos})
-    calls = {run: rows for run, rows in calls.items() if run in {r.id for r in current}}
-    return SuiteData(suite, module, items, current, figure_names, figs[keep], repeats[keep], calls,
-                     earlier, infos, figs, repeats)
+    return SuiteData(scored.suite, scored.plugin, declared, scored.items, current, declared.figure_names,
+                     all_figs[keep], all_repeats[keep], {r.id: calls[r.id] for r in current},
+                     earlier, infos, all_figs, all_repeats)
+
+
+def combine(members: list, how: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per-item figures and repeat counts of a group of replicate runs (RunScore)."""
+    if len(members) == 1:
+        return members[0].means(), members[0].repeats
+    sums = np.stack([m.sums for m in members])  # k x items x figures
+    reps = np.stack([m.repeats for m in members])  # k x items
+    total = reps.sum(axis=0)
+    out = np.full(sums.shape[1:], np.nan)
+    covered = total > 0
+    if how == "pooled":
+        out[covered] = sums.sum(axis=0)[covered] / total[covered, None]
+    else:  # mean of runs: each run's per-item mean, averaged over the runs that have the item
+        has = reps > 0
+        means = np.zeros(sums.shape)
+        means[has] = sums[has] / reps[has][:, None]
+        out[covered] = means.sum(axis=0)[covered] / has.sum(axis=0)[covered, None]
+    return out, total
 
 
 def split_rounds(infos: list[RunInfo]) -> tuple[list[RunInfo], list[RunInfo]]:
-    """(current, earlier): per model and provider, the run of the latest round is current.
+    """(current, earlier): per model and provider, the group of the latest round is current.
 
-    Rounds are ordered by their names, then by start time; two runs of one model on one provider in
-    the same round are an error.
+    Rounds are ordered by their names, then by start time.
     """
     groups: dict[tuple[str, str], list[RunInfo]] = defaultdict(list)
     for info in infos:
         groups[(info.model, info.provider)].append(info)
     current, earlier = [], []
-    for (model, provider), runs in groups.items():
-        rounds = [r.round for r in runs]
-        if len(set(rounds)) != len(rounds):
-            ids = ", ".join(sorted(r.id for r in runs))
-            raise StatsInputError(f"runs {ids} are all {model} on {provider}; a model on a provider needs one run "
-                                  "per round (give each run its own round in run.json)")
+    for runs in groups.values():
         ordered = sorted(runs, key=lambda r: (r.round, r.started, r.id))
         current.append(ordered[-1])
         earlier += ordered[:-1]
     return sorted(current, key=lambda r: r.id), sorted(earlier, key=lambda r: r.id)
-
-
-def _stale(path: Path, why: str) -> StatsInputError:
-    return StatsInputError(f"{path}: {why}; the rescore outputs are out of date: run `tally rescore` again")
-
-
-def _read_item_stats(path: Path, items: list[Item], runs: list[RunInfo], figures: tuple[str, ...]):
-    pos = {item.id: k for k, item in enumerate(items)}
-    run_pos = {r.id: k for k, r in enumerate(runs)}
-    figs = np.full((len(runs), len(items), len(figures)), np.nan)
-    repeats = np.zeros((len(runs), len(items)), dtype=np.int64)
-    with path.open(encoding="utf-8", newline="") as fh:
-        reader = csv.reader(fh)
-        header = tuple(next(reader, ()))
-        if header != HEAD + figures:
-            raise _stale(path, f"columns {', '.join(header)} are not the suite's")
-        for row in reader:
-            run, item = row[0], row[1]
-            if run not in run_pos:
-                raise _stale(path, f"run {run} is not among the stored runs")
-            if item not in pos:
-                raise _stale(path, f"item {item} is not in the suite")
-            r, i = run_pos[run], pos[item]
-            repeats[r, i] = int(row[4])
-            figs[r, i] = [float(x) for x in row[5:]]
-    missing = [r.id for r in runs if not repeats[run_pos[r.id]].any()]
-    if missing:
-        raise _stale(path, f"no rows for run(s) {', '.join(missing)}")
-    return figures, figs, repeats
-
-
-def _read_calls(path: Path, run_ids: set[str]) -> dict[str, list[dict]]:
-    calls: dict[str, list[dict]] = defaultdict(list)
-    with path.open(encoding="utf-8", newline="") as fh:
-        for row in csv.DictReader(fh):
-            if row["run"] not in run_ids:
-                raise _stale(path, f"run {row['run']} is not among the stored runs")
-            calls[row["run"]].append(row)
-    return dict(calls)

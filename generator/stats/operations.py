@@ -69,7 +69,7 @@ def operations(calls: Iterable[dict], prices: dict | None, hosting: str) -> dict
 
 
 def operations_calls(ops: dict[str, dict]) -> dict:
-    """RA-Bench calls on median latency and on cost (lower is better, at 1.2x), hosted runs only."""
+    """Overlap-rule calls on median latency and on cost (lower is better, at 1.2x), hosted runs only."""
     hosted = sorted(r for r, o in ops.items() if not o["self_hosted"])
     out = {}
     for name, value, cases in (("latency_p50", lambda o: o["latency_ms"]["p50"], lambda o: o["latency_ms"]["n"]),
@@ -78,7 +78,7 @@ def operations_calls(ops: dict[str, dict]) -> dict:
         runs = [r for r in hosted if value(ops[r]) is not None]
         pairs = ratio_rule(np.array([value(ops[r]) for r in runs], dtype=np.float64),
                            np.array([cases(ops[r]) for r in runs]))
-        out[name] = {"rule": "ra-bench", "runs": runs,
+        out[name] = {"rule": "overlap", "runs": runs,
                      "pairs": [p | {"a": runs[p["a"]], "b": runs[p["b"]]} for p in pairs]}
     return out
 

@@ -6,7 +6,7 @@ difference in resample b (one W for every run, so the difference is paired), se 
 T^(b) = max over pairs with se > 0 of |D^(b) - d| / se, c = the 95th percentile of T (type 7), and the
 simultaneous interval d +/- c * se. A pair is called only when that interval excludes 0.
 
-"ra-bench": a run wins only when the two 95% intervals do not overlap; latency and cost only at 1.2x;
+"overlap": a run wins only when the two 95% intervals do not overlap; latency and cost only at 1.2x;
 fewer than 10 cases on either side is a tie.
 """
 
@@ -17,6 +17,7 @@ import numpy as np
 from .quantiles import linear
 
 BETTER, WORSE, TIE = "better", "worse", "can't tell apart"
+OVERLAP = "overlap"  # the comparison rule of non-overlapping intervals (see the module's docstring)
 MIN_CASES = 10
 RATIO_FACTOR = 1.2
 PAIR_BLOCK = 32
@@ -75,9 +76,9 @@ def max_t(estimates: np.ndarray, thetas: np.ndarray, higher_is_better: bool = Tr
     return c, pairs
 
 
-def ra_bench(estimates: np.ndarray, lows: np.ndarray, highs: np.ndarray, cases: np.ndarray,
+def overlap_calls(estimates: np.ndarray, lows: np.ndarray, highs: np.ndarray, cases: np.ndarray,
              higher_is_better: bool = True) -> list[dict]:
-    """RA-Bench: a wins only when its 95% interval lies wholly beyond b's; under 10 cases is a tie."""
+    """The overlap rule: a wins only when its 95% interval lies wholly beyond b's; under 10 cases is a tie."""
     pairs = []
     ii, jj = pair_index(len(estimates))
     for a, b in zip(ii.tolist(), jj.tolist()):
@@ -92,7 +93,7 @@ def ra_bench(estimates: np.ndarray, lows: np.ndarray, highs: np.ndarray, cases: 
 
 
 def ratio_rule(values: np.ndarray, cases: np.ndarray, factor: float = RATIO_FACTOR) -> list[dict]:
-    """RA-Bench for latency and cost (lower is better): a wins only when b's value is at least 1.2x a's."""
+    """The overlap rule for latency and cost (lower is better): a wins only when b's value is at least 1.2x a's."""
     pairs = []
     ii, jj = pair_index(len(values))
     for a, b in zip(ii.tolist(), jj.tolist()):

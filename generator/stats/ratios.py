@@ -15,12 +15,27 @@ import numpy as np
 
 ITEMS = "items"
 
+# A metric as the engine evaluates it: (numerator, denominator), each a figure's name or a linear
+# combination ((figure, coefficient), ...); the denominator may be ITEMS, or None for a plain sum.
+Side = str | Sequence[tuple[str, float]]
+Spec = Mapping[str, tuple[Side, Side | None]]
 
-def used_figures(ratios: Mapping[str, tuple[str, str]]) -> tuple[str, ...]:
-    """The figures the ratios read, in a fixed order ("items" is not a figure)."""
+
+def terms(side: Side | None) -> tuple[tuple[str, float], ...]:
+    if side is None:
+        return ()
+    return ((side, 1.0),) if isinstance(side, str) else tuple((f, float(c)) for f, c in side)
+
+
+def _is_items(side: Side | None) -> bool:
+    return side == ITEMS or terms(side) == ((ITEMS, 1.0),)
+
+
+def used_figures(ratios: Spec) -> tuple[str, ...]:
+    """The figures the metrics read, in a fixed order ("items" is not a figure)."""
     names: list[str] = []
     for num, den in ratios.values():
-        for name in (num, den):
+        for name, _ in terms(num) + terms(den):
             if name != ITEMS and name not in names:
                 names.append(name)
     return tuple(names)
@@ -47,18 +62,33 @@ def integer_scale(block: np.ndarray, repeats: np.ndarray) -> tuple[np.ndarray, i
     return block, 1
 
 
-def ratio_values(sums: np.ndarray, runs: int, used: Sequence[str], ratios: Mapping[str, tuple[str, str]],
-                 items_total: np.ndarray | float) -> dict[str, np.ndarray]:
+def ratio_values(sums: np.ndarray, runs: int, used: Sequence[str], ratios: Spec,
+                 items_total: np.ndarray | float, scale: float = 1.0) -> dict[str, np.ndarray]:
     """Metric -> (rows x runs) from sums (rows x runs*len(used)); NaN where the denominator is 0.
 
-    items_total: the (scaled) number of items behind each row, the denominator "items".
+    items_total: the (scaled) number of items behind each row, the denominator "items". A metric
+    without a denominator is its numerator's sum, divided by `scale` (the factor the sums were
+    scaled by, see integer_scale), so a count stays a count.
     """
     u = len(used)
     out = {}
     items = np.broadcast_to(np.asarray(items_total, dtype=np.float64).reshape(-1, 1), (sums.shape[0], runs))
+
+    def linear(side: Side) -> np.ndarray:
+        parts = terms(side)
+        if len(parts) == 1 and parts[0][1] == 1.0:
+            return sums[:, used.index(parts[0][0])::u][:, :runs]
+        acc = np.zeros((sums.shape[0], runs))
+        for name, coef in parts:
+            acc = acc + coef * sums[:, used.index(name)::u][:, :runs]
+        return acc
+
     for metric, (num, den) in ratios.items():
-        top = sums[:, used.index(num)::u][:, :runs]
-        bottom = items if den == ITEMS else sums[:, used.index(den)::u][:, :runs]
+        top = linear(num)
+        if den is None:
+            out[metric] = top / scale
+            continue
+        bottom = items if _is_items(den) else linear(den)
         value = np.full(top.shape, np.nan)
         np.divide(top, bottom, out=value, where=bottom != 0)
         out[metric] = value

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..content import Item, Suite
+from ..content import Item, SuiteConfig as Suite
 
 ALL = "all"
 

@@ -10,21 +10,16 @@ FLIP = {"better": "worse", "worse": "better"}
 
 
 def metric_label(sd: SuiteData, metric: str) -> str:
-    if metric == getattr(sd.module, "HEADLINE", None):
-        return sd.module.HEADLINE_TITLE
-    return sd.module.METRIC_LABELS.get(metric, metric.replace("_", " ").capitalize())
+    return sd.declared.label(metric)
 
 
 def metric_scale(sd: SuiteData, metric: str) -> tuple[float, str]:
-    """(scale, unit) for display: the headline as written, ratios in percent."""
-    for name, _heading, scale in getattr(sd.module, "REPORT_COLUMNS", ()):
-        if name == metric:
-            return scale, ("%" if scale == 100 else "")
-    return (1.0, "") if metric == getattr(sd.module, "HEADLINE", None) else (100.0, "%")
+    """(scale, unit) for display, as the metric declares."""
+    return sd.declared.scale(metric)
 
 
 def metric_order(sd: SuiteData) -> list[str]:
-    head = getattr(sd.module, "HEADLINE", None)
+    head = sd.plugin.headline
     return ([head] if head in sd.stats["metrics"] else []) + [m for m in sd.stats["metrics"] if m != head]
 
 

@@ -3,11 +3,8 @@ and the field-by-field verdicts with reasons. Private items get no pages."""
 
 from __future__ import annotations
 
-import csv
-import io
 import orjson
 
-from ...suites import scorer_module
 from ..context import Column, Table, text
 from ..gather import SiteData, SuiteData
 from . import Page
@@ -24,13 +21,18 @@ def _content(record: dict) -> str | None:
 
 def _answers(sd: SuiteData, raw: dict) -> dict:
     """The item's checked answers as the suite lays them out (caption, column names, rows)."""
-    module = scorer_module(sd.suite.scorer)
-    return {"caption": module.ANSWER_CAPTION, "columns": module.ANSWER_COLUMNS, "rows": module.answer_rows(raw)}
+    p = sd.plugin
+    return {"caption": p.answer_caption, "columns": p.answer_columns, "rows": p.answer_rows(raw)}
 
 
-# Scorer B's scripts for each suite scorer, in load order, and the global its scoreItem is on.
-SCORER_SCRIPTS = {"extracting": {"scripts": ["static/scorer.js"], "global": "TallyScorer"},
-                  "aubas": {"scripts": ["static/scorer.js", "static/aubas.js"], "global": "TallyScorerAubas"}}
+def scorer_scripts(sd: SuiteData) -> dict:
+    """Scorer B in the browser: the scripts in load order (the core first) and the suite's name in
+    the core's registry."""
+    from ..build import scorer_script_path
+
+    scripts = ["static/core.js"] + [f"static/{scorer_script_path(sd.plugin, k)}"
+                                    for k in range(len(sd.plugin.scorer_b.scripts))]
+    return {"scripts": scripts, "name": sd.plugin.scorer_b.name}
 
 
 class Reader:
@@ -59,11 +61,12 @@ def item_page(sd: SuiteData, item, reader: Reader) -> Page:
     raw = orjson.loads(item.line)
     info = {**sd.stats["runs"], **sd.stats.get("earlier_runs", {})}
     responses, published = [], []
-    for run, chunk in sorted(sd.verdicts.get(item.id, [])):
+    for run, table, start, stop in sorted(sd.verdicts.get(item.id, []), key=lambda v: v[0]):
         by_repeat: dict[int, list] = {}
-        for r in csv.reader(io.StringIO(chunk)):
-            by_repeat.setdefault(int(r[2]), []).append(
-                {"unit": r[3], "kind": r[4], "verdict": r[5], "points": int(r[6]), "reason": r[7], "order": r[8]})
+        for v in table.rows(start, stop):
+            by_repeat.setdefault(v.repeat, []).append(
+                {"unit": v.unit, "kind": v.kind, "verdict": v.verdict, "points": v.points, "reason": v.reason,
+                 "order": v.order})
         for repeat, rows in sorted(by_repeat.items()):
             line = reader.line(run, item.id, repeat)
             record = orjson.loads(line) if line is not None else None
@@ -77,7 +80,7 @@ def item_page(sd: SuiteData, item, reader: Reader) -> Page:
             published.append({"run": run, "repeat": repeat, "anchor": anchor, "stored": line is not None,
                               "rows": [[v["unit"], v["verdict"], v["points"], v["order"]] for v in rows]})
     ctx = {"sd": sd, "suite": sd.suite, "item": item, "document": item.document, "answers": _answers(sd, raw),
-           "scorer_scripts": SCORER_SCRIPTS[sd.suite.scorer],
+           "scorer_scripts": scorer_scripts(sd), "unit_label": sd.plugin.unit_label,
            "item_line": item.line.decode("utf-8"), "responses": responses, "published": published,
            "suite_href": suite_path(sd), "index_href": suite_path(sd, "items/index.html")}
     return Page(item_path(sd, item.id), "item.html", f"Item {item.id}", ctx, [], ("sort.js", "recheck.js"))

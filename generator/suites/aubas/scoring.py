@@ -7,13 +7,12 @@ import json
 import re
 from decimal import Decimal
 
-from ..parse.jsonfind import JsonInt
-from ..parse.text import WHITESPACE
-from ..parse.response import ANSWER, Outcome
-from ..score.verdicts import CORRECT, FAILED_CALL, FALSE_FLAG, FOUND, MISSED, UNPARSEABLE, WRONG, Verdict, verdict_row
-from .aubas_rules import FAULT_CODES, LABELS, answer_key, ledger_problems
+from ...parse.jsonfind import JsonInt
+from ...parse.text import WHITESPACE
+from ...parse.response import ANSWER, Outcome
+from ...score.verdicts import CORRECT, FAILED_CALL, FALSE_FLAG, FOUND, MISSED, UNPARSEABLE, WRONG, Verdict, verdict_row
+from .ledger import FAULT_CODES, LABELS, answer_key, ledger_problems
 
-ANSWER_WHAT = "readable <answer> block"
 _FIGURE = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 
 
@@ -160,40 +159,6 @@ def figures(verdicts: list[Verdict]) -> tuple[float, ...]:
     bas = 1 if labels == len(LABELS) else 0
     return (bas, audit, labels / len(LABELS), tp / claimed if claimed else 0.0, tp / true if true else 0.0,
             claimed, 1, 0.6 * bas + 0.4 * audit, 0) + per_code
-
-
-# Every metric is the mean of its per-item value over items.
-RATIOS = {name: (name, "items") for name in FIGURES[:8]} | {"failed_rate": ("failed", "items")}
-# Per fault type, over pairs (ratios of sums): recall = found / true, precision = found / claimed.
-RATIOS |= {f"{m}_{code}": (f"found_{code}", f"{d}_{code}") for code in FAULT_CODES
-           for m, d in (("recall", "true"), ("precision", "claimed"))}
-HEADLINE = "total"
-HEADLINE_TITLE = "Total reward (0.6 BAS + 0.4 audit)"
-METRIC_LABELS = {
-    "bas_correct": "BAS correct (all four labels)", "fault_audit": "Fault audit (pair F1)",
-    "bas_label_accuracy": "BAS labels correct", "fault_precision": "Fault precision", "fault_recall": "Fault recall",
-    "num_flagged": "Pairs flagged (mean)", "parsed": "Parsed replies", "failed_rate": "Failed calls",
-} | {f"{m}_{code}": f"{m.capitalize()} on {code.replace('_', ' ')} pairs" for code in FAULT_CODES
-     for m in ("recall", "precision")}
-LOWER_IS_BETTER = {"failed_rate"}
-NOT_RANKED = {"num_flagged"}  # more flags is neither better nor worse: read it with precision
-HEADLINE_WEIGHTS: dict[str, float] = {}  # the headline is `total` over all items, not a per-dataset mix
-HEADLINE_SCALE = 1
-REPORT_COLUMNS = (("total", "total", 100), ("bas_correct", "bas ok", 100), ("fault_audit", "fault F1", 100),
-                  ("bas_label_accuracy", "labels", 100), ("fault_precision", "precision", 100),
-                  ("fault_recall", "recall", 100), ("num_flagged", "flagged", 1), ("parsed", "parsed", 100))
-
-
-def metrics(s: dict[str, float], n_items: int) -> dict[str, float | None]:
-    def ratio(num: str, den: str) -> float | None:
-        d = n_items if den == "items" else s[den]
-        return s[num] / d if d else None
-
-    return {name: ratio(num, den) for name, (num, den) in RATIOS.items()}
-
-
-def headline(per_dataset: dict, overall: dict | None = None) -> float | None:
-    return None if overall is None else overall["total"]
 
 
 # ---------------------------------------------------------------- checked answers, for item pages

@@ -8,18 +8,16 @@ from dataclasses import dataclass
 
 from babel import Locale, UnknownLocaleError
 
-from ..parse.dates import read_iso_date
-from ..parse.jsonfind import first_object as extract_answer  # noqa: F401  (rule 1.1: the suite's answer finder)
-from ..parse.response import ANSWER, Outcome
-from ..parse.text import is_blank
-from ..score.fields import SCALAR_TYPES, TYPES, checked_value, compare
-from ..score.verdicts import (
+from ...parse.dates import read_iso_date
+from ...parse.response import ANSWER, Outcome
+from ...parse.text import is_blank
+from ...score.fields import SCALAR_TYPES, TYPES, checked_value, compare
+from ...score.verdicts import (
     CORRECT, FALSE_NULL, FAILED_CALL, INVENTED, NULL_OK, UNPARSEABLE, WRONG, Verdict, verdict_row,
 )
-from ..ids import id_problem
+from ...ids import id_problem
 
 KINDS = ("printed", "computed", "missing")
-ANSWER_WHAT = "complete JSON object"
 _DECIMAL = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 _CURRENCY = re.compile(r"[A-Z]{3}")
 
@@ -91,7 +89,9 @@ def _field_problems(f: object, i: int) -> list[str]:
 
 
 def parse_spec(raw: dict) -> tuple[Spec | None, list[str]]:
-    locale = raw["document"]["locale"]
+    locale = raw["document"].get("locale")
+    if not isinstance(locale, str):
+        return None, ["document.locale is required (the locale numbers and dates are read in)"]
     problems = []
     try:
         Locale.parse(locale.replace("-", "_"))
@@ -168,66 +168,6 @@ def figures(verdicts: list[Verdict]) -> tuple[int, ...]:
         fnull += v.verdict == FALSE_NULL
     first = verdicts[0].verdict if verdicts else ""
     return (pn, pc, cn, cc, mn, nok, inv, pn + cn, fnull, int(first == FAILED_CALL), int(first == UNPARSEABLE))
-
-
-def _ratio(num: float, den: float) -> float | None:
-    return num / den if den else None
-
-
-# Every metric of the suite is a ratio of sums of per-item figures: (numerator, denominator), where
-# the denominator "items" is the number of items. The statistics engine resamples these sums.
-RATIOS = {
-    "accuracy": ("printed_correct", "printed_n"),
-    "computed_accuracy": ("computed_correct", "computed_n"),
-    "null_honesty": ("null_ok", "missing_n"),
-    "invented_rate": ("invented", "missing_n"),
-    "false_null_rate": ("false_null", "present_n"),
-    "unparseable_rate": ("unparseable", "items"),
-    "failed_rate": ("failed", "items"),
-}
-
-
-def metrics(s: dict[str, float], n_items: int) -> dict[str, float | None]:
-    """Ratio metrics from sums of per-item figures over `n_items` items (None when 0/0)."""
-    return {name: _ratio(s[num], n_items if den == "items" else s[den]) for name, (num, den) in RATIOS.items()}
-
-
-# The headline combines per-dataset metrics: HEADLINE_WEIGHTS within a dataset (a missing metric
-# leaves the other alone), then the datasets' values averaged with equal weight.
-HEADLINE_WEIGHTS = {"accuracy": 0.75, "null_honesty": 0.25}
-HEADLINE_SCALE = 100
-
-
-def dataset_index(m: dict[str, float | None]) -> float | None:
-    acc, nh = m["accuracy"], m["null_honesty"]
-    if acc is None and nh is None:
-        return None
-    if nh is None:
-        return 100 * acc
-    if acc is None:
-        return 100 * nh
-    return 100 * (0.75 * acc + 0.25 * nh)
-
-
-HEADLINE = "index"
-HEADLINE_TITLE = "Extracting Index"
-METRIC_LABELS = {
-    "accuracy": "Accuracy (printed fields)", "computed_accuracy": "Accuracy (computed fields)",
-    "null_honesty": "Null honesty", "invented_rate": "Invented values", "false_null_rate": "False nulls",
-    "unparseable_rate": "Unparseable answers", "failed_rate": "Failed calls",
-}
-LOWER_IS_BETTER = {"invented_rate", "false_null_rate", "unparseable_rate", "failed_rate"}
-# Columns of the terminal report: (metric, heading, scale)
-REPORT_COLUMNS = (("index", "index", 1), ("accuracy", "printed", 100), ("computed_accuracy", "computed", 100),
-                  ("null_honesty", "null hon.", 100), ("invented_rate", "invented", 100),
-                  ("false_null_rate", "false null", 100), ("unparseable_rate", "unparse.", 100),
-                  ("failed_rate", "failed", 100))
-
-
-def headline(per_dataset: dict[str, dict[str, float | None]], overall: dict | None = None) -> float | None:
-    """Extracting Index: each dataset's index, averaged with equal weight."""
-    values = [v for m in per_dataset.values() if (v := dataset_index(m)) is not None]
-    return sum(values) / len(values) if values else None
 
 
 # ---------------------------------------------------------------- checked answers, for item pages

@@ -1,0 +1,65 @@
+"""The rescore outputs, build/rescore/<suite>/: verdicts.csv, item_stats.csv, calls.csv, summary.json and
+agreement.json, all suites written into a fresh folder and swapped in (a failure leaves the old one)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+from .atomic import swap_in
+from .calls import CALL_COLUMNS
+from .score.verdicts import COLUMNS
+
+FILES = ("verdicts.csv", "item_stats.csv", "calls.csv", "summary.json", "agreement.json")
+
+
+def write_outputs(out_dir: Path, scored: list) -> None:
+    """Every suite's outputs (pipeline.ScoredSuite) into `out_dir`/<suite>/."""
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".rescore-", dir=out_dir.parent))
+    try:
+        for res in scored:
+            target = tmp / res.suite.name
+            target.mkdir()
+            _write_verdicts(target / "verdicts.csv", res)
+            _write_calls(target / "calls.csv", res)
+            _write_item_stats(target / "item_stats.csv", res)
+            (target / "summary.json").write_text(
+                json.dumps(res.summary, indent=2, sort_keys=True, allow_nan=False) + "\n", encoding="utf-8")
+            agreement = res.agreement or {"suite": res.suite.name, "status": "not run"}
+            (target / "agreement.json").write_text(
+                json.dumps(agreement, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+        swap_in(tmp, out_dir)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _write_verdicts(path: Path, res) -> None:
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.writer(fh, lineterminator="\n")
+        writer.writerow(COLUMNS)
+        for r in res.runs:
+            writer.writerows(r.verdicts.rows())
+
+
+def _write_calls(path: Path, res) -> None:
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.writer(fh, lineterminator="\n")
+        writer.writerow(CALL_COLUMNS)
+        for r in res.runs:
+            writer.writerows(r.calls)
+
+
+def _write_item_stats(path: Path, res) -> None:
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.writer(fh, lineterminator="\n")
+        writer.writerow(("run", "item", "dataset", "half", "repeats") + tuple(res.plugin.figures))
+        for r in res.runs:
+            means = r.means()
+            for k, item in enumerate(res.items):
+                if r.repeats[k]:
+                    writer.writerow((r.run.id, item.id, item.dataset, item.half, int(r.repeats[k]),
+                                     *(repr(float(x)) for x in means[k])))

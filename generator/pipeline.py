@@ -1,0 +1,150 @@
+"""The one pipeline every command runs: load -> score (A, with B alongside) -> statistics -> (render).
+
+`tally rescore`, `tally stats` and `tally site build` all call `load` and `score`; statistics are
+computed in memory from the scored runs. Each stored responses.jsonl is read whole once: the same
+bytes go to scorer A and to scorer B.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .content import Item, SuiteConfig, load_items, load_suite
+from .crosscheck import Gate
+from .errors import ErrorLog, InputProblem
+from .plugins import PluginError, Registry, load_registry
+from .rescore import RunScore, Scoring, score_runs
+from .results import Run, list_run_dirs, load_run
+from .stats.declared import Declared
+from .stats.estimates import point_estimates
+from .suite_api import Suite
+
+# progress(total, label) -> a context manager with update(n), or None for no progress
+ProgressFactory = Callable[[int, str], contextlib.AbstractContextManager] | None
+
+
+@dataclass
+class LoadedSuite:
+    suite: SuiteConfig
+    plugin: Suite
+    items: list[Item]  # sorted by id
+    runs: list[Run]  # sorted by id
+
+
+@dataclass
+class ScoredSuite:
+    suite: SuiteConfig
+    plugin: Suite
+    items: list[Item]
+    runs: list[RunScore]  # sorted by run id
+    agreement: dict = field(default_factory=dict)  # the gate's report (crosscheck.Agreement.to_json)
+
+    @property
+    def summary(self) -> dict:
+        return {r.run.id: r.summary for r in self.runs}
+
+
+def suite_names(root: Path) -> list[str]:
+    base = root / "content" / "suites"
+    return sorted(p.name for p in base.iterdir() if (p / "suite.toml").is_file()) if base.is_dir() else []
+
+
+def load(root: Path, names: list[str] | None = None, registry: Registry | None = None) -> list[LoadedSuite]:
+    """Every chosen suite (default: all) with its plugin, items and stored runs; every input error is
+    collected and raised together (InputProblem)."""
+    log = ErrorLog(root)
+    known = suite_names(root)
+    if not known:
+        raise InputProblem(f"no suite found under {root / 'content' / 'suites'} (a folder with a suite.toml)")
+    for name in names or []:
+        if name not in known:
+            log.add(root / "content" / "suites", None, f"no suite named {name!r}; known: {', '.join(known)}")
+    registry = registry or load_registry(root)
+    out = []
+    for name in [n for n in known if not names or n in names]:
+        suite = load_suite(root / "content" / "suites" / name, log)
+        if suite is None:
+            continue
+        try:
+            plugin = registry.get(suite.scorer)
+        except PluginError as exc:
+            log.add(suite.root / "suite.toml", None, str(exc))
+            continue
+        items = load_items(suite, plugin.parse_item, log)
+        runs = [r for d in list_run_dirs(root / "results", suite.name) if (r := load_run(d, suite.name, log))]
+        out.append(LoadedSuite(suite, plugin, items, runs))
+    log.check()
+    return out
+
+
+def score(loaded: list[LoadedSuite], root: Path, jobs: int = 1, gate: bool = True,
+          progress: ProgressFactory = None) -> list[ScoredSuite]:
+    """Score every run with scorer A and, when `gate`, with scorer B alongside (ScorerBUnavailable
+    when it can't run). Input errors in stored responses are collected and raised together."""
+    log = ErrorLog(root)
+    out = []
+    for ls in loaded:
+        g = Gate(ls.plugin, ls.suite.name, [i.line for i in ls.items]) if gate else None
+        total = sum(r.responses.stat().st_size for r in ls.runs)
+
+        def on_read(run: Run, data: bytes, g: Gate | None = g) -> None:
+            if g is not None:
+                g.send(run.id, data)
+
+        scoring = Scoring(ls.plugin, ls.items, log)
+        with _bar(progress, total, f"scoring {ls.suite.name}" + (" (A and B)" if gate else " (A)")) as bar:
+            runs = []
+            for r in score_runs(ls.runs, scoring, jobs, on_read):
+                runs.append(r)
+                if bar is not None:
+                    bar.update(r.run.responses.stat().st_size)
+        agreement = g.finish(runs).to_json() if g is not None else {
+            "suite": ls.suite.name, "status": "not run", "reason": "scorer B was skipped (--skip-scorer-b)"}
+        scored = ScoredSuite(ls.suite, ls.plugin, ls.items, runs, agreement)
+        summarise(scored)
+        out.append(scored)
+    log.check()
+    return out
+
+
+@contextlib.contextmanager
+def _bar(progress: ProgressFactory, total: int, label: str) -> Iterator:
+    if progress is None:
+        yield None
+    else:
+        with progress(total, label) as bar:
+            yield bar
+
+
+def summarise(scored: ScoredSuite) -> None:
+    """Each run's metrics per half (all, public, private), overall and per dataset, with the headline;
+    computed by the same function as the statistics' point estimates."""
+    declared = Declared(scored.plugin)
+    halves = np.array([i.half for i in scored.items])
+    datasets = np.array([i.dataset for i in scored.items])
+    means = [(m.name, dict(m.weights), m.times) for m in declared.dataset_means]
+    names = declared.figure_names
+    for r in scored.runs:
+        figs = declared.expand(r.means())
+        out = {}
+        for half in ("all", "public", "private"):
+            pos = np.flatnonzero((r.repeats > 0) & ((halves == half) if half != "all" else True))
+            if not len(pos):
+                continue
+            f, rep, ds = figs[pos][None], r.repeats[pos][None], datasets[pos]
+            groups = [np.flatnonzero(ds == d.id) for d in scored.suite.datasets if (ds == d.id).any()]
+            overall = point_estimates(f, rep, names, declared.spec, means, groups)
+            per_dataset = {d.id: _values(point_estimates(f[:, g], rep[:, g], names, declared.spec, [], []))
+                           for d, g in zip([d for d in scored.suite.datasets if (ds == d.id).any()], groups)}
+            out[half] = {"items": int(len(pos)), "metrics": _values(overall), "datasets": per_dataset}
+        r.summary = {"model": r.run.model, "provider": r.run.provider, "hosting": r.run.hosting,
+                     "simulated": r.run.simulated, "responses": r.responses, "missing_responses": r.missing} | out
+
+
+def _values(estimates: dict[str, np.ndarray]) -> dict[str, float | None]:
+    return {k: (None if np.isnan(v[0]) else float(v[0])) for k, v in estimates.items()}
