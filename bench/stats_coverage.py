@@ -38,7 +38,7 @@ from generator.stats.estimates import macro_draws, ratio_draws  # noqa: E402
 from generator.stats.pairwise import BETTER, WORSE, max_t, pair_index  # noqa: E402
 from generator.stats.quantiles import interval  # noqa: E402
 from generator.stats.resample import derive_seed  # noqa: E402
-from generator.suites import extracting  # noqa: E402
+from generator.suites.extracting import SUITE  # noqa: E402
 
 DATASETS, PER_DATASET = 6, 60
 DS_OFFSET = np.array([0.4, 0.0, -0.3, 0.2, -0.6, 0.1])
@@ -48,6 +48,7 @@ NAMES = ("printed_n", "printed_correct", "missing_n", "null_ok")
 RATIOS = {"accuracy": ("printed_correct", "printed_n"), "null_honesty": ("null_ok", "missing_n")}
 SKILLS = ((0.5, 0.0), (1.5, 1.0), (2.5, 2.0))  # (skill, honesty) of the coverage models
 NULL_MODELS = 10
+INDEX_WEIGHTS = dict(next(m for m in SUITE.metrics if m.name == "index").weights)
 
 
 def _logistic(x):
@@ -88,7 +89,7 @@ def _draws(figs: np.ndarray, sim: int, resamples: int):
     ones = np.ones(figs.shape[:2], dtype=np.int64)
     groups = [np.arange(k * PER_DATASET, (k + 1) * PER_DATASET) for k in range(DATASETS)]
     ratio = ratio_draws(figs, ones, NAMES, RATIOS, derive_seed("sim", str(sim), "ratios"), resamples)
-    index = macro_draws(figs, ones, NAMES, RATIOS, extracting.HEADLINE_WEIGHTS, 100, groups, "index",
+    index = macro_draws(figs, ones, NAMES, RATIOS, INDEX_WEIGHTS, 100, groups, "index",
                         derive_seed("sim", str(sim), "index"), resamples)
     return {"accuracy": (ratio.point["accuracy"], ratio.draws["accuracy"]),
             "index": (index.point["index"], index.draws["index"])}

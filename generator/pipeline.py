@@ -83,9 +83,10 @@ def load(root: Path, names: list[str] | None = None, registry: Registry | None =
 
 
 def score(loaded: list[LoadedSuite], root: Path, jobs: int = 1, gate: bool = True,
-          progress: ProgressFactory = None) -> list[ScoredSuite]:
+          progress: ProgressFactory = None, public_dir: Path | None = None) -> list[ScoredSuite]:
     """Score every run with scorer A and, when `gate`, with scorer B alongside (ScorerBUnavailable
-    when it can't run). Input errors in stored responses are collected and raised together."""
+    when it can't run). Input errors in stored responses are collected and raised together. With
+    `public_dir`, each run's public lines are kept in public_dir/<suite>/<run>.jsonl (for the site)."""
     log = ErrorLog(root)
     out = []
     for ls in loaded:
@@ -96,7 +97,7 @@ def score(loaded: list[LoadedSuite], root: Path, jobs: int = 1, gate: bool = Tru
             if g is not None:
                 g.send(run.id, data)
 
-        scoring = Scoring(ls.plugin, ls.items, log)
+        scoring = Scoring(ls.plugin, ls.items, log, public_dir / ls.suite.name if public_dir else None)
         with _bar(progress, total, f"scoring {ls.suite.name}" + (" (A and B)" if gate else " (A)")) as bar:
             runs = []
             for r in score_runs(ls.runs, scoring, jobs, on_read):

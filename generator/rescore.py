@@ -11,6 +11,7 @@ import multiprocessing as mp
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -36,7 +37,9 @@ class RunScore:
     missing: int = 0
     sums: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # items x figures, summed over repeats
     repeats: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # items: responses scored
-    offsets: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)  # public lines: (start, length)
+    # public items' stored lines: (start, length) in `public_file` (written when Scoring.public_dir is set)
+    offsets: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)
+    public_file: Path | None = None
     summary: dict = field(default_factory=dict)  # the run's metrics, by half (pipeline.summarise)
 
     def means(self) -> np.ndarray:
@@ -54,6 +57,7 @@ class Scoring:
     suite: Suite
     items: list[Item]
     log: ErrorLog
+    public_dir: Path | None = None  # where to keep each run's public lines (for the site), if anywhere
 
     def __post_init__(self) -> None:
         self.by_id = {i.id: i for i in self.items}
@@ -89,6 +93,7 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
         repeats[k] += 1
 
     done: set[tuple[str, int]] = set()
+    public: list[tuple[str, int, int, int]] = []  # item, repeat, start, length in `data`
     for _line, record, start, length in iter_records(run, s.half, s.log, data):
         item = s.by_id[record["item"]]
         outcome = read_outcome(record, suite.extract_answer, suite.answer_what)
@@ -97,7 +102,9 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
         done.add((item.id, record["repeat"]))
         result.responses += 1
         if item.half == "public":
-            result.offsets[(item.id, record["repeat"])] = (start, length)
+            public.append((item.id, record["repeat"], start, length))
+    if s.public_dir is not None:
+        _keep_public(result, data, public, s.public_dir)
     for item in s.items:  # a missing response is a failure on that item, never a drop
         if run.half in ("both", item.half) and (item.id, 0) not in done:
             add(item, NO_RESPONSE, 0)
@@ -115,6 +122,18 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
     return result
 
 
+def _keep_public(result: RunScore, data: bytes, public: list[tuple[str, int, int, int]], folder: Path) -> None:
+    """The public lines of the run, in file order, into folder/<run>.jsonl, with their offsets there."""
+    folder.mkdir(parents=True, exist_ok=True)
+    result.public_file = folder / f"{result.run.id}.jsonl"
+    pos = 0
+    with result.public_file.open("wb") as fh:
+        for item, repeat, start, length in public:
+            fh.write(data[start:start + length] + b"\n")
+            result.offsets[(item, repeat)] = (pos, length)
+            pos += length + 1
+
+
 # Worker processes inherit the plugin and the items through fork; only a run's bytes travel to them,
 # and only its results and errors travel back.
 _WORKER: dict = {}
@@ -124,7 +143,7 @@ def _score_in_worker(task: tuple[int, bytes]) -> tuple[RunScore, list]:
     k, data = task
     s: Scoring = _WORKER["scoring"]
     log = ErrorLog(s.log.root)
-    result = score_run(_WORKER["runs"][k], data, Scoring(s.suite, s.items, log))
+    result = score_run(_WORKER["runs"][k], data, Scoring(s.suite, s.items, log, s.public_dir))
     return result, log.errors
 
 

@@ -8,14 +8,14 @@ import orjson
 
 from generator.content import Item
 from generator.parse.response import read_outcome
-from generator.suites import extracting
+from generator.suites.extracting import SUITE
 from tests.adversarial import make_case
 
 
 def scorer_a(item: dict, record: dict) -> list[tuple]:
-    spec, problems = extracting.parse_spec(item)
+    spec, problems = SUITE.parse_item(item)
     assert not problems, problems
-    rows = extracting.score(Item(item["id"], "d", "public", {}, item["document"], spec), read_outcome(record), "r", 0)
+    rows = SUITE.score(Item(item["id"], "d", "public", {}, item["document"], spec), read_outcome(record), "r", 0)
     return [(r.unit, r.verdict, r.points, r.order) for r in rows]
 
 

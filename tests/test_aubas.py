@@ -6,13 +6,16 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from generator.content import Item
 from generator.example.aubas_corpus import DATASETS, make_item
 from generator.example.aubas_ledger import Config, ConfigError, generate_ledger
 from generator.parse.response import read_outcome
-from generator.suites import aubas
+from generator.stats.declared import Declared
+from generator.stats.estimates import point_estimates
+from generator.suites.aubas import SUITE
 from generator.suites.aubas.ledger import FAULT_CODES, answer_key
 
 VECTORS = json.loads((Path(__file__).parent / "vectors" / "au-bas.json").read_text(encoding="utf-8"))
@@ -28,11 +31,11 @@ def record_for(case: dict) -> dict:
 
 def score(ledger: dict, key: dict, record: dict):
     raw = {"id": "case", "document": {"locale": "en-AU"}, "ledger": ledger, "key": key}
-    spec, problems = aubas.parse_spec(raw)
+    spec, problems = SUITE.parse_item(raw)
     assert not problems, problems
     item = Item("case", "default", "public", {}, raw["document"], spec)
-    rows = aubas.score(item, read_outcome(record, aubas.extract_answer, aubas.ANSWER_WHAT), "run", 0)
-    return rows, dict(zip(aubas.FIGURES, aubas.figures(rows)))
+    rows = SUITE.score(item, read_outcome(record, SUITE.extract_answer, SUITE.answer_what), "run", 0)
+    return rows, dict(zip(SUITE.figures, SUITE.item_figures(rows)))
 
 
 @pytest.mark.parametrize("case", VECTORS["cases"], ids=[c["id"] for c in VECTORS["cases"]])
@@ -124,9 +127,9 @@ def test_blanket_flagging_scores_worse_than_silence_on_generated_ledgers():
 
 def test_an_item_whose_key_disagrees_with_its_ledger_is_rejected():
     item = make_item("default", "public", 0)
-    spec, problems = aubas.parse_spec({**item, "key": {**item["key"], "G1": "0.00"}})
+    spec, problems = SUITE.parse_item({**item, "key": {**item["key"], "G1": "0.00"}})
     assert spec is None and "differs from the key the rules derive" in problems[0]
-    spec, problems = aubas.parse_spec({**item, "ledger": {**item["ledger"], "rows": item["ledger"]["rows"][:2]}})
+    spec, problems = SUITE.parse_item({**item, "ledger": {**item["ledger"], "rows": item["ledger"]["rows"][:2]}})
     assert spec is None and "at least 4 rows" in problems[0]
 
 
@@ -138,9 +141,11 @@ def test_per_fault_type_figures_count_pairs_by_code():
     assert (f["true_gst_miscalculated"], f["claimed_gst_miscalculated"], f["found_gst_miscalculated"]) == (1, 0, 0)
     assert (f["true_outside_period"], f["claimed_outside_period"], f["found_outside_period"]) == (1, 2, 1)
     assert (f["true_missing_abn_over_threshold"], f["found_missing_abn_over_threshold"]) == (2, 2)
-    m = aubas.metrics({k: float(v) for k, v in f.items()}, 1)
-    assert m["recall_gst_miscalculated"] == 0.0 and m["precision_outside_period"] == 0.5
-    assert m["precision_gst_miscalculated"] is None  # nothing claimed: no precision, not zero
+    declared = Declared(SUITE)
+    figs = np.array([[[float(f[name]) for name in SUITE.figures]]])  # 1 run x 1 item x figures
+    m = point_estimates(figs, np.ones((1, 1), int), declared.figure_names, declared.spec, [], [])
+    assert m["recall_gst_miscalculated"][0] == 0.0 and m["precision_outside_period"][0] == 0.5
+    assert np.isnan(m["precision_gst_miscalculated"][0])  # nothing claimed: no precision, not zero
     unparseable = next(c for c in VECTORS["cases"] if c["id"] == "no-block")
     _rows, f = score(ledger["ledger"], ledger["key"], record_for(unparseable))
     assert f["true_missing_abn_over_threshold"] == 2 and f["found_missing_abn_over_threshold"] == 0

@@ -17,11 +17,11 @@ from generator.content import Item
 from generator.crosscheck import ScorerBProcess
 from generator.example.aubas_corpus import DATASETS, make_item
 from generator.parse.response import read_outcome
-from generator.suites import aubas
+from generator.suites.aubas import SUITE
 from generator.suites.aubas.ledger import FAULT_CODES, LABELS
 
 ITEMS = [make_item(ds, "public", k) for ds in DATASETS for k in range(3)]
-SPECS = {i["id"]: aubas.parse_spec(i)[0] for i in ITEMS}
+SPECS = {i["id"]: SUITE.parse_item(i)[0] for i in ITEMS}
 
 
 def _figure(rnd: random.Random, value: str) -> str:
@@ -83,7 +83,7 @@ def test_au_bas_scorers_agree(scorer_b, seed):
         lines.append(orjson.dumps({"scorer": "aubas", "item": item, "record": record, "run": "r", "repeat": 0}))
     for (item, record), rows_b in zip(cases, scorer_b.score(lines)):
         obj = Item(item["id"], item["dataset"], "public", {}, item["document"], SPECS[item["id"]])
-        rows_a = aubas.score(obj, read_outcome(record, aubas.extract_answer, aubas.ANSWER_WHAT), "r", 0)
+        rows_a = SUITE.score(obj, read_outcome(record, SUITE.extract_answer, SUITE.answer_what), "r", 0)
         a = [(r.unit, r.verdict, r.points) for r in rows_a]
         b = [(r["unit"], r["verdict"], r["points"]) for r in rows_b] if isinstance(rows_b, list) else rows_b
         assert a == b, record["response"]["choices"][0]["message"]["content"]

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-from generator.rescore import rescore, write_outputs
+from generator.pipeline import load, score
 from generator.stats.engine import compute
-from generator.stats.inputs import StatsInputError, load_suite_data
+from generator.stats.inputs import suite_data
+from generator.suites.extracting import Extracting
 from tests.conftest import GOOD, chat_record
 
 ITEMS = ["i-prv-1", "i-pub-1", "r-prv-1", "r-pub-1", "r-pub-2"]
 WORSE = '{"total": 1, "date": "2026-03-14", "tax_id": null}'
 
 
+def _data(project):
+    return suite_data(score(load(project.root, ["extracting"]), project.root, jobs=1, gate=False)[0])
+
+
 def _stats(project, resamples: int = 400) -> dict:
-    out = project.root / "build" / "rescore"
-    write_outputs(out, rescore(project.root, ["extracting"], jobs=1))
-    return compute(load_suite_data(project.root, "extracting", out), resamples)
+    return compute(_data(project), resamples)
 
 
 def test_a_silent_change_on_the_anchor_items_is_flagged(project):
@@ -43,11 +46,32 @@ def test_the_same_answers_in_two_rounds_show_no_change(project):
     assert all(m["difference"] == 0 and not m["changed"] for m in comp["metrics"].values() if m["current"] is not None)
 
 
-def test_two_runs_of_one_model_on_one_provider_in_one_round_are_an_error(project):
-    for name in ("a", "b"):
-        project.add_run(name, [chat_record(i, GOOD) for i in ITEMS], model="m", provider="p", round="2026-r1")
-    with pytest.raises(StatsInputError, match="one run per round"):
-        _stats(project)
+def test_runs_of_one_model_on_one_provider_in_one_round_are_replicates(project):
+    # run a answers r-pub-1 right twice (repeats 0 and 1), run b once wrong
+    project.add_run("a", [chat_record("r-pub-1", GOOD), chat_record("r-pub-1", GOOD, repeat=1)], model="m",
+                    provider="p", round="2026-r1")
+    project.add_run("b", [chat_record("r-pub-1", WORSE)], model="m", provider="p", round="2026-r1")
+    data = _data(project)
+    (group,) = data.runs
+    assert group.id == "a" and group.replicates == ("a", "b")
+    pos = [i.id for i in data.items].index("r-pub-1")
+    names = list(data.figure_names)
+    correct = data.figs[0, pos, names.index("printed_correct")] / data.figs[0, pos, names.index("printed_n")]
+    assert correct == 0.5  # the mean of runs: each run's per-item mean weighs the same
+    assert data.repeats[0, pos] == 3
+    doc = compute(data, 200)
+    assert doc["runs"]["a"]["replicates"] == ["a", "b"] and doc["method"]["replicates"] == "mean"
+
+
+def test_pooled_replicates_weigh_every_response_the_same(project, monkeypatch):
+    monkeypatch.setattr(Extracting, "replicates", "pooled")
+    project.add_run("a", [chat_record("r-pub-1", GOOD), chat_record("r-pub-1", GOOD, repeat=1)], model="m",
+                    provider="p", round="2026-r1")
+    project.add_run("b", [chat_record("r-pub-1", WORSE)], model="m", provider="p", round="2026-r1")
+    data = _data(project)
+    pos = [i.id for i in data.items].index("r-pub-1")
+    names = list(data.figure_names)
+    assert data.figs[0, pos, names.index("printed_correct")] == pytest.approx(2 / 3)
 
 
 def test_runs_without_common_anchors_are_compared_on_nothing(project):

@@ -12,10 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.rescore import rescore, write_outputs
-from generator.stats.commands import stats
+from generator.outputs import write_outputs
+from generator.pipeline import load, score
 from generator.stats.engine import compute, dumps
-from generator.stats.inputs import load_suite_data
+from generator.stats.inputs import suite_data
 from tests.conftest import GOOD, chat_record
 
 REPO = Path(__file__).resolve().parents[1]
@@ -25,14 +25,15 @@ RESAMPLES = 1000
 @pytest.fixture(scope="module")
 def example(tmp_path_factory):
     out = tmp_path_factory.mktemp("rescore")
-    write_outputs(out, rescore(REPO, ["extracting"], jobs=2))
-    data = load_suite_data(REPO, "extracting", out)
+    scored = score(load(REPO, ["extracting"]), REPO, jobs=2, gate=False)
+    write_outputs(out, scored)
+    data = suite_data(scored[0])
     return out, data, compute(data, RESAMPLES)
 
 
 def test_output_is_bit_identical_across_runs(example):
     out, data, doc = example
-    again = compute(load_suite_data(REPO, "extracting", out), RESAMPLES)
+    again = compute(suite_data(score(load(REPO, ["extracting"]), REPO, jobs=1, gate=False)[0]), RESAMPLES)
     assert dumps(doc) == dumps(again)
     assert doc["method"]["numpy"] == np.__version__ and doc["method"]["resamples"] == RESAMPLES
     rec = doc["strata"]["all"]["resampling"]["ratios"]
@@ -44,17 +45,17 @@ def test_every_metric_run_and_stratum_is_there_and_matches_the_rescore(example):
     summary = json.loads((out / "extracting" / "summary.json").read_text())
     assert len(doc["strata"]) == 1 + 6 + 2 + 6 + 3 + 3 + 3
     for key, st in doc["strata"].items():
-        assert st["items"] >= 10 and set(st["metrics"]) == set(data.module.RATIOS) | {"index"}
+        assert st["items"] >= 10 and set(st["metrics"]) == set(data.declared.names())
         for metric, rows in st["metrics"].items():
             assert set(rows) == {r.id for r in data.runs}
             for row in rows.values():
                 assert row["estimate"] is None or row["low"] <= row["estimate"] <= row["high"]
     for run, s in summary.items():
         st = doc["strata"]
-        assert st["half=private"]["metrics"]["index"][run]["estimate"] == pytest.approx(
-            s["private"]["metrics"]["index"], rel=1e-12)
-        assert st["dataset=receipts"]["metrics"]["accuracy"][run]["estimate"] == pytest.approx(
-            s["all"]["datasets"]["receipts"]["accuracy"], rel=1e-12)
+        # the same computation: equal to the last bit
+        assert st["half=private"]["metrics"]["index"][run]["estimate"] == s["private"]["metrics"]["index"]
+        assert st["dataset=receipts"]["metrics"]["accuracy"][run]["estimate"] == \
+            s["all"]["datasets"]["receipts"]["accuracy"]
     fam = doc["strata"]["half=private"]["pairwise"]["index"]
     assert fam["rule"] == "max-t" and fam["c"] > 1.96 and len(fam["pairs"]) == 36
     assert sorted(sum(fam["tie_groups"], [])) == sorted(fam["runs"])
@@ -89,29 +90,27 @@ def test_operations_and_gap(example):
     assert g["estimate"] == 0.0 and not g["flagged"]
 
 
-def test_stats_command_needs_the_rescore_first(project):
+def test_stats_command_rescores_and_is_deterministic(project):
     project.add_run("perfect", [chat_record(i, GOOD) for i in ["i-prv-1", "i-pub-1", "r-prv-1", "r-pub-1", "r-pub-2"]])
-    result = CliRunner().invoke(stats, ["--root", str(project.root), "--resamples", "200"])
-    assert result.exit_code == 2 and "run `tally rescore` first" in result.output
-    assert CliRunner().invoke(main, ["rescore", "--root", str(project.root), "-q"]).exit_code == 0
-    result = CliRunner().invoke(stats, ["--root", str(project.root), "--resamples", "200"])
+    result = CliRunner().invoke(main, ["stats", "--root", str(project.root), "--resamples", "200", "-q"])
     assert result.exit_code == 0, result.output
+    assert (project.root / "build" / "rescore" / "extracting" / "agreement.json").is_file()
     path = project.root / "build" / "stats" / "extracting" / "stats.json"
     first = path.read_text()
     doc = json.loads(first)
     assert doc["strata"]["all"]["metrics"]["index"]["perfect"]["estimate"] == 100.0
     assert doc["skipped_strata"]["dataset=receipts"]["items"] == 3  # under min_stratum_items
-    assert CliRunner().invoke(stats, ["--root", str(project.root), "--resamples", "200", "-q"]).exit_code == 0
+    assert CliRunner().invoke(main, ["stats", "--root", str(project.root), "--resamples", "200", "-q"]).exit_code == 0
     assert path.read_text() == first
-    bad = CliRunner().invoke(stats, ["--root", str(project.root), "--suite", "nope"])
-    assert bad.exit_code != 0 and "no suite named" in bad.output
+    bad = CliRunner().invoke(main, ["stats", "--root", str(project.root), "--suite", "nope"])
+    assert bad.exit_code == 2 and "no suite named" in bad.output
 
 
-def test_ra_bench_rule_is_selected_by_the_suite(example):
+def test_overlap_rule_is_selected_by_the_suite(example):
     out, data, doc = example
-    ra = compute(replace(data, suite=replace(data.suite, comparison="ra-bench")), 300)
+    ra = compute(replace(data, suite=replace(data.suite, comparison="overlap")), 300)
     fam = ra["strata"]["half=private"]["pairwise"]["index"]
-    assert ra["method"]["comparison"] == "ra-bench" and fam["rule"] == "ra-bench" and fam["c"] is None
+    assert ra["method"]["comparison"] == "overlap" and fam["rule"] == "overlap" and fam["c"] is None
     rows = ra["strata"]["half=private"]["metrics"]["index"]
     for p in fam["pairs"]:
         apart = rows[p["a"]]["low"] > rows[p["b"]]["high"] or rows[p["a"]]["high"] < rows[p["b"]]["low"]
@@ -123,11 +122,15 @@ def test_ra_bench_rule_is_selected_by_the_suite(example):
 
 def test_a_headline_that_is_a_ratio_metric_rides_on_the_ratio_group(example):
     out, data, doc = example
-    from types import SimpleNamespace
+    from generator.stats.declared import Declared
+    from generator.suites.extracting import Extracting
 
-    module = SimpleNamespace(RATIOS=data.module.RATIOS, HEADLINE="accuracy", HEADLINE_WEIGHTS={})
-    plain = compute(replace(data, module=module), 300)
+    class AccuracyFirst(Extracting):
+        metrics = tuple(m for m in Extracting.metrics if m.name != "index")
+        headline = "accuracy"
+
+    plugin = AccuracyFirst()
+    plain = compute(replace(data, plugin=plugin, declared=Declared(plugin)), 300)
     assert plain["headline"]["metric"] == "accuracy" and "index" not in plain["strata"]["all"]["metrics"]
-    assert set(plain["strata"]["all"]["resampling"]) == {"ratios"}
-    g = plain["gap"]["baseline-null"]
-    assert g["metric"] == "accuracy" and g["estimate"] == 0.0
+    for run, row in plain["strata"]["all"]["metrics"]["accuracy"].items():
+        assert row["estimate"] == doc["strata"]["all"]["metrics"]["accuracy"][run]["estimate"]

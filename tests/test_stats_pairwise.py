@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from generator.stats.gap import gap
-from generator.stats.pairwise import BETTER, TIE, WORSE, max_t, pair_index, ra_bench, ratio_rule
+from generator.stats.pairwise import BETTER, TIE, WORSE, max_t, pair_index, overlap_calls, ratio_rule
 from generator.stats.quantiles import linear
 from generator.stats.ranks import rank_ranges, tie_groups
 
@@ -56,12 +56,12 @@ def test_undefined_resamples_are_left_out():
     assert c is not None and pairs[0]["call"] == BETTER
 
 
-def test_ra_bench_rule():
+def test_overlap_rule():
     est, lows, highs = np.array([0.9, 0.8, 0.7]), np.array([0.85, 0.72, 0.6]), np.array([0.95, 0.86, 0.78])
-    pairs = ra_bench(est, lows, highs, np.array([50, 50, 50]))
+    pairs = overlap_calls(est, lows, highs, np.array([50, 50, 50]))
     calls = {(p["a"], p["b"]): p["call"] for p in pairs}
     assert calls == {(0, 1): TIE, (0, 2): BETTER, (1, 2): TIE}  # 0 vs 1 overlap; 0 vs 2 do not
-    assert all(p["call"] == TIE for p in ra_bench(est, lows, highs, np.array([50, 9, 50])) if 1 in (p["a"], p["b"]))
+    assert all(p["call"] == TIE for p in overlap_calls(est, lows, highs, np.array([50, 9, 50])) if 1 in (p["a"], p["b"]))
     lat = ratio_rule(np.array([100.0, 119.0, 121.0]), np.array([20, 20, 20]))
     calls = {(p["a"], p["b"]): p["call"] for p in lat}
     assert calls == {(0, 1): TIE, (0, 2): BETTER, (1, 2): TIE}

@@ -10,7 +10,8 @@ from generator.stats.ratios import (
     calibration_bin, combine_weighted, ece_figures, ece_from_sums, integer_scale, macro_mean, ratio_values,
 )
 from generator.stats.resample import CountMatrix, resample_sums
-from generator.suites import extracting
+from generator.stats.declared import Declared
+from generator.suites.extracting import SUITE
 
 P = np.array([0, .1, .3, .3, .6, .7, .7, .9, 1, 1, .5, .2])
 Y = np.array([0, 0, 1, 0, 1, 1, 0, 1, 1, 1, 0, 0])
@@ -63,9 +64,18 @@ def test_items_denominator_and_integer_scale():
     assert one == 1 and same[0, 0] == 0.1234
 
 
+def _index_by_hand(f: dict[str, float]) -> list[float]:
+    """The Extracting Index of one dataset as the rule page states it, from its figure sums."""
+    acc = f["printed_correct"] / f["printed_n"] if f["printed_n"] else None
+    nh = f["null_ok"] / f["missing_n"] if f["missing_n"] else None
+    if acc is None or nh is None:
+        return [100 * (acc if nh is None else nh)]
+    return [100 * (0.75 * acc + 0.25 * nh)]
+
+
 def test_macro_index_matches_the_suite_headline():
     rng = np.random.default_rng(2)
-    names = extracting.FIGURES
+    names = SUITE.figures
     n = 60
     figs = np.zeros((2, n, len(names)))
     col = {k: i for i, k in enumerate(names)}
@@ -75,12 +85,13 @@ def test_macro_index_matches_the_suite_headline():
         figs[r, :, col["missing_n"]] = rng.integers(0, 3, n) * (np.arange(n) >= 20)  # dataset 0 has none
         figs[r, :, col["null_ok"]] = rng.binomial(figs[r, :, col["missing_n"]].astype(int), 0.7)
     groups = [np.arange(0, 20), np.arange(20, 45), np.arange(45, 60)]
-    d = macro_draws(figs, np.ones((2, n), int), names, extracting.RATIOS, extracting.HEADLINE_WEIGHTS,
-                    extracting.HEADLINE_SCALE, groups, "index", 3, 500)
+    declared = Declared(SUITE)
+    (index,) = declared.dataset_means
+    d = macro_draws(figs, np.ones((2, n), int), names, declared.spec, dict(index.weights), index.times, groups,
+                    "index", 3, 500)
     for r in range(2):
-        per_ds = {str(k): extracting.metrics(dict(zip(names, figs[r, g].sum(axis=0))), len(g))
-                  for k, g in enumerate(groups)}
-        assert d.point["index"][r] == pytest.approx(extracting.headline(per_ds), rel=1e-13)
+        per_ds = [_index_by_hand(dict(zip(names, figs[r, g].sum(axis=0))))[0] for g in groups]
+        assert d.point["index"][r] == pytest.approx(sum(per_ds) / len(per_ds), rel=1e-13)
     assert not np.isnan(d.draws["index"]).any()
 
 

@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 from .gather import SiteData
+from .pages.items import oversize_files
 
 RESCORE_FILES = ("summary.json", "item_stats.csv", "calls.csv", "agreement.json")
 
@@ -48,11 +49,15 @@ def write_data_files(site_dir: Path, site: SiteData) -> None:
         responses = out / "responses-public"
         responses.mkdir(exist_ok=True)
         for run_id, offsets in sorted(sd.offsets.items()):
-            spans = sorted(offsets.values())
-            with sd.runs[run_id].responses.open("rb") as src, (responses / f"{run_id}.jsonl").open("wb") as dst:
-                for start, length in spans:
-                    src.seek(start)
-                    dst.write(src.read(length) + b"\n")
+            target = responses / f"{run_id}.jsonl"  # the run's public lines, as the pipeline kept them
+            if offsets:
+                shutil.copyfile(sd.public_files[run_id], target)
+            else:
+                target.write_bytes(b"")
+        for rel_path, text in oversize_files(sd):  # what item pages show only in part
+            path = site_dir / rel_path
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
 
 
 def listing(site_dir: Path) -> list[dict]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,8 +44,9 @@ class SuiteData:
     public_items: list[Item] = field(default_factory=list)
     # item -> [(run id, verdict table, first row, end row)], public items only
     verdicts: dict[str, list[tuple[str, VerdictTable, int, int]]] = field(default_factory=dict)
-    # run id -> (item, repeat) -> (offset, length) of the stored line in responses.jsonl, public items only
+    # run id -> (item, repeat) -> (offset, length) of the stored line in the run's public file
     offsets: dict[str, dict[tuple[str, int], tuple[int, int]]] = field(default_factory=dict)
+    public_files: dict[str, Path] = field(default_factory=dict)  # run id -> its public lines (pipeline.score)
 
     @property
     def suite(self):
@@ -91,6 +93,8 @@ def _index_public(data: SuiteData) -> None:
             if item in public:
                 data.verdicts.setdefault(item, []).append((r.run.id, r.verdicts, start, stop))
         data.offsets[r.run.id] = r.offsets
+        if r.public_file is not None:
+            data.public_files[r.run.id] = r.public_file
 
 
 def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: int = 1,
@@ -99,7 +103,9 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
     options.progress_factory (None: quiet)."""
     if skip_scorer_b and not draft:
         raise BuildError("--skip-scorer-b needs --draft: a site whose verdicts scorer B did not check is a draft")
-    results = score(load(root), root, jobs, not skip_scorer_b, progress)
+    public_dir = root / "build" / "public"
+    shutil.rmtree(public_dir, ignore_errors=True)
+    results = score(load(root), root, jobs, not skip_scorer_b, progress, public_dir)
     reason = draft_reason([res.agreement for res in results])
     write_outputs(root / "build" / "rescore", results)
     if reason and not draft:

@@ -48,7 +48,7 @@ class Reader:
             return None
         fh = self.files.get(run)
         if fh is None:
-            fh = self.files[run] = self.sd.runs[run].responses.open("rb")
+            fh = self.files[run] = self.sd.public_files[run].open("rb")
         fh.seek(where[0])
         return fh.read(where[1]).decode("utf-8")
 
@@ -57,8 +57,52 @@ class Reader:
             fh.close()
 
 
+def document_file(sd: SuiteData, item_id: str) -> str:
+    return suite_download(sd, f"documents/{item_id}.txt")
+
+
+def record_file(sd: SuiteData, run: str, item_id: str, repeat: int) -> str:
+    return suite_download(sd, f"records/{run}/{item_id}-r{repeat}.json")
+
+
+def suite_download(sd: SuiteData, rest: str) -> str:
+    return f"downloads/{sd.suite.name}/{rest}"
+
+
+def _excerpt(text: str, limit: int) -> tuple[str, int]:
+    """(the first `limit` characters, how many more there are)."""
+    return (text, 0) if len(text) <= limit else (text[:limit], len(text) - limit)
+
+
+def oversize_files(sd: SuiteData):
+    """(site path, text) of every document and stored record that its item page shows only in part
+    (the suite's page budget), to be published whole in downloads."""
+    budget = sd.plugin.budget
+    for item in sd.public_items:
+        text = item.document.get("text")
+        if isinstance(text, str) and len(text) > budget.document_chars:
+            yield document_file(sd, item.id), text
+    reader = Reader(sd)
+    try:
+        for run in sorted(sd.offsets):
+            for (item_id, repeat), (_start, length) in sorted(sd.offsets[run].items()):
+                if length > budget.response_chars:  # bytes >= characters: read only what may be over
+                    line = reader.line(run, item_id, repeat)
+                    if line is not None and len(line) > budget.response_chars:
+                        yield record_file(sd, run, item_id, repeat), line + "\n"
+    finally:
+        reader.close()
+
+
 def item_page(sd: SuiteData, item, reader: Reader) -> Page:
     raw = orjson.loads(item.line)
+    budget = sd.plugin.budget
+    document = dict(item.document)
+    doc_text, doc_more = _excerpt(document.get("text") or "", budget.document_chars)
+    item_line = item.line.decode("utf-8")
+    if doc_more:  # scorers never read the document's text: the embedded item keeps an excerpt
+        document["text"] = doc_text
+        item_line = orjson.dumps({**raw, "document": document}).decode("utf-8")
     info = {**sd.stats["runs"], **sd.stats.get("earlier_runs", {})}
     responses, published = [], []
     for run, table, start, stop in sorted(sd.verdicts.get(item.id, []), key=lambda v: v[0]):
@@ -71,17 +115,24 @@ def item_page(sd: SuiteData, item, reader: Reader) -> Page:
             line = reader.line(run, item.id, repeat)
             record = orjson.loads(line) if line is not None else None
             anchor = f"{run}-r{repeat}"
-            responses.append({"run": run, "repeat": repeat, "anchor": anchor, "line": line,
-                              "content": _content(record) if record else None, "rows": rows,
+            content = _content(record) if record else None
+            content, content_more = _excerpt(content, budget.response_chars) if content is not None else (None, 0)
+            whole = line is None or len(line) <= budget.response_chars
+            responses.append({"run": run, "repeat": repeat, "anchor": anchor, "line": line if whole else None,
+                              "stored": line is not None, "excerpt": None if whole else line[:budget.response_chars],
+                              "record_href": None if whole else record_file(sd, run, item.id, repeat),
+                              "content": content, "content_more": content_more, "rows": rows,
                               "model": info[run]["model"], "provider": info[run]["provider"],
                               "simulated": info[run]["simulated"],
                               "model_href": model_path(info[run]["model"]),
                               "provider_href": provider_path(info[run]["provider"])})
             published.append({"run": run, "repeat": repeat, "anchor": anchor, "stored": line is not None,
+                              "on_page": whole,
                               "rows": [[v["unit"], v["verdict"], v["points"], v["order"]] for v in rows]})
-    ctx = {"sd": sd, "suite": sd.suite, "item": item, "document": item.document, "answers": _answers(sd, raw),
+    ctx = {"sd": sd, "suite": sd.suite, "item": item, "document": document, "answers": _answers(sd, raw),
+           "document_more": doc_more, "document_href": document_file(sd, item.id) if doc_more else None,
            "scorer_scripts": scorer_scripts(sd), "unit_label": sd.plugin.unit_label,
-           "item_line": item.line.decode("utf-8"), "responses": responses, "published": published,
+           "item_line": item_line, "responses": responses, "published": published,
            "suite_href": suite_path(sd), "index_href": suite_path(sd, "items/index.html")}
     return Page(item_path(sd, item.id), "item.html", f"Item {item.id}", ctx, [], ("sort.js", "recheck.js"))
 

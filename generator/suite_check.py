@@ -1,0 +1,157 @@
+"""`tally suite check` and `tally suite new`: what a suite lacks, its shared cases through both
+scorers, and a scaffold of a working minimal suite."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+from .content import Item, load_items, load_suite
+from .crosscheck import ScorerBProcess
+from .errors import ErrorLog, InputProblem, TallyError
+from .ids import id_problem
+from .parse.response import read_outcome
+from .prompts import TEMPLATE_FILE
+from .suite_api import Suite, declaration_problems
+
+SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
+SHOWN = 10  # disagreeing cases listed per scorer
+
+
+@dataclass
+class Report:
+    name: str
+    problems: list[str] = field(default_factory=list)  # each one fails the check
+    notes: list[str] = field(default_factory=list)  # worth knowing, not failures
+    cases: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def check_suite(root: Path, plugin: Suite, content_name: str | None, node: bool = True) -> Report:
+    report = Report(content_name or plugin.name)
+    report.problems += declaration_problems(plugin, files=True)
+    if report.problems:
+        return report
+    if content_name is not None:
+        _check_content(root, plugin, content_name, report)
+    cases = plugin.vector_cases()
+    report.cases = len(cases)
+    if not cases:
+        report.problems.append("no shared cases: declare `vectors` (a case file both scorers must pass)")
+        return report
+    _check_a(plugin, cases, report)
+    if node:
+        _check_b(plugin, cases, report)
+    else:
+        report.notes.append("scorer B not run (--skip-scorer-b)")
+    return report
+
+
+def _check_content(root: Path, plugin: Suite, name: str, report: Report) -> None:
+    log = ErrorLog(root)
+    suite = load_suite(root / "content" / "suites" / name, log)
+    if suite is not None:
+        items = load_items(suite, plugin.parse_item, log)
+        report.notes.append(f"{len(items)} items ({sum(i.half == 'public' for i in items)} public) "
+                            f"in {len(suite.datasets)} dataset(s) are valid" if not log.errors else "")
+        if not (suite.root / TEMPLATE_FILE).is_file():
+            report.notes.append(f"no {TEMPLATE_FILE}: `tally run` needs one (the prompt)")
+    report.problems += [str(e) for e in log.errors]
+    page = root / "content" / "pages" / f"scoring-{name}.md"
+    if not page.is_file():
+        report.problems.append(f"no rule page {page.relative_to(root)}: the rules both scorers are written from")
+    report.notes = [n for n in report.notes if n]
+
+
+def _case_item(plugin: Suite, raw: dict) -> Item:
+    spec, problems = plugin.parse_item(raw)
+    if problems:
+        raise InputProblem(f"the case's item is invalid: {'; '.join(problems)}")
+    return Item(raw["id"], raw.get("dataset", "cases"), raw.get("half", "public"), {}, raw.get("document", {}), spec)
+
+
+def _check_a(plugin: Suite, cases, report: Report) -> None:
+    bad = []
+    for case in cases:
+        try:
+            item = _case_item(plugin, case.item)
+            outcome = read_outcome(case.record, plugin.extract_answer, plugin.answer_what)
+            got = tuple((v.unit, v.verdict) for v in plugin.score(item, outcome, "case", 0))
+        except Exception as exc:  # a case that crashes scorer A is a failed case, reported
+            got = (("<error>", f"{type(exc).__name__}: {exc}"),)
+        if got != case.expected:
+            bad.append(f"{case.id}: expected {list(case.expected)}, scorer A gave {list(got)}")
+    if bad:
+        report.problems.append(f"scorer A fails {len(bad)} of {len(cases)} shared cases: " + "; ".join(bad[:SHOWN]))
+
+
+def _check_b(plugin: Suite, cases, report: Report) -> None:
+    name = orjson.dumps(plugin.scorer_b.name)
+    lines = [b'{"scorer":' + name + b',"run":"case","repeat":0,"item":' + orjson.dumps(c.item) + b',"record":'
+             + orjson.dumps(c.record) + b"}" for c in cases]
+    try:
+        with ScorerBProcess([plugin]) as b:
+            outputs = b.score(lines)
+    except TallyError as exc:
+        report.problems.append(f"scorer B could not run: {exc}")
+        return
+    bad = []
+    for case, out in zip(cases, outputs):
+        got = tuple((r["unit"], r["verdict"]) for r in out) if isinstance(out, list) else (("<error>", str(out)),)
+        if got != case.expected:
+            bad.append(f"{case.id}: expected {list(case.expected)}, scorer B gave {list(got)}")
+    if bad:
+        report.problems.append(f"scorer B fails {len(bad)} of {len(cases)} shared cases: " + "; ".join(bad[:SHOWN]))
+
+
+# ---------------------------------------------------------------- tally suite new
+
+def scaffold(root: Path, name: str, plugins: str = "plugins") -> list[Path]:
+    """A working minimal suite NAME in the project at `root`; returns the files written."""
+    if (p := id_problem(name, "suite name")) is not None:
+        raise InputProblem(p)
+    date = dt.date.today().isoformat()
+    targets = {
+        root / plugins / name / "__init__.py": "plugin__init__.py.tmpl",
+        root / plugins / name / "scorer.js": "scorer.js.tmpl",
+        root / plugins / name / "vectors.json": "vectors.json.tmpl",
+        root / "content" / "suites" / name / "suite.toml": "suite.toml.tmpl",
+        root / "content" / "suites" / name / "prompt.toml": "prompt.toml.tmpl",
+        root / "content" / "suites" / name / "items" / "main.public.jsonl": "items.public.jsonl.tmpl",
+        root / "content" / "pages" / f"scoring-{name}.md": "scoring.md.tmpl",
+        root / "results" / name / "example-echo" / "run.json": "run.json.tmpl",
+        root / "results" / name / "example-echo" / "responses.jsonl": "responses.jsonl.tmpl",
+    }
+    existing = [str(t.relative_to(root)) for t in targets if t.exists()]
+    if existing:
+        raise InputProblem(f"suite {name!r} exists already: {', '.join(existing)} (nothing was written)")
+    for target, template in targets.items():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        text = (SCAFFOLD / template).read_text(encoding="utf-8")
+        target.write_text(text.replace("__NAME__", name).replace("__DATE__", date), encoding="utf-8")
+    written = list(targets)
+    config = root / "tally.toml"
+    if _add_plugin_folder(config, plugins):
+        written.append(config)
+    return written
+
+
+def _add_plugin_folder(config: Path, folder: str) -> bool:
+    """Name the plugin folder in tally.toml (created if needed); False when it is named already."""
+    from .config import load_config
+
+    paths = load_config(config.parent).get("suites", {}).get("paths", [])
+    if folder in paths:
+        return False
+    text = config.read_text(encoding="utf-8") if config.is_file() else ""
+    if "[suites]" in text:
+        raise InputProblem(f"{config}: add {folder!r} to [suites] paths yourself (it lists {paths})")
+    config.write_text(text + ("\n" if text and not text.endswith("\n") else "") +
+                      f'[suites]\npaths = ["{folder}"]\n', encoding="utf-8")
+    return True
