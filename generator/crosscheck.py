@@ -17,9 +17,19 @@ from pathlib import Path
 
 import orjson
 
-SCORER_B = Path(__file__).resolve().parents[1] / "scorer-js" / "cli.js"
+SCORER_B = Path(__file__).resolve().parents[1] / "scorer-js" / "cli.js"  # loads scorer-js/core.js itself
+# Scorer B of each suite scorer (suite.toml's `scorer`): the suite's script, which cli.js loads after
+# the core, and the name it registers there.
+_SUITES = Path(__file__).resolve().parent / "suites"
+SCORER_B_SUITES = {"extracting": (_SUITES / "extracting" / "scorer.js", "extracting"),
+                   "aubas": (_SUITES / "aubas" / "scorer.js", "au-bas")}
 NODE_MIN_MAJOR = 18
 MAX_LISTED = 1000  # differences listed in the report; all are counted
+
+
+def scorer_b_args(*scorers: str) -> list[str]:
+    """cli.js and the scripts of these suite scorers (all when none is named), for `node`."""
+    return [str(SCORER_B)] + [str(SCORER_B_SUITES[s][0]) for s in (scorers or SCORER_B_SUITES)]
 
 
 class ScorerBUnavailable(RuntimeError):
@@ -79,7 +89,7 @@ def _record_lines(run_result):
 def _feed(proc: subprocess.Popen, suite_result, runs, digest: bool) -> None:
     try:
         stdin = proc.stdin
-        scorer = suite_result.suite.scorer.encode()
+        scorer = SCORER_B_SUITES[suite_result.suite.scorer][1].encode()
         for item in suite_result.items:
             stdin.write(b'{"scorer":"' + scorer + b'","define":' + item.line + b"}\n")
         for r in runs:
@@ -97,8 +107,8 @@ class _ScorerB:
     """Scorer B over some runs of a suite, as a context manager yielding its output lines."""
 
     def __init__(self, path: str, suite_result, runs, digest: bool):
-        self.proc = subprocess.Popen([path, str(SCORER_B)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen([path, *scorer_b_args(suite_result.suite.scorer)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.stderr: list[bytes] = []
         self.threads = [threading.Thread(target=lambda: self.stderr.append(self.proc.stderr.read()), daemon=True),
                         threading.Thread(target=_feed, args=(self.proc, suite_result, runs, digest), daemon=True)]
@@ -206,11 +216,12 @@ def _compare(agreement: Agreement, run_result, key: tuple[str, int], rows_a: lis
 
 
 class ScorerBProcess:
-    """One long-lived scorer B process that scores batches of request lines (see scorer-js/cli.js)."""
+    """One long-lived scorer B process that scores batches of request lines (see scorer-js/cli.js), with
+    every suite's script loaded: each line names its suite's registered scorer."""
 
     def __init__(self, node: str | None = None):
         path, self.version = node_version(node)
-        self._proc = subprocess.Popen([path, str(SCORER_B)], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self._proc = subprocess.Popen([path, *scorer_b_args()], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
     def score(self, lines: list[bytes]) -> list[object]:
         """One parsed output per input line, in order."""

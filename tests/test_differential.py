@@ -63,7 +63,7 @@ def test_scorers_agree_on_hypothesis_strings(scorer_b, values, locale):
         record = {"item": item["id"], "repeat": 0, "attempts": [{"status": 200, "error": None}],
                   "response": {"choices": [{"message": {"content": content}}]}}
         cases.append((item, record))
-        lines.append(orjson.dumps({"item": item, "record": record, "run": "r", "repeat": 0}))
+        lines.append(orjson.dumps({"scorer": "extracting", "item": item, "record": record, "run": "r", "repeat": 0}))
     for (item, record), rows_b in zip(cases, scorer_b.score(lines)):
         b = [(r["unit"], r["verdict"], r["points"], r["order"]) for r in rows_b]
         assert scorer_a(item, record) == b, (item["fields"][0], record["response"])

@@ -80,7 +80,7 @@ def test_au_bas_scorers_agree(scorer_b, seed):
         record = {"item": item["id"], "repeat": 0, "attempts": [{"status": 200, "error": None}],
                   "response": {"choices": [{"message": {"content": _reply(rnd, item)}}]}}
         cases.append((item, record))
-        lines.append(orjson.dumps({"scorer": "aubas", "item": item, "record": record, "run": "r", "repeat": 0}))
+        lines.append(orjson.dumps({"scorer": "au-bas", "item": item, "record": record, "run": "r", "repeat": 0}))
     for (item, record), rows_b in zip(cases, scorer_b.score(lines)):
         obj = Item(item["id"], item["dataset"], "public", {}, item["document"], SPECS[item["id"]])
         rows_a = aubas.score(obj, read_outcome(record, aubas.extract_answer, aubas.ANSWER_WHAT), "r", 0)

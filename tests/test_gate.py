@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import stat
 
 import pytest
@@ -14,7 +13,6 @@ from generator.cli import main
 from tests.conftest import GOOD, chat_record
 
 ALL_ITEMS = ["i-prv-1", "i-pub-1", "r-prv-1", "r-pub-1", "r-pub-2"]
-REAL_SCORER_B = crosscheck.SCORER_B
 
 
 def rescore(project, *args):
@@ -23,10 +21,10 @@ def rescore(project, *args):
 
 @pytest.fixture
 def mutant_scorer_b(tmp_path, monkeypatch):
-    """A copy of scorer B with one planted bug: a correct date is reported wrong."""
-    copy = tmp_path / "scorer-js"
-    shutil.copytree(REAL_SCORER_B.parent, copy, ignore=shutil.ignore_patterns("test"))
-    source = (copy / "scorer.js").read_text(encoding="utf-8")
+    """A copy of scorer B's extracting script with one planted bug: a correct date is reported wrong."""
+    script, name = crosscheck.SCORER_B_SUITES["extracting"]
+    copy = tmp_path / "extracting.js"
+    source = script.read_text(encoding="utf-8")
     marker = "function scoreItem(item, record, run, repeat) {"
     assert marker in source
     source = source.replace(marker, marker + "\n    return mutate(scoreItemReal(item, record, run, repeat));\n  }\n"
@@ -34,8 +32,8 @@ def mutant_scorer_b(tmp_path, monkeypatch):
                             "      return r.unit === 'date' && r.verdict === 'correct' ? Object.assign({}, r, "
                             "{verdict: 'wrong', points: 0}) : r;\n    });\n  }\n"
                             "  function scoreItemReal(item, record, run, repeat) {", 1)
-    (copy / "scorer.js").write_text(source, encoding="utf-8")
-    monkeypatch.setattr(crosscheck, "SCORER_B", copy / "cli.js")
+    copy.write_text(source, encoding="utf-8")
+    monkeypatch.setitem(crosscheck.SCORER_B_SUITES, "extracting", (copy, name))
     return copy
 
 

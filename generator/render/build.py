@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..atomic import swap_in
+from ..crosscheck import SCORER_B, SCORER_B_SUITES
 from .charts import plotly_file, write_plotly
 from .downloads import listing, write_data_files, write_table
 from .env import TEMPLATES, make_env, relative
 from .gather import SiteData, gather
 from .pages import Page, home, items, models, other, providers, suite
 
-SCORER_JS = Path(__file__).resolve().parents[2] / "scorer-js" / "scorer.js"
 STATIC = ("site.css", "sort.js", "charts.js", "recheck.js")
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
        "connect-src 'none'; base-uri 'none'; form-action 'none'")
@@ -71,8 +71,10 @@ def _static(target: Path, site: SiteData) -> list[dict]:
     static.mkdir(parents=True)
     for name in STATIC:
         shutil.copyfile(TEMPLATES / "static" / name, static / name)
-    shutil.copyfile(SCORER_JS, static / "scorer.js")
-    shutil.copyfile(SCORER_JS.with_name("aubas.js"), static / "aubas.js")
+    shutil.copyfile(SCORER_B.with_name("core.js"), static / "core.js")  # scorer B: the core, then each suite's script
+    (static / "suites").mkdir()
+    for script, name in SCORER_B_SUITES.values():
+        shutil.copyfile(script, static / "suites" / f"{name}.js")
     links = write_plotly(static)
     content = site.root / "content"
     for folder in ("commitments", "keys"):  # published with the layout commitments_context links to

@@ -28,9 +28,10 @@ def _answers(sd: SuiteData, raw: dict) -> dict:
     return {"caption": module.ANSWER_CAPTION, "columns": module.ANSWER_COLUMNS, "rows": module.answer_rows(raw)}
 
 
-# Scorer B's scripts for each suite scorer, in load order, and the global its scoreItem is on.
-SCORER_SCRIPTS = {"extracting": {"scripts": ["static/scorer.js"], "global": "TallyScorer"},
-                  "aubas": {"scripts": ["static/scorer.js", "static/aubas.js"], "global": "TallyScorerAubas"}}
+# Scorer B's scripts for each suite scorer, in load order (the core first), and the name the suite's
+# script registers with the core.
+SCORER_SCRIPTS = {"extracting": {"scripts": ["static/core.js", "static/suites/extracting.js"], "name": "extracting"},
+                  "aubas": {"scripts": ["static/core.js", "static/suites/au-bas.js"], "name": "au-bas"}}
 
 
 class Reader:
