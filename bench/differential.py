@@ -17,7 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from generator.crosscheck import ScorerBProcess  # noqa: E402
+from generator.crosscheck import ScorerBProcess
+from generator.suites.extracting import SUITE as EXTRACTING  # noqa: E402
 from tests.differential import differences  # noqa: E402
 
 
@@ -30,7 +31,7 @@ def main() -> None:
     rnd = random.Random(args.seed)
     found: list[dict] = []
     start = time.perf_counter()
-    with ScorerBProcess() as process:
+    with ScorerBProcess([EXTRACTING]) as process:
         done = 0
         while done < args.cases:
             n = min(args.batch, args.cases - done)

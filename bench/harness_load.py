@@ -35,12 +35,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from generator.errors import ErrorLog  # noqa: E402
+from generator.example.simmodels import Faults  # noqa: E402
 from generator.harness.localserver import ServerConfig, ServerProcess  # noqa: E402
 from generator.harness.plan import jobs, load_plan  # noqa: E402
 from generator.harness.progress import Progress  # noqa: E402
 from generator.harness.providers import get_provider  # noqa: E402
 from generator.harness.runner import RunSpec, execute  # noqa: E402
-from generator.harness.simmodels import Faults  # noqa: E402
 from generator.results import iter_records, load_run  # noqa: E402
 
 FAULTS = Faults(rate_limit=0.03, server_error=0.03, request_timeout=0.01, timeout=0.003, disconnect=0.01,
@@ -84,7 +84,7 @@ def load_test(root: Path, items: int, repeats: int, concurrency: int) -> dict:
                  'simulated = true\n')
     plan = load_plan(root, "extracting", "both")
     expected = {(i["id"], r) for i, r in jobs(plan, repeats, "all", limit=items)}
-    with ServerProcess(ServerConfig(root, scale=0.01, faults=FAULTS, hang_s=30)) as port:
+    with ServerProcess(ServerConfig(root, "extracting", scale=0.01, faults=FAULTS, hang_s=30)) as port:
         spec = RunSpec(root, "extracting", "acme-lynx-1", get_provider(root, "loadtest"), run_id="load",
                        half="both", repeats=repeats, repeat_sample="all", limit=items, concurrency=concurrency,
                        timeout_s=20.0, base_url=f"http://127.0.0.1:{port}/budgetapi/v1", time_scale=0.05)

@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 import tomllib  # noqa: E402
 
-from generator.crosscheck import SCORER_B, _feed, crosscheck, node_version  # noqa: E402
+from generator.crosscheck import _feed, crosscheck, node_version, scorer_b_args  # noqa: E402
 from generator.errors import ErrorLog  # noqa: E402
 from generator.example.build import load_generated_items  # noqa: E402
 from generator.example.runs import write_example_results  # noqa: E402
@@ -77,7 +77,8 @@ def scorer_b_alone(suite_result) -> float:
     """Scorer B over every stored response, its output discarded: Node reading, parsing, scoring."""
     path, _version = node_version()
     start = time.perf_counter()
-    proc = subprocess.Popen([path, str(SCORER_B)], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen([path, *scorer_b_args(suite_result.suite.scorer)], stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL)
     _feed(proc, suite_result, suite_result.runs, digest=True)  # B scores and digests every run
     proc.wait()
     return time.perf_counter() - start

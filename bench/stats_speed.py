@@ -122,7 +122,7 @@ def main() -> None:
     added = max(e["peak_mb"] - e["before_mb"] for e in eng)
     print(f"engine: median {times[len(times) // 2]:.3f} s (min {times[0]:.3f}, max {times[-1]:.3f}) over "
           f"{len(times)} processes; peak memory {peak:.0f} MB for the whole process, +{added:.0f} MB for the work")
-    print(f"  max-T critical values: " + ", ".join(f"{m} c={eng[0]['result'][m]['c']:.3f}" for m in RATIOS))
+    print("  max-T critical values: " + ", ".join(f"{m} c={eng[0]['result'][m]['c']:.3f}" for m in RATIOS))
     k = args.scipy_models
     sp = measure("scipy", n, runs, b, k)
     scaled = sp["seconds"] * runs / k

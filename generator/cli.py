@@ -47,11 +47,11 @@ def rescore(root: Path, suites: tuple[str, ...], out: Path | None, jobs: int | N
     """
     from .errors import Disagreement
     from .outputs import write_outputs
-    from .pipeline import load, score
+    from .pipeline import load_and_score
     from .report import print_agreement, print_summary
 
-    loaded = load(root, list(suites) or None)
-    scored = score(loaded, root, options.jobs_or_cpus(jobs), not skip_scorer_b, options.progress_factory(quiet))
+    scored = load_and_score(root, list(suites) or None, options.jobs_or_cpus(jobs), not skip_scorer_b,
+                            options.progress_factory(quiet))
     out = out or root / "build" / "rescore"
     write_outputs(out, scored)
     for res in scored:

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from .errors import InputProblem
 
 CONFIG_FILE = "tally.toml"
 
 
-def load_config(root: Path) -> dict:
+def load_config(root: Path) -> dict[str, Any]:
     """The whole table of ROOT/tally.toml ({} when there is none), with its known sections checked."""
     path = Path(root) / CONFIG_FILE
     if not path.is_file():

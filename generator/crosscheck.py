@@ -144,6 +144,13 @@ class _Node:
     def error_text(self) -> str:
         return b"".join(self.stderr).decode("utf-8", "replace")[:500]
 
+    def abort(self) -> None:
+        self.proc.kill()
+        self.jobs.put(None)
+        for t in self.threads:
+            t.join()
+        self.proc.wait()
+
 
 class Gate:
     """The agreement gate of one suite, fed each run's stored bytes while scorer A scores it."""
@@ -157,6 +164,10 @@ class Gate:
     def send(self, run_id: str, data: bytes) -> None:
         self.order.append(run_id)
         self.node.send(run_id, data)
+
+    def abort(self) -> None:
+        """Stop scorer B without a report (scoring found input errors)."""
+        self.node.abort()
 
     def finish(self, runs: Sequence) -> Agreement:
         """Compare with scorer A's results (`runs`: RunScore, any order) and name every difference."""

@@ -54,10 +54,12 @@ def suite_names(root: Path) -> list[str]:
     return sorted(p.name for p in base.iterdir() if (p / "suite.toml").is_file()) if base.is_dir() else []
 
 
-def load(root: Path, names: list[str] | None = None, registry: Registry | None = None) -> list[LoadedSuite]:
-    """Every chosen suite (default: all) with its plugin, items and stored runs; every input error is
-    collected and raised together (InputProblem)."""
-    log = ErrorLog(root)
+def load(root: Path, names: list[str] | None = None, registry: Registry | None = None,
+         errors: ErrorLog | None = None) -> list[LoadedSuite]:
+    """Every chosen suite (default: all) with its plugin, items and stored runs. Every input error is
+    collected and raised together (InputProblem), or left in `errors` when given (score then adds
+    what the stored responses hold and raises them all)."""
+    log = errors if errors is not None else ErrorLog(root)
     known = suite_names(root)
     if not known:
         raise InputProblem(f"no suite found under {root / 'content' / 'suites'} (a folder with a suite.toml)")
@@ -78,19 +80,29 @@ def load(root: Path, names: list[str] | None = None, registry: Registry | None =
         items = load_items(suite, plugin.parse_item, log)
         runs = [r for d in list_run_dirs(root / "results", suite.name) if (r := load_run(d, suite.name, log))]
         out.append(LoadedSuite(suite, plugin, items, runs))
-    log.check()
+    if errors is None:
+        log.check()
     return out
 
 
+def load_and_score(root: Path, names: list[str] | None = None, jobs: int = 1, gate: bool = True,
+                   progress: ProgressFactory = None, public_dir: Path | None = None) -> list[ScoredSuite]:
+    """`load` then `score`, every input error of both reported together."""
+    log = ErrorLog(root)
+    return score(load(root, names, errors=log), root, jobs, gate, progress, public_dir, log)
+
+
 def score(loaded: list[LoadedSuite], root: Path, jobs: int = 1, gate: bool = True,
-          progress: ProgressFactory = None, public_dir: Path | None = None) -> list[ScoredSuite]:
+          progress: ProgressFactory = None, public_dir: Path | None = None,
+          errors: ErrorLog | None = None) -> list[ScoredSuite]:
     """Score every run with scorer A and, when `gate`, with scorer B alongside (ScorerBUnavailable
     when it can't run). Input errors in stored responses are collected and raised together. With
     `public_dir`, each run's public lines are kept in public_dir/<suite>/<run>.jsonl (for the site)."""
-    log = ErrorLog(root)
+    log = errors if errors is not None else ErrorLog(root)
     out = []
     for ls in loaded:
-        g = Gate(ls.plugin, ls.suite.name, [i.line for i in ls.items]) if gate else None
+        # with input errors already found, scorer A alone looks for the rest
+        g = Gate(ls.plugin, ls.suite.name, [i.line for i in ls.items]) if gate and not log.errors else None
         total = sum(r.responses.stat().st_size for r in ls.runs)
 
         def on_read(run: Run, data: bytes, g: Gate | None = g) -> None:
@@ -98,12 +110,22 @@ def score(loaded: list[LoadedSuite], root: Path, jobs: int = 1, gate: bool = Tru
                 g.send(run.id, data)
 
         scoring = Scoring(ls.plugin, ls.items, log, public_dir / ls.suite.name if public_dir else None)
-        with _bar(progress, total, f"scoring {ls.suite.name}" + (" (A and B)" if gate else " (A)")) as bar:
-            runs = []
-            for r in score_runs(ls.runs, scoring, jobs, on_read):
-                runs.append(r)
-                if bar is not None:
-                    bar.update(r.run.responses.stat().st_size)
+        try:
+            with _bar(progress, total, f"scoring {ls.suite.name}" + (" (A and B)" if gate else " (A)")) as bar:
+                runs = []
+                for r in score_runs(ls.runs, scoring, jobs, on_read):
+                    runs.append(r)
+                    if bar is not None:
+                        bar.update(r.run.responses.stat().st_size)
+            if log.errors and g is not None:  # input errors come first: scorer B's view is moot
+                g.abort()
+                g = None
+        except BaseException:
+            if g is not None:
+                g.abort()
+            raise
+        if log.errors:
+            continue
         agreement = g.finish(runs).to_json() if g is not None else {
             "suite": ls.suite.name, "status": "not run", "reason": "scorer B was skipped (--skip-scorer-b)"}
         scored = ScoredSuite(ls.suite, ls.plugin, ls.items, runs, agreement)

@@ -6,13 +6,12 @@ with no fork. Each entry point, module (`NAME.py`) or package (`NAME/__init__.py
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import sys
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
-
-import hashlib
 
 from .config import CONFIG_FILE, load_config
 from .errors import TallyError

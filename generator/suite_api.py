@@ -22,7 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from .content import Item
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 ITEMS = "items"  # the denominator "number of items"
 Better = Literal["higher", "lower", "none"]
 Terms = tuple[tuple[str, float], ...]  # a linear combination of per-item figures
+JsonObject = dict[str, Any]  # a parsed JSON object (an item, a stored record)
 
 
 @dataclass(frozen=True)
@@ -120,8 +121,8 @@ class VectorCase:
     verdict rows both scorers must give: (unit, verdict)."""
 
     id: str
-    item: dict
-    record: dict
+    item: JsonObject
+    record: JsonObject
     expected: tuple[tuple[str, str], ...]
 
 
@@ -152,7 +153,7 @@ class Suite(ABC):
         """The answer in a message's content, or None when there is no readable one."""
 
     @abstractmethod
-    def parse_item(self, raw: dict) -> tuple[object | None, list[str]]:
+    def parse_item(self, raw: JsonObject) -> tuple[object | None, list[str]]:
         """Validate an item's checked answer: (spec for `score`, problems)."""
 
     @abstractmethod
@@ -166,7 +167,7 @@ class Suite(ABC):
     # ---------------------------------------------------------------- pages
 
     @abstractmethod
-    def answer_rows(self, raw: dict) -> list[tuple[str, ...]]:
+    def answer_rows(self, raw: JsonObject) -> list[tuple[str, ...]]:
         """The item's checked answers as table rows (columns: `answer_columns`)."""
 
     def answer_value(self, answer: object, unit: str) -> str:
@@ -177,7 +178,7 @@ class Suite(ABC):
 
     # ---------------------------------------------------------------- harness (optional)
 
-    def messages(self, item: dict, reference_date: str, template: Template) -> list[dict]:
+    def messages(self, item: JsonObject, reference_date: str, template: Template) -> list[JsonObject]:
         """The chat messages of a request for one item (`tally run`). Default: the template's
         system text, and its user text with {document} replaced by the item's document text."""
         text = item.get("document", {}).get("text", "")

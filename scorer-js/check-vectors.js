@@ -1,19 +1,31 @@
 'use strict';
-// Runs the cases of tests/vectors/extracting.json through scorer B.
-//   node scorer-js/check-vectors.js   prints every case scorer B disagrees with.
-// The test scorer-js/test/vectors.test.js uses runCase from here.
+// Runs the cases of a shared vectors file (tests/vectors/<suite>.json) through scorer B.
+//
+//   node scorer-js/check-vectors.js VECTORS SCRIPT [SCRIPT ...]
+//
+// loads core.js, then the suite scorer scripts (paths resolved against the current directory),
+// scores every case with the suite scorer registered under the file's "suite", and prints every
+// case scorer B disagrees with; the exit status is 1 when there is one. Two shapes of case:
+//   - one field: {field, locale, expected: "<verdict>", expected_order?} and exactly one of
+//     answer_json, content, record; the item has that one field, the verdict is its row's;
+//   - whole item: {ledger: "<name in the file's ledgers>", expected: {verdicts: [[unit, verdict],
+//     ...]}} and exactly one of content, record; the rows must be exactly those.
+// The tests in scorer-js/test/ use the functions exported here.
 const fs = require('fs');
 const path = require('path');
-const S = require('./scorer.js');
+const C = require('./core.js');
 
-const VECTORS = path.join(__dirname, '..', 'tests', 'vectors', 'extracting.json');
-
+/** Read a vectors file with scorer B's exact parser (a status written 200.0 stays 200.0). */
 function loadVectors(file) {
-  // Read with scorer B's exact parser, as the CLI reads its input: numbers stay exact
-  // (a status written 200.0 stays distinguishable from 200).
-  const r = S.parseJSON(fs.readFileSync(file || VECTORS, 'utf8'));
+  const r = C.parseJSON(fs.readFileSync(file, 'utf8'));
   if (!r.ok) throw new Error('vectors file is not valid JSON near offset ' + r.pos);
   return r.value;
+}
+
+/** Load suite scorer scripts in order, after the core (each registers itself). */
+function loadScripts(scripts) {
+  if (!globalThis.TallyCore) globalThis.TallyCore = C;
+  for (const s of scripts) require(path.resolve(process.cwd(), s));
 }
 
 // A response record holding `content` as the assistant message.
@@ -26,38 +38,68 @@ function recordWith(content) {
   };
 }
 
-// Runs one case; returns the verdict row of the case's field.
-function runCase(c) {
+/** The item and the record a case describes: {item, record}. */
+function caseInput(data, c) {
   let record;
   if (c.record !== undefined) {
     record = c.record;
   } else if (c.content !== undefined) {
     record = recordWith(c.content);
-  } else {
+  } else if (c.answer_json !== undefined) {
     const content = c.answer_json === '<absent>' ? '{}'
       : '{' + JSON.stringify(c.field.name) + ': ' + c.answer_json + '}';
     record = recordWith(content);
+  } else {
+    throw new Error('case ' + c.id + ': no answer_json, content or record');
   }
-  const item = { id: 'x', document: { locale: c.locale }, fields: [c.field] };
-  return S.scoreItem(item, record, 'vectors', 0)[0];
+  if (c.field !== undefined) return { item: { id: 'x', document: { locale: c.locale }, fields: [c.field] }, record };
+  const shared = data.ledgers && C.hasOwn(data.ledgers, c.ledger) ? data.ledgers[c.ledger] : undefined;
+  if (shared === undefined) throw new Error('case ' + c.id + ': neither a field nor a ledger of the file');
+  return {
+    item: { id: 'x', dataset: 'vectors', half: 'public', strata: {}, document: { text: '' }, ledger: shared.ledger, key: shared.key },
+    record
+  };
 }
 
-module.exports = { VECTORS, loadVectors, runCase, recordWith };
+/** The verdict rows scorer B gives a case (the file's "suite" names the registered scorer). */
+function runCase(data, c) {
+  const input = caseInput(data, c);
+  return C.scorer(data.suite).scoreItem(input.item, input.record, 'vectors', 0);
+}
+
+/** Null when the rows are what the case expects, else what differs. */
+function disagreement(c, rows) {
+  if (typeof c.expected === 'string') {
+    const row = rows[0] || {};
+    const orderBad = c.expected_order !== undefined && row.order !== c.expected_order;
+    if (row.verdict === c.expected && !orderBad) return null;
+    return { got: row.verdict, order: row.order, reason: row.reason };
+  }
+  const got = rows.map((r) => [r.unit, r.verdict]);
+  if (C.stringify(got) === C.stringify(c.expected.verdicts)) return null;
+  return { got, reasons: rows.map((r) => r.reason) };
+}
+
+module.exports = { loadVectors, loadScripts, recordWith, caseInput, runCase, disagreement };
 
 if (require.main === module) {
-  // node scorer-js/check-vectors.js: print the cases scorer B disagrees with.
-  const data = loadVectors();
+  const args = process.argv.slice(2);
+  if (args.length < 2) {
+    process.stderr.write('usage: node scorer-js/check-vectors.js VECTORS SCRIPT [SCRIPT ...]\n');
+    process.exit(2);
+  }
+  loadScripts(args.slice(1));
+  const data = loadVectors(args[0]);
   let bad = 0;
   for (const c of data.cases) {
-    let row;
-    try { row = runCase(c); } catch (e) { row = { verdict: 'ERROR ' + e.message, order: '' }; }
-    const orderBad = c.expected_order !== undefined && row.order !== c.expected_order;
-    if (row.verdict !== c.expected || orderBad) {
+    let diff;
+    try { diff = disagreement(c, runCase(data, c)); } catch (e) { diff = { got: 'ERROR ' + e.message }; }
+    if (diff !== null) {
       bad++;
-      console.log(JSON.stringify({ id: c.id, rule: c.rule, note: c.note, locale: c.locale, field: c.field,
-        answer_json: c.answer_json, content: c.content, expected: c.expected, expected_order: c.expected_order,
-        got: row.verdict, order: row.order, reason: row.reason }));
+      console.log(C.stringify(Object.assign({ id: c.id, rule: c.rule, note: c.note, expected: c.expected,
+        expected_order: c.expected_order }, diff)));
     }
   }
   console.log(`${data.cases.length} cases, ${bad} disagreements`);
+  if (bad) process.exitCode = 1;
 }

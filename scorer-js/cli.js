@@ -2,20 +2,29 @@
 /*
  * Streaming front end of scorer B.
  *
- *   node scorer-js/cli.js < requests.jsonl > verdicts.jsonl
+ *   node scorer-js/cli.js SCRIPT [SCRIPT ...] < requests.jsonl > verdicts.jsonl
  *
- * Every non-blank input line is a JSON object of one of three shapes, and gives exactly one
+ * It loads scorer B's core (core.js, next to this file), then each suite scorer script named on
+ * the command line, in order (paths resolved against the current directory). Each suite script
+ * registers its scorer with the core under a name. A script that cannot be loaded stops the CLI
+ * before it reads any input: a message on stderr and exit status 2. With no script at all every
+ * line that needs a suite scorer gives an error line.
+ *
+ * Every non-blank input line is a JSON object of one of these shapes, and gives exactly one
  * output line:
  *   {"item": <item, as one line of items/<dataset>.<half>.jsonl>,
- *    "record": <response record>, "run": "<run id>", "repeat": <integer>, "scorer": <optional>}
+ *    "record": <response record>, "run": "<run id>", "repeat": <integer>, "scorer": "<name>"}
  *       -> the JSON array of verdict rows
- *          ({run, item, repeat, unit, kind, verdict, points, reason, order}, one per field, in order);
- *   {"define": <item>, "scorer": "<suite scorer>"}
+ *          ({run, item, repeat, unit, kind, verdict, points, reason, order}, in the suite
+ *          scorer's order);
+ *   {"define": <item>, "scorer": "<name>"}
  *       -> {"defined": "<item id>"}; the item is kept for the lines that name it by id, and is
- *          scored by the named suite scorer ("extracting" when absent);
+ *          scored by the named suite scorer;
  *   {"item_id": "<id of a defined item>", "record": <response record>, "run": "<run id>"}
  *       -> the verdict rows, as above; the repeat is the record's own. Without "item_id" (and
  *          without "item"), the defined item named by the record's own "item" is used.
+ * "scorer" is required on "item" and "define" lines: the name a loaded suite script registered.
+ * There is no default; a missing or unknown name is an error line.
  * The last two let a caller send each item once and then the stored response lines verbatim.
  *   {"begin_run": "<run id>"} -> {"begun": "<run id>"}; until the matching
  *   {"end_run": "<run id>"}   -> {"run", "digest", "records", "rows"}
@@ -38,18 +47,25 @@
 
 const readline = require('readline');
 const { once } = require('events');
-const S = require('./scorer.js');
-
+const path = require('path');
 const crypto = require('crypto');
-
-// Suite scorers by name; each is loaded on first use.
-const SCORERS = {
-  extracting: () => S.scoreItem,
-  aubas: () => require('./aubas.js').scoreItem,
-};
+const S = require('./core.js');
 
 const defined = new Map();
 let current = null; // the run being digested: {id, rows: [[item, repeat, text]], records}
+
+/** Load the suite scorer scripts in order; a message for the first that fails, else null. */
+function loadScripts(scripts) {
+  globalThis.TallyCore = S;   // the core the scripts register with
+  for (const script of scripts) {
+    try {
+      require(path.resolve(process.cwd(), script));
+    } catch (e) {
+      return 'cannot load ' + script + ': ' + (e && e.message ? e.message : String(e));
+    }
+  }
+  return null;
+}
 
 function isObject(v) {
   return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof S.JsonNumber);
@@ -98,7 +114,7 @@ function scoreLine(line) {
   if (req.end_run !== undefined) return endRun(req.end_run);
   if (req.define !== undefined) {
     if (!isObject(req.define) || typeof req.define.id !== 'string') throw new Error('"define" is not an item with an id');
-    defined.set(req.define.id, { item: req.define, scoreItem: suiteScorer(req.scorer) });
+    defined.set(req.define.id, { item: req.define, scorer: suiteScorer(req.scorer) });
     return { defined: req.define.id };
   }
   if (req.item === undefined) {
@@ -109,18 +125,22 @@ function scoreLine(line) {
     if (known === undefined) throw new Error('item ' + JSON.stringify(String(id)) + ' was not defined');
     const rec = req.record;
     const repeat = isObject(rec) && rec.repeat !== undefined ? rec.repeat : null;
-    return entry.scoreItem(known, rec, req.run === undefined ? null : req.run, repeat);
+    return entry.scorer.scoreItem(known, rec, req.run === undefined ? null : req.run, repeat);
   }
   const item = req.item;
   if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new Error('"item" is not an object');
   const repeat = req.repeat === undefined ? null : req.repeat;
-  return suiteScorer(req.scorer)(item, req.record, req.run === undefined ? null : req.run, repeat);
+  return suiteScorer(req.scorer).scoreItem(item, req.record, req.run === undefined ? null : req.run, repeat);
 }
 
+/** The registered suite scorer a line names; there is no default. */
 function suiteScorer(name) {
-  const scorer = name === undefined ? 'extracting' : name;
-  if (!Object.prototype.hasOwnProperty.call(SCORERS, scorer)) throw new Error('unknown scorer ' + JSON.stringify(String(scorer)));
-  return SCORERS[scorer]();
+  if (name === undefined) {
+    const names = S.names();
+    throw new Error('"scorer" is missing: it names a suite scorer (' +
+      (names.length ? 'registered: ' + names.join(', ') : 'no suite scorer is loaded') + ')');
+  }
+  return S.scorer(name);
 }
 
 async function main() {
@@ -148,7 +168,13 @@ async function main() {
   if (failed) process.exitCode = 2;
 }
 
-main().catch((e) => {
-  process.stderr.write('scorer-js/cli.js: ' + (e && e.stack ? e.stack : String(e)) + '\n');
+const loadError = loadScripts(process.argv.slice(2));
+if (loadError !== null) {
+  process.stderr.write('scorer-js/cli.js: ' + loadError + '\n');
   process.exitCode = 2;
-});
+} else {
+  main().catch((e) => {
+    process.stderr.write('scorer-js/cli.js: ' + (e && e.stack ? e.stack : String(e)) + '\n');
+    process.exitCode = 2;
+  });
+}

@@ -21,7 +21,7 @@ def scorer_a(item: dict, record: dict) -> list[tuple]:
 
 def differences(process, rnd: random.Random, count: int, start: int = 0) -> list[dict]:
     cases = [make_case(rnd, start + k) for k in range(count)]
-    lines = [orjson.dumps({"item": item, "record": record, "run": "r", "repeat": 0}) for item, record in cases]
+    lines = [orjson.dumps({"scorer": "extracting", "item": item, "record": record, "run": "r", "repeat": 0}) for item, record in cases]
     found = []
     for (item, record), rows_b in zip(cases, process.score(lines)):
         a = scorer_a(item, record)

@@ -7,8 +7,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from generator.commit.page import commitments_context
 from test_commit_support import invoke, sh
+
+from generator.commit.page import commitments_context
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTENT = ROOT / "content"

@@ -8,11 +8,10 @@ import subprocess
 
 import pytest
 from nacl.signing import SigningKey
+from test_commit_support import PRINCIPAL, invoke, items_dir, make_project
 
 from generator.commit import CommitError, sshsig
-from generator.commit.keyfiles import (fingerprint, load_private_key, parse_private_key, private_key_text,
-                                       pub_line)
-from test_commit_support import PRINCIPAL, invoke, items_dir, make_project
+from generator.commit.keyfiles import fingerprint, load_private_key, parse_private_key, private_key_text, pub_line
 
 NS = "tally-commitments-v1@tally.example"
 

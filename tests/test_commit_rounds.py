@@ -7,11 +7,21 @@ import os
 import shutil
 import socket
 
+from test_commit_support import (
+    failed_checks,
+    invoke,
+    item,
+    items_dir,
+    make_project,
+    openssl_verify,
+    round_dir,
+    sh,
+    ssh_verify,
+)
+
 from generator.commit import merkle
 from generator.commit.canonical import canonical, parse_sums
 from generator.commit.page import commitments_context
-from test_commit_support import (failed_checks, invoke, item, items_dir, make_project, openssl_verify,
-                                 round_dir, sh, ssh_verify)
 
 
 def commit(root, name, key, *extra):

@@ -9,12 +9,22 @@ import subprocess
 
 import pytest
 from nacl.signing import SigningKey
+from test_commit_support import (
+    NAMESPACE,
+    copy_project,
+    failed_checks,
+    invoke,
+    items_dir,
+    make_project,
+    openssl_verify,
+    round_dir,
+    sh,
+    ssh_verify,
+)
 
 from generator.commit import sshsig
 from generator.commit.canonical import canonical, parse_sums, render_sums, sha256_hex
 from generator.commit.keyfiles import load_private_key
-from test_commit_support import (NAMESPACE, copy_project, failed_checks, invoke, items_dir, make_project,
-                                 openssl_verify, round_dir, sh, ssh_verify)
 
 STRICT = "sha256sum -c --strict SHA256SUMS"
 SAME_SET = ("diff <(sed -n 's/^SHA256 (\\(items\\/[^)]*\\)) = .*/\\1/p' SHA256SUMS) "

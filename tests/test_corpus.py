@@ -13,9 +13,18 @@ import pytest
 
 from generator.example import locales as L
 from generator.example.balance import THRESHOLD, balance_report, write_balance
-from generator.example.corpus import (DATASETS, FIELD_TYPES, ID_RE, KINDS, all_items,
-                                      dumps_jsonl, generate_corpus, shows, write_corpus,
-                                      yearless_dates)
+from generator.example.corpus import (
+    DATASETS,
+    FIELD_TYPES,
+    ID_RE,
+    KINDS,
+    all_items,
+    dumps_jsonl,
+    generate_corpus,
+    shows,
+    write_corpus,
+    yearless_dates,
+)
 
 
 @pytest.fixture(scope="module")

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.crosscheck import ScorerBProcess
+from generator.suites.extracting import SUITE as EXTRACTING
 from tests.differential import differences, scorer_a
 
 CASES_PER_EXAMPLE = 200
@@ -27,7 +28,7 @@ COMMON = dict(deadline=None, derandomize=True, database=None,
 
 @pytest.fixture(scope="module")
 def scorer_b():
-    with ScorerBProcess() as process:
+    with ScorerBProcess([EXTRACTING]) as process:
         yield process
 
 
@@ -63,7 +64,7 @@ def test_scorers_agree_on_hypothesis_strings(scorer_b, values, locale):
         record = {"item": item["id"], "repeat": 0, "attempts": [{"status": 200, "error": None}],
                   "response": {"choices": [{"message": {"content": content}}]}}
         cases.append((item, record))
-        lines.append(orjson.dumps({"item": item, "record": record, "run": "r", "repeat": 0}))
+        lines.append(orjson.dumps({"scorer": "extracting", "item": item, "record": record, "run": "r", "repeat": 0}))
     for (item, record), rows_b in zip(cases, scorer_b.score(lines)):
         b = [(r["unit"], r["verdict"], r["points"], r["order"]) for r in rows_b]
         assert scorer_a(item, record) == b, (item["fields"][0], record["response"])

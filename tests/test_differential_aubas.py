@@ -65,7 +65,7 @@ def _reply(rnd: random.Random, item: dict) -> str:
 
 @pytest.fixture(scope="module")
 def scorer_b():
-    with ScorerBProcess() as process:
+    with ScorerBProcess([SUITE]) as process:
         yield process
 
 
@@ -80,7 +80,7 @@ def test_au_bas_scorers_agree(scorer_b, seed):
         record = {"item": item["id"], "repeat": 0, "attempts": [{"status": 200, "error": None}],
                   "response": {"choices": [{"message": {"content": _reply(rnd, item)}}]}}
         cases.append((item, record))
-        lines.append(orjson.dumps({"scorer": "aubas", "item": item, "record": record, "run": "r", "repeat": 0}))
+        lines.append(orjson.dumps({"scorer": "au-bas", "item": item, "record": record, "run": "r", "repeat": 0}))
     for (item, record), rows_b in zip(cases, scorer_b.score(lines)):
         obj = Item(item["id"], item["dataset"], "public", {}, item["document"], SPECS[item["id"]])
         rows_a = SUITE.score(obj, read_outcome(record, SUITE.extract_answer, SUITE.answer_what), "r", 0)

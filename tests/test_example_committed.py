@@ -26,13 +26,13 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
+from generator.example import harness_runs as example
 from generator.example.build import generate_corpus_files
 from generator.example.profiles import BASELINES, PROFILES
+from generator.example.simmodels import null_answer, rules_answer, usage_for
 from generator.example.simulate import simulate_call
-from generator.harness import example
 from generator.harness.plan import jobs, load_plan
 from generator.harness.providers import load_providers
-from generator.harness.simmodels import null_answer, rules_answer, usage_for
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results" / "extracting"
@@ -229,7 +229,7 @@ def test_help_lists_every_command():
     assert result.exit_code == 0
     listed = {line.split()[0] for line in result.output.split("Commands:")[1].splitlines() if line.strip()}
     assert listed == {"site", "rescore", "stats", "run", "import", "provider", "keys", "commit", "reveal", "verify",
-                      "example"}
+                      "example", "suite"}
     for line in result.output.split("Commands:")[1].splitlines():
         if line.strip():
             assert len(line.split()) > 1, f"{line.strip()} has no one-line description"

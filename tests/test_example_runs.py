@@ -10,12 +10,12 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from test_simulate import make_items
 
 from generator.example.profiles import BASELINES, PROFILES
 from generator.example.prompt import prompt_sha256
 from generator.example.runs import sample_ids, write_example_results
 from generator.example.simulate import find_json_object
-from test_simulate import make_items
 
 REQUIRED = {"format", "suite", "run_id", "model", "provider", "hosting", "simulated", "started"}
 ITEMS = make_items(200)

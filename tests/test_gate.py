@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import stat
 
 import pytest
@@ -11,10 +10,11 @@ from click.testing import CliRunner
 
 from generator import crosscheck
 from generator.cli import main
+from generator.suite_api import ScorerB
+from generator.suites.extracting import Extracting
 from tests.conftest import GOOD, chat_record
 
 ALL_ITEMS = ["i-prv-1", "i-pub-1", "r-prv-1", "r-pub-1", "r-pub-2"]
-REAL_SCORER_B = crosscheck.SCORER_B
 
 
 def rescore(project, *args):
@@ -23,10 +23,10 @@ def rescore(project, *args):
 
 @pytest.fixture
 def mutant_scorer_b(tmp_path, monkeypatch):
-    """A copy of scorer B with one planted bug: a correct date is reported wrong."""
-    copy = tmp_path / "scorer-js"
-    shutil.copytree(REAL_SCORER_B.parent, copy, ignore=shutil.ignore_patterns("test"))
-    source = (copy / "scorer.js").read_text(encoding="utf-8")
+    """A copy of scorer B's extracting script with one planted bug: a correct date is reported wrong."""
+    script = Extracting.scorer_b.scripts[0]
+    copy = tmp_path / "extracting.js"
+    source = script.read_text(encoding="utf-8")
     marker = "function scoreItem(item, record, run, repeat) {"
     assert marker in source
     source = source.replace(marker, marker + "\n    return mutate(scoreItemReal(item, record, run, repeat));\n  }\n"
@@ -34,8 +34,8 @@ def mutant_scorer_b(tmp_path, monkeypatch):
                             "      return r.unit === 'date' && r.verdict === 'correct' ? Object.assign({}, r, "
                             "{verdict: 'wrong', points: 0}) : r;\n    });\n  }\n"
                             "  function scoreItemReal(item, record, run, repeat) {", 1)
-    (copy / "scorer.js").write_text(source, encoding="utf-8")
-    monkeypatch.setattr(crosscheck, "SCORER_B", copy / "cli.js")
+    copy.write_text(source, encoding="utf-8")
+    monkeypatch.setattr(Extracting, "scorer_b", ScorerB("extracting", (copy,)))
     return copy
 
 
@@ -84,5 +84,5 @@ def test_skipping_scorer_b_is_recorded(project):
     result = rescore(project, "--skip-scorer-b")
     assert result.exit_code == 0
     report = json.loads((project.root / "build/rescore/extracting/agreement.json").read_text())
-    assert report == {"status": "not run", "suite": "extracting"}
+    assert report == {"status": "not run", "suite": "extracting", "reason": "scorer B was skipped (--skip-scorer-b)"}
     assert "not run" in result.output

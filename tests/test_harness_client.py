@@ -8,12 +8,12 @@ import socket
 
 import httpx
 import pytest
+from test_harness_support import CLEAN, LiveServer, harness_project  # noqa: F401
 
 from generator.example.profiles import Profile
+from generator.example.simmodels import Faults
 from generator.harness.client import ChatClient, RetryPolicy, retry_after_s
-from generator.harness.simmodels import Faults
 from generator.parse.response import UNPARSEABLE, read_outcome
-from test_harness_support import CLEAN, LiveServer, harness_project  # noqa: F401
 
 FAST = RetryPolicy(timeout_s=5.0, backoff_base_s=0.02, backoff_max_s=1.0)
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 
 from click.testing import CliRunner
+from test_harness_support import harness_project, records  # noqa: F401
 
 from generator.cli import main
 from generator.example.prompt import encode_value, to_json
 from generator.harness.commands import import_cmd
 from generator.harness.plan import load_plan
-from test_harness_support import harness_project, records  # noqa: F401
 
 
 def _body(item: dict, model: str = "clean-1") -> dict:

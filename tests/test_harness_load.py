@@ -8,13 +8,14 @@ import asyncio
 import json
 from collections import Counter
 
+from test_harness_support import LiveServer, harness_project, records  # noqa: F401
+
 from generator.errors import ErrorLog
+from generator.example.simmodels import Faults
 from generator.harness.plan import jobs, load_plan
 from generator.harness.providers import get_provider
 from generator.harness.runner import RunSpec, execute
-from generator.harness.simmodels import Faults
 from generator.results import iter_records, load_run
-from test_harness_support import LiveServer, harness_project, records  # noqa: F401
 
 FAULTS = Faults(rate_limit=0.04, server_error=0.04, request_timeout=0.02, timeout=0.01, disconnect=0.02,
                 malformed=0.01, wrong_model=0.01, slow=0.02)

@@ -10,13 +10,13 @@ import time
 
 import pytest
 from click.testing import CliRunner
+from test_harness_support import LiveServer, harness_project, records  # noqa: F401
 
+from generator.errors import ErrorLog
 from generator.harness.commands import run
 from generator.harness.plan import jobs, load_plan
 from generator.harness.store import RunStore, StoreError
 from generator.results import iter_records, load_run
-from generator.errors import ErrorLog
-from test_harness_support import LiveServer, harness_project, records  # noqa: F401
 
 RUN = "from generator.harness.commands import run; run()"
 

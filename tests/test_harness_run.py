@@ -6,13 +6,13 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from test_harness_support import LiveServer, harness_project, records  # noqa: F401
 
 from generator.cli import main
+from generator.example.simmodels import Faults
 from generator.harness.commands import provider, run
 from generator.harness.plan import PlanError, load_plan, sample_ids
 from generator.harness.providers import ProviderError, load_providers
-from generator.harness.simmodels import Faults
-from test_harness_support import LiveServer, harness_project, records  # noqa: F401
 
 
 def invoke(command, args: list[str]):
@@ -114,8 +114,9 @@ def test_providers_file_is_validated(tmp_path, old, new, message):
 
 
 def test_the_example_providers_match_the_profiles():
-    from generator.example.profiles import PROFILES
     from test_harness_support import ROOT
+
+    from generator.example.profiles import PROFILES
 
     providers = load_providers(ROOT)
     for p in PROFILES:
@@ -139,7 +140,7 @@ def test_provider_serve_answers_on_a_free_port_and_stops(harness_project):
     import httpx
 
     code = "from generator.harness.commands import provider; provider()"
-    proc = subprocess.Popen([sys.executable, "-c", code, "serve", "--root", str(harness_project), "--port", "0",
+    proc = subprocess.Popen([sys.executable, "-c", code, "serve", "--suite", "extracting", "--root", str(harness_project), "--port", "0",
                              "--scale", "0", "--fault", "rate_limit=0.5"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:

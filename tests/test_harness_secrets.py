@@ -5,10 +5,10 @@ from __future__ import annotations
 import secrets
 
 from click.testing import CliRunner
-
-from generator.harness.commands import run
-from generator.harness.simmodels import Faults
 from test_harness_support import LiveServer, harness_project, records  # noqa: F401
+
+from generator.example.simmodels import Faults
+from generator.harness.commands import run
 
 
 def _scan(root, key: str) -> list[str]:

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from generator.example.profiles import PROFILES, Profile
+from generator.example.simmodels import Faults, SimModels
 from generator.harness.plan import load_plan
 from generator.harness.server import SimServer
-from generator.harness.simmodels import Faults, SimModels
 
 ROOT = Path(__file__).resolve().parents[1]
 CLEAN = Profile(run_id="clean-1-testprov", model="clean-1", provider="testprov", summary="no faults.",

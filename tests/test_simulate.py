@@ -12,7 +12,11 @@ import pytest
 
 from generator.example.profiles import ERROR_KINDS, PROFILES, Profile
 from generator.example.prompt import (
-    PROMPT_TEMPLATE_VERSION, build_messages, json_number, prompt_sha256, to_json,
+    PROMPT_TEMPLATE_VERSION,
+    build_messages,
+    json_number,
+    prompt_sha256,
+    to_json,
 )
 from generator.example.simulate import find_json_object, simulate_call
 

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import hashlib
-from html import unescape
 import re
 import shutil
+from html import unescape
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from generator.render import gather as gather_module
-from generator.render.gather import BuildError
-from generator.render.commands import site
+from generator import crosscheck
+from generator.cli import main
+from generator.errors import Disagreement, InputProblem, ScorerBUnavailable
 from tests.site_support import build, fixture_site, make_project, missing_node
 
 pytestmark = pytest.mark.skipif(missing_node() is not None, reason=missing_node() or "")
@@ -41,10 +41,8 @@ def test_refuses_when_scorers_disagree_and_keeps_the_old_site(tmp_path, monkeypa
     out = tmp_path / "site"
     build(root, out)
     before = tree(out)
-    monkeypatch.setattr(gather_module, "_gate", lambda res: {"suite": res.suite.name, "status": "disagree",
-                                                              "compared": 10, "differing": 1, "differences": [],
-                                                              "scorer_b": "scorer-js/cli.js", "node": "v0"})
-    with pytest.raises(BuildError, match="scorers disagree"):
+    _disagree(monkeypatch)
+    with pytest.raises(Disagreement, match="scorers disagree"):
         build(root, out)
     assert tree(out) == before
     report = build(root, out, draft=True)
@@ -53,14 +51,24 @@ def test_refuses_when_scorers_disagree_and_keeps_the_old_site(tmp_path, monkeypa
         assert "Draft: the scorers disagree" in page.read_text(encoding="utf-8"), page
 
 
+def _disagree(monkeypatch):
+    def finish(self, runs):
+        return crosscheck.Agreement(self.suite_name, "disagree", 10, 1, [], node="v0")
+
+    monkeypatch.setattr(crosscheck.Gate, "finish", finish)
+
+
 def test_scorer_b_missing_gives_its_own_draft_label(tmp_path, monkeypatch):
     root = make_project(tmp_path / "p")
-    monkeypatch.setattr(gather_module, "_gate", lambda res: {"suite": res.suite.name, "status": "not run",
-                                                              "reason": "no node"})
-    with pytest.raises(BuildError, match="scorer B did not run"):
+    monkeypatch.setattr(crosscheck.shutil, "which", lambda name: None)
+    with pytest.raises(ScorerBUnavailable, match="Node.js 18 or newer"):
         build(root, tmp_path / "site")
+    with pytest.raises(ScorerBUnavailable):
+        build(root, tmp_path / "site", draft=True)  # the same rule as rescore: no silent draft
     assert not (tmp_path / "site").exists()
-    build(root, tmp_path / "site", draft=True)
+    with pytest.raises(InputProblem, match="needs --draft"):
+        build(root, tmp_path / "site", skip_scorer_b=True)
+    build(root, tmp_path / "site", draft=True, skip_scorer_b=True)
     assert "Draft: scorer B did not run" in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
 
 
@@ -140,17 +148,22 @@ def test_stored_lines_are_published_exactly(tmp_path):
 def test_cli_build_and_refusal(tmp_path, monkeypatch):
     root = make_project(tmp_path / "p")
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1793491200")
-    result = CliRunner().invoke(site, ["build", "--root", str(root), "--out", str(tmp_path / "s"), "-q"])
+    args = ["site", "build", "--root", str(root), "--out", str(tmp_path / "s"), "-q"]
+    result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     assert "pages" in result.output and (tmp_path / "s" / "index.html").is_file()
-    monkeypatch.setattr(gather_module, "_gate", lambda res: {"suite": res.suite.name, "status": "not run"})
-    result = CliRunner().invoke(site, ["build", "--root", str(root), "--out", str(tmp_path / "s"), "-q"])
-    assert result.exit_code == 3 and "refusing to publish" in result.output
+    with monkeypatch.context() as m:
+        _disagree(m)
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 3 and "refusing to publish" in result.output
+    monkeypatch.setattr(crosscheck.shutil, "which", lambda name: None)
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 4 and "apt-get install nodejs" in result.output
 
 
 def test_input_errors_stop_the_build(tmp_path):
     root = make_project(tmp_path / "p")
     shutil.rmtree(root / "results" / "mini" / "rules-local")
     (root / "results" / "mini" / "bad").mkdir()
-    with pytest.raises(BuildError, match="input errors"):
+    with pytest.raises(InputProblem, match="run.json is missing"):
         build(root, tmp_path / "site")

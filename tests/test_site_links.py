@@ -23,9 +23,10 @@ class Links(HTMLParser):
         a = dict(attrs)
         if "id" in a:
             self.ids.add(a["id"])
-        for key in ("href", "src", "data-scorer"):
+        for key in ("href", "src"):
             if a.get(key):
                 self.urls.append(a[key])
+        self.urls += (a.get("data-scripts") or "").split()  # the re-check button's scorer B scripts
 
 
 def crawl(site: Path) -> tuple[int, list[str]]:

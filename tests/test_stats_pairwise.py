@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from generator.stats.gap import gap
-from generator.stats.pairwise import BETTER, TIE, WORSE, max_t, pair_index, overlap_calls, ratio_rule
+from generator.stats.pairwise import BETTER, TIE, WORSE, max_t, overlap_calls, pair_index, ratio_rule
 from generator.stats.quantiles import linear
 from generator.stats.ranks import rank_ranges, tie_groups
 

@@ -5,12 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from generator.stats.declared import Declared
 from generator.stats.estimates import macro_draws, per_run, ratio_draws
 from generator.stats.ratios import (
-    calibration_bin, combine_weighted, ece_figures, ece_from_sums, integer_scale, macro_mean, ratio_values,
+    calibration_bin,
+    combine_weighted,
+    ece_figures,
+    ece_from_sums,
+    integer_scale,
+    macro_mean,
+    ratio_values,
 )
 from generator.stats.resample import CountMatrix, resample_sums
-from generator.stats.declared import Declared
 from generator.suites.extracting import SUITE
 
 P = np.array([0, .1, .3, .3, .6, .7, .7, .9, 1, 1, .5, .2])

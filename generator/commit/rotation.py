@@ -14,7 +14,8 @@ from .canonical import canonical, parse_canonical
 from .checks import Checks
 from .keyfiles import fingerprint, load_private_key
 from .keys import find_key, keys_dir, load_registry, now_utc, save_registry
-from .sshsig import check_allowed, sign, verify as sshsig_verify
+from .sshsig import check_allowed, sign
+from .sshsig import verify as sshsig_verify
 from .verify_keys import KeyContext
 
 ROTATIONS = "rotations"

@@ -14,9 +14,18 @@ from pathlib import Path
 
 from .. import __version__
 from ..ids import id_problem, is_safe_id
-from . import (ITEMS, MANIFEST, MANIFEST_FORMAT, SUMS, SUMS_ED25519, SUMS_SSHSIG, CommitError)
-from .canonical import (ITEM_PATH, canonical, item_file, item_path, new_salt, parse_sums, render_sums,
-                        sha256_hex, sums_entries)
+from . import ITEMS, MANIFEST, MANIFEST_FORMAT, SUMS, SUMS_ED25519, SUMS_SSHSIG, CommitError
+from .canonical import (
+    ITEM_PATH,
+    canonical,
+    item_file,
+    item_path,
+    new_salt,
+    parse_sums,
+    render_sums,
+    sha256_hex,
+    sums_entries,
+)
 from .keyfiles import fingerprint, load_private_key
 from .keys import find_key, load_registry, now_utc
 from .layout import chain_heads, private_round_dir, round_dir

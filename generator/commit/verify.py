@@ -18,7 +18,8 @@ from .checks import Checks
 from .keyfiles import fingerprint
 from .layout import chain_order, previous_of, read_manifest, round_dir, round_names
 from .merkle import root as merkle_root
-from .sshsig import check_allowed, verify as sshsig_verify
+from .sshsig import check_allowed
+from .sshsig import verify as sshsig_verify
 from .verify_keys import KeyContext, check_keys
 
 KNOWN = {MANIFEST, SUMS, SUMS_SSHSIG, SUMS_ED25519, ITEMS}

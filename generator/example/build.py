@@ -1,7 +1,7 @@
 """`tally example generate`: the example corpus, its balance report and the example results.
 
 The corpus and balance report are byte-reproducible from the seed. The results are made by the
-harness against the local simulation server (`generator.harness.example`): their answers,
+harness against the local simulation server (`generator.example.harness_runs`): their answers,
 statuses, attempts and usage are reproducible, their times and latencies are measured.
 """
 
@@ -44,7 +44,8 @@ def generate_aubas(root: Path) -> list[Path]:
     simulation server serves the extracting suite's simulated models only.
     """
     from .aubas_corpus import write_items
-    from .aubas_runs import SUITE as AUBAS, write_aubas_results
+    from .aubas_runs import SUITE as AUBAS
+    from .aubas_runs import write_aubas_results
 
     suite_dir = root / "content" / "suites" / AUBAS
     shutil.rmtree(suite_dir / "items", ignore_errors=True)
@@ -56,7 +57,7 @@ def generate_aubas(root: Path) -> list[Path]:
 def generate_example(root: Path, seed: int = 20261020, progress: bool = True) -> list[Path]:
     """Rewrite the corpus from the seed, then results/extracting/ by running the harness; then
     the au-bas suite's items and results."""
-    from generator.harness.example import run_example
+    from generator.example.harness_runs import run_example
 
     written = generate_corpus_files(root, seed)
     shutil.rmtree(root / "results" / SUITE, ignore_errors=True)

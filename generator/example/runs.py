@@ -1,7 +1,7 @@
 """An offline writer of example-shaped results: one folder per run under `results/extracting/`.
 
 The committed example results are not written here: `tally example generate` makes them by
-running the harness against the local simulation server (`generator.harness.example`), so their
+running the harness against the local simulation server (`generator.example.harness_runs`), so their
 latencies are measured. This writer makes the same runs without any HTTP, byte-identical for a
 seed, for tests and benchmarks that need many runs quickly (`bench/rescore_throughput.py`).
 

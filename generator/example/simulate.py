@@ -19,11 +19,12 @@ import json
 import math
 import random
 import re
-from dataclasses import dataclass, field as dc_field
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 from decimal import Decimal
 
 from generator.example.profiles import ERROR_KINDS, Profile
-from generator.example.prompt import JsonNumber, is_decimal, encode_value, json_number, to_json
+from generator.example.prompt import JsonNumber, encode_value, is_decimal, json_number, to_json
 
 MAX_ATTEMPTS = 3
 TIMEOUT_MS = 60000.0

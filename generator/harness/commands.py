@@ -131,7 +131,7 @@ def provider() -> None:
 
 @provider.command("serve")
 @_ROOT
-@click.option("--suite", default="extracting", show_default=True)
+@click.option("--suite", required=True, help="The suite whose items the simulated models answer (the example: extracting).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8788, show_default=True, help="0: a free port.")
 @click.option("--scale", type=click.FloatRange(min=0), default=1.0, show_default=True,
               help="Sleep this share of each simulated latency (and of Retry-After).")
@@ -150,11 +150,11 @@ def serve(root: Path, suite: str, port: int, scale: float, faults: tuple[str, ..
     POST /<provider>/v1/chat/completions, for the providers of content/providers.toml marked
     simulation_server. Stop with Ctrl-C.
     """
+    import os
+
+    from ..example.simmodels import Faults
     from .localserver import ServerConfig, build_server
     from .plan import PlanError
-    from .simmodels import Faults
-
-    import os
 
     key = os.environ.get(require_key_env, "") if require_key_env else None
     if require_key_env and not key:

@@ -9,13 +9,13 @@ import multiprocessing as mp
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .simmodels import DEFAULT_SEED, Faults, SimModels
+from ..example.simmodels import DEFAULT_SEED, Faults, SimModels
 
 
 @dataclass(frozen=True)
 class ServerConfig:
     root: Path
-    suite: str = "extracting"
+    suite: str
     seed: int = DEFAULT_SEED
     scale: float = 1.0
     faults: Faults = field(default_factory=Faults)

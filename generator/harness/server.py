@@ -15,7 +15,7 @@ import json
 import threading
 from http import HTTPStatus
 
-from .simmodels import Reply, SimModels, error_reply
+from ..example.simmodels import Reply, SimModels, error_reply
 
 MAX_HEAD = 64 * 1024
 MAX_BODY = 32 * 1024 * 1024

@@ -74,9 +74,9 @@ def _static(target: Path, site: SiteData) -> list[dict]:
     shutil.copyfile(SCORER_CORE, static / "core.js")
     for sd in site.suites:  # only the scorer B scripts of the suites on the site
         for k, script in enumerate(sd.plugin.scorer_b.scripts):
-            target = static / scorer_script_path(sd.plugin, k)
-            target.parent.mkdir(exist_ok=True)
-            shutil.copyfile(script, target)
+            published = static / scorer_script_path(sd.plugin, k)
+            published.parent.mkdir(exist_ok=True)
+            shutil.copyfile(script, published)
     links = write_plotly(static)
     content = site.root / "content"
     for folder in ("commitments", "keys"):  # published with the layout commitments_context links to

@@ -9,7 +9,6 @@ import click
 from .. import options
 
 
-
 @click.group("site")
 def site() -> None:
     """The static site: every page a reader needs, built from content/, results/ and the statistics."""

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..content import Item
 from ..errors import Disagreement, InputProblem
 from ..outputs import write_outputs
-from ..pipeline import ScoredSuite, load, score
+from ..pipeline import ScoredSuite, load_and_score
 from ..results import Run
 from ..score.verdicts import VerdictTable
 from ..stats.declared import Declared
@@ -105,7 +105,7 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
         raise BuildError("--skip-scorer-b needs --draft: a site whose verdicts scorer B did not check is a draft")
     public_dir = root / "build" / "public"
     shutil.rmtree(public_dir, ignore_errors=True)
-    results = score(load(root), root, jobs, not skip_scorer_b, progress, public_dir)
+    results = load_and_score(root, None, jobs, not skip_scorer_b, progress, public_dir)
     reason = draft_reason([res.agreement for res in results])
     write_outputs(root / "build" / "rescore", results)
     if reason and not draft:

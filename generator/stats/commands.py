@@ -24,12 +24,12 @@ def stats(root: Path, resamples: int | None, suites: tuple[str, ...], jobs: int 
     """
     from ..errors import Disagreement
     from ..outputs import write_outputs
-    from ..pipeline import load, score
+    from ..pipeline import load_and_score
     from .engine import compute, planned_rows, write_stats
     from .inputs import suite_data
 
     progress = options.progress_factory(quiet)
-    scored = score(load(root, list(suites) or None), root, options.jobs_or_cpus(jobs), not skip_scorer_b, progress)
+    scored = load_and_score(root, list(suites) or None, options.jobs_or_cpus(jobs), not skip_scorer_b, progress)
     write_outputs(root / "build" / "rescore", scored)
     for res in scored:
         count = resamples or res.suite.resamples

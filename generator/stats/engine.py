@@ -12,8 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .estimates import Draws, macro_draws, per_run, ratio_draws
 from .anchors import anchor_comparisons
+from .estimates import Draws, macro_draws, per_run, ratio_draws
 from .gap import gap
 from .inputs import SuiteData
 from .operations import QUANTILE_RULE, operations, operations_calls

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..content import Item, SuiteConfig as Suite
+from ..content import Item
+from ..content import SuiteConfig as Suite
 
 ALL = "all"
 

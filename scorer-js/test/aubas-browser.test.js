@@ -1,20 +1,22 @@
 'use strict';
-// aubas.js is a classic script: loaded after scorer.js without `module`, it sets TallyScorerAubas.
+// The au-bas script is a classic script: loaded after core.js without `module`, it registers
+// itself as TallyCore.scorer('au-bas').
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
-const path = require('path');
 const vm = require('vm');
+const { CORE, SCRIPTS } = require('./helpers.js');
 
-function read(name) { return fs.readFileSync(path.join(__dirname, '..', name), 'utf8'); }
+function read(file) { return fs.readFileSync(file, 'utf8'); }
 
-test('loads after scorer.js in a context without module and sets TallyScorerAubas', () => {
-  const src = read('aubas.js');
+test('loads after core.js in a context without module and registers as au-bas', () => {
+  const src = read(SCRIPTS['au-bas']);
   assert.doesNotMatch(src, /\beval\s*\(|\bnew\s+Function\b|\bFunction\s*\(|^\s*(import|export)\b/m);
   const context = vm.createContext({});
-  vm.runInContext(read('scorer.js'), context, { filename: 'scorer.js' });
-  vm.runInContext(src, context, { filename: 'aubas.js' });
-  const A = context.TallyScorerAubas;
+  vm.runInContext(read(CORE), context, { filename: 'core.js' });
+  vm.runInContext(src, context, { filename: 'au-bas.js' });
+  assert.deepEqual(Array.from(context.TallyCore.names()), ['au-bas']);
+  const A = context.TallyCore.scorer('au-bas');
   assert.equal(typeof A, 'object');
   assert.equal(typeof A.scoreItem, 'function');
   const ledger = { quarter_start: '2026-07-01', quarter_end: '2026-09-30', rows: [
@@ -29,7 +31,8 @@ test('loads after scorer.js in a context without module and sets TallyScorerAuba
   assert.equal(A.figures(rows).total, 1);
 });
 
-test('without TallyScorer loaded first it fails loudly', () => {
+test('without core.js loaded first it fails loudly', () => {
   const context = vm.createContext({});
-  assert.throws(() => vm.runInContext(read('aubas.js'), context, { filename: 'aubas.js' }), /scorer\.js/);
+  assert.throws(() => vm.runInContext(read(SCRIPTS['au-bas']), context, { filename: 'au-bas.js' }),
+    /au-bas scorer needs scorer B's core: load core\.js \(TallyCore\) first/);
 });

@@ -2,14 +2,12 @@
 // The streaming CLI with the au-bas scorer: define an item, then send stored records by reference.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const path = require('path');
 const { spawn } = require('child_process');
-
-const CLI = path.join(__dirname, '..', 'cli.js');
+const { CLI, SCRIPTS } = require('./helpers.js');
 
 function runCli(input) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, SCRIPTS['au-bas']], { stdio: ['pipe', 'pipe', 'pipe'] });
     const out = [];
     child.stdout.on('data', (d) => out.push(d));
     child.stderr.on('data', () => {});
@@ -43,10 +41,10 @@ test('define an au-bas item, then score records by reference', async () => {
   const answer = '<answer>{"G1": "$1,100.00", "1A": 1e2, "1B": 0, "net": "100", ' +
     '"faults": {"T01": "gst_miscalculated", "T03": ["duplicate_invoice", "outside_period"]}}</answer>';
   const lines = [
-    JSON.stringify({ scorer: 'aubas', define: item }),
+    JSON.stringify({ scorer: 'au-bas', define: item }),
     JSON.stringify({ run: 'r', record: record(answer, 0) }),
     JSON.stringify({ run: 'r', record: record('', 1, 503) }),
-    JSON.stringify({ scorer: 'aubas', define: { ...item, id: 'au-bas-pub-0002', key: { ...item.key, G1: '1150.00' } } })
+    JSON.stringify({ scorer: 'au-bas', define: { ...item, id: 'au-bas-pub-0002', key: { ...item.key, G1: '1150.00' } } })
   ];
   const { code, stdout } = await runCli(lines.join('\n') + '\n');
   assert.equal(code, 0);
@@ -75,7 +73,7 @@ test('define an au-bas item, then score records by reference', async () => {
 test('a record of an item whose stored key differs is an error line', async () => {
   const bad = { ...item, id: 'au-bas-pub-0002', key: { ...item.key, G1: '1150.00' } };
   const lines = [
-    JSON.stringify({ scorer: 'aubas', define: bad }),
+    JSON.stringify({ scorer: 'au-bas', define: bad }),
     JSON.stringify({ run: 'r', record: { ...record('<answer>{}</answer>', 0), item: bad.id } })
   ];
   const { code, stdout } = await runCli(lines.join('\n') + '\n');

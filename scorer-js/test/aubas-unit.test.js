@@ -2,8 +2,7 @@
 // Unit tests of the au-bas scorer: key derivation, reading answers, figures, hostile input.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const S = require('../scorer.js');
-const A = require('../aubas.js');
+const { C, A } = require('./helpers.js');
 
 function row(id, fields) {
   return Object.assign({ id, date: '2026-07-10', kind: 'sale', counterparty: 'X', invoice: 'INV-' + id,
@@ -112,7 +111,7 @@ test('scoreItem throws when the stored key differs from the ledger', () => {
   assert.throws(() => A.scoreItem({ id: 'i', ledger: LEDGER }, rec, 'r', 0), /stored key differs/);
   assert.throws(() => A.scoreItem({ id: 'i', key: ITEM.key }, rec, 'r', 0), /ledger/);
   // A key read by the exact parser (as the CLI reads a defined item) is accepted.
-  const exact = S.parseJSON(JSON.stringify(ITEM)).value;
+  const exact = C.parseJSON(JSON.stringify(ITEM)).value;
   assert.equal(A.scoreItem(exact, rec, 'r', 0).length, 4);
 });
 
@@ -137,10 +136,10 @@ test('failed calls: error, status, no body; "" is no error and 200.0 / 2e2 are 2
   assert.equal(failed({ status: 299 }), 'correct correct correct correct');
   assert.equal(failed({ status: 300 }), 'failed_call failed_call failed_call failed_call');
   for (const lit of ['200.0', '2e2', '2.99e2']) {
-    const rec = S.parseJSON(JSON.stringify(recordWith('<answer>' + GOOD + '</answer>')).replace('"status":200', '"status":' + lit)).value;
+    const rec = C.parseJSON(JSON.stringify(recordWith('<answer>' + GOOD + '</answer>')).replace('"status":200', '"status":' + lit)).value;
     assert.equal(score(rec)[0].verdict, 'correct', lit);
   }
-  const rec = S.parseJSON(JSON.stringify(recordWith('<answer>' + GOOD + '</answer>')).replace('"status":200', '"status":200.5')).value;
+  const rec = C.parseJSON(JSON.stringify(recordWith('<answer>' + GOOD + '</answer>')).replace('"status":200', '"status":200.5')).value;
   assert.equal(score(rec)[0].verdict, 'failed_call');
   assert.equal(score({ attempts: [], response: {} })[0].verdict, 'failed_call');
   assert.equal(score(null)[0].verdict, 'failed_call');

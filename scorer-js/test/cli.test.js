@@ -2,14 +2,12 @@
 // The streaming CLI: one output line per non-blank input line, in order.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const path = require('path');
 const { spawn } = require('child_process');
-
-const CLI = path.join(__dirname, '..', 'cli.js');
+const { CLI, SCRIPTS } = require('./helpers.js');
 
 function runCli(input) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, SCRIPTS['extracting']], { stdio: ['pipe', 'pipe', 'pipe'] });
     const out = [];
     const err = [];
     child.stdout.on('data', (d) => out.push(d));
@@ -39,14 +37,14 @@ function record(content, status) {
 }
 
 test('scores lines in order, keeps exact numbers, reports bad lines in place', async () => {
-  const good = JSON.stringify({ item, run: 'run-a', repeat: 1,
+  const good = JSON.stringify({ scorer: 'extracting', item, run: 'run-a', repeat: 1,
     record: record('{"total": "1\u202f234,56 €", "count": "12 345 678 901 234 567 890", "growth": "12,45 %", "vat": null}') });
   // The item's count is written exactly in the line (a JS number would lose digits).
   const exactCount = good.replace(/"answer":12345678901234567000/, '"answer":12345678901234567890');
   assert.notEqual(exactCount, good);
-  const status2e2 = JSON.stringify({ item, run: 'run-b', repeat: 0, record: record('{}') })
+  const status2e2 = JSON.stringify({ scorer: 'extracting', item, run: 'run-b', repeat: 0, record: record('{}') })
     .replace('"status":200', '"status":2e2');
-  const lines = [exactCount, '', 'not json', JSON.stringify({ item: { ...item, document: { locale: 'xx-XX' } }, record: {}, run: 'r', repeat: 0 }), status2e2];
+  const lines = [exactCount, '', 'not json', JSON.stringify({ scorer: 'extracting', item: { ...item, document: { locale: 'xx-XX' } }, record: {}, run: 'r', repeat: 0 }), status2e2];
   const { code, stdout } = await runCli(lines.join('\n') + '\n');
   assert.equal(code, 2);
   const out = stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
@@ -63,7 +61,7 @@ test('scores lines in order, keeps exact numbers, reports bad lines in place', a
 });
 
 test('all good input exits 0; CRLF line ends are fine', async () => {
-  const line = JSON.stringify({ item, run: 'r', repeat: 0, record: record('x', 503) });
+  const line = JSON.stringify({ scorer: 'extracting', item, run: 'r', repeat: 0, record: record('x', 503) });
   const { code, stdout } = await runCli(line + '\r\n' + line + '\r\n');
   assert.equal(code, 0);
   const out = stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
@@ -75,7 +73,7 @@ test('streams many lines', async () => {
   const N = 30000;
   const lines = [];
   for (let i = 0; i < 50; i++) {
-    lines.push(JSON.stringify({ item, run: 'r', repeat: i,
+    lines.push(JSON.stringify({ scorer: 'extracting', item, run: 'r', repeat: i,
       record: record(i % 2 ? '{"total": 1234.56}' : 'prose {"total": "1234,56", "vat": "FR1"}') }));
   }
   const t0 = Date.now();

@@ -2,7 +2,7 @@
 // Rule 1.1: the strict JSON parser and the finder of the first complete object.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const S = require('../scorer.js');
+const { S } = require('./helpers.js');
 
 function plain(v) {
   // JsonNumber -> its literal text, objects -> plain objects, for deepEqual.

@@ -9,7 +9,14 @@ from ..gather import SiteData
 from ..prose import HOME_SNIPPET, render_markdown
 from . import Page
 from .common import (
-    headline_key, leaderboard, metric_label, metric_scale, ranked_runs, run_names, stratum_title, suite_path,
+    headline_key,
+    leaderboard,
+    metric_label,
+    metric_scale,
+    ranked_runs,
+    run_names,
+    stratum_title,
+    suite_path,
 )
 
 

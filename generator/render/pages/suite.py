@@ -7,8 +7,16 @@ from ..context import Column, Table, interval, number, text
 from ..gather import SiteData, SuiteData
 from . import Page
 from .common import (
-    RUN_COLUMNS, headline_key, leaderboard, metric_label, metrics_table, pairwise_matrix, run_cells, stratum_path,
-    stratum_title, suite_path,
+    RUN_COLUMNS,
+    headline_key,
+    leaderboard,
+    metric_label,
+    metrics_table,
+    pairwise_matrix,
+    run_cells,
+    stratum_path,
+    stratum_title,
+    suite_path,
 )
 from .home import headline_forest
 from .tradeoff import tradeoff_charts

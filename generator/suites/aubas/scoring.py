@@ -8,8 +8,8 @@ import re
 from decimal import Decimal
 
 from ...parse.jsonfind import JsonInt
-from ...parse.text import WHITESPACE
 from ...parse.response import ANSWER, Outcome
+from ...parse.text import WHITESPACE
 from ...score.verdicts import CORRECT, FAILED_CALL, FALSE_FLAG, FOUND, MISSED, UNPARSEABLE, WRONG, Verdict, verdict_row
 from .ledger import FAULT_CODES, LABELS, answer_key, ledger_problems
 

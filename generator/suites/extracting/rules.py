@@ -8,14 +8,22 @@ from dataclasses import dataclass
 
 from babel import Locale, UnknownLocaleError
 
+from ...ids import id_problem
 from ...parse.dates import read_iso_date
 from ...parse.response import ANSWER, Outcome
 from ...parse.text import is_blank
 from ...score.fields import SCALAR_TYPES, TYPES, checked_value, compare
 from ...score.verdicts import (
-    CORRECT, FALSE_NULL, FAILED_CALL, INVENTED, NULL_OK, UNPARSEABLE, WRONG, Verdict, verdict_row,
+    CORRECT,
+    FAILED_CALL,
+    FALSE_NULL,
+    INVENTED,
+    NULL_OK,
+    UNPARSEABLE,
+    WRONG,
+    Verdict,
+    verdict_row,
 )
-from ...ids import id_problem
 
 KINDS = ("printed", "computed", "missing")
 _DECIMAL = re.compile(r"-?[0-9]+(\.[0-9]+)?")

@@ -1,26 +1,32 @@
 /*
- * Tally scorer B for the au-bas reconciliation suite.
+ * Tally scorer B, au-bas suite: the rules of the au-bas reconciliation suite.
  *
  * Written from content/pages/scoring-au-bas.md (the rule page) and docs/formats.md alone; rule
- * numbers in comments refer to that page. One classic script, no build step, no dependency
- * beyond scorer.js: under Node it is a CommonJS module (requiring ./scorer.js); in a browser,
- * loaded after scorer.js (which sets the global `TallyScorer`), it sets the global
- * `TallyScorerAubas`.
+ * numbers in comments refer to that page. One classic script, no build step, loaded after
+ * scorer B's core (scorer-js/core.js, the global TallyCore), whose exact JSON parser, decimals,
+ * text helpers and record reader it uses. It registers itself under the suite's name, 'au-bas'
+ * (TallyCore.scorer('au-bas')); under Node it is also a CommonJS module exporting its api.
  *
  * Money never passes through binary floating point: ledger amounts are BigInt counts of a
- * power-of-ten unit, model figures are exact decimals (scorer.js's Decimal / JsonNumber).
+ * power-of-ten unit, model figures are exact decimals (the core's Decimal / JsonNumber).
  * Only the per-item metrics of rule 4 (ratios) are JavaScript numbers.
  */
 (function (root, factory) {
   'use strict';
-  if (typeof module === 'object' && module && module.exports) {
-    module.exports = factory(require('./scorer.js'));
-  } else {
-    if (!root.TallyScorer) throw new Error('aubas.js: load scorer.js (TallyScorer) first');
-    root.TallyScorerAubas = factory(root.TallyScorer);
+  var C = root.TallyCore;
+  if (!C || typeof C.register !== 'function') {
+    throw new Error('the au-bas scorer needs scorer B\'s core: load core.js (TallyCore) first');
   }
-})(typeof globalThis !== 'undefined' ? globalThis : this, function (S) {
+  var api = factory(C);
+  C.register('au-bas', api);
+  if (typeof module === 'object' && module && module.exports) module.exports = api;
+})(typeof globalThis !== 'undefined' ? globalThis : this, function (C) {
   'use strict';
+
+  var hasOwn = C.hasOwn;
+  var isObjectValue = C.isObjectValue;
+  var trimWs = C.trimWs;        // Unicode White_Space: removed around the block and a figure string
+  var typeName = C.typeName;
 
   // ---------------------------------------------------------------------------------------
   // Rule 1: categories, fault codes, labels
@@ -39,14 +45,8 @@
 
   var ABN_THRESHOLD = '82.50';
 
-  function hasOwn(o, k) { return Object.prototype.hasOwnProperty.call(o, k); }
-
-  function isObjectValue(v) {
-    return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof S.JsonNumber);
-  }
-
   function q(v) {
-    try { return JSON.stringify(v instanceof S.JsonNumber ? v.literal : v); } catch (e) { return String(v); }
+    try { return JSON.stringify(v instanceof C.JsonNumber ? v.literal : v); } catch (e) { return String(v); }
   }
 
   // ---------------------------------------------------------------------------------------
@@ -112,18 +112,8 @@
   // Dates
   // ---------------------------------------------------------------------------------------
 
-  var ISO_DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
-
   function isoDate(v, what) {
-    var m = typeof v === 'string' ? ISO_DATE.exec(v) : null;
-    if (m) {
-      var y = +m[1];
-      var mo = +m[2];
-      var d = +m[3];
-      var leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-      var days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1];
-      if (mo >= 1 && mo <= 12 && d >= 1 && d <= days) return v;   // ISO text compares as dates
-    }
+    if (C.isIsoDate(v)) return v;   // ISO text compares as dates
     throw new Error(what + ' is not an ISO date: ' + q(v));
   }
 
@@ -222,7 +212,7 @@
       var dc = df[id];
       if (!Array.isArray(sc) || sc.length !== dc.length ||
           sc.some(function (c, k) { return c !== dc[k]; })) {
-        return 'faults of ' + q(id) + ' are ' + S.stringify(sc) + ', the ledger gives ' + S.stringify(dc);
+        return 'faults of ' + q(id) + ' are ' + C.stringify(sc) + ', the ledger gives ' + C.stringify(dc);
       }
     }
     return null;
@@ -255,51 +245,6 @@
   // ---------------------------------------------------------------------------------------
   // Rule 2: from a response to an answer
   // ---------------------------------------------------------------------------------------
-
-  /** Whitespace removed around the block and around a figure string: Unicode White_Space. */
-  function isWs(c) {
-    return (c >= 0x09 && c <= 0x0d) || c === 0x20 || c === 0x85 || c === 0xa0 || c === 0x1680 ||
-      (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f ||
-      c === 0x205f || c === 0x3000;
-  }
-
-  function trimWs(s) {
-    var a = 0;
-    var b = s.length;
-    while (a < b && isWs(s.charCodeAt(a))) a++;
-    while (b > a && isWs(s.charCodeAt(b - 1))) b--;
-    return s.slice(a, b);
-  }
-
-  function integerStatusIn2xx(v) {
-    if (typeof v === 'number') return Number.isInteger(v) && v >= 200 && v <= 299;
-    if (v instanceof S.JsonNumber) {
-      var d = v.decimal;    // normalised: coef without leading or trailing zeros
-      if (d.neg || d.exp < 0n || d.exp > 2n || d.coef.length > 3) return false;
-      var n = BigInt(d.coef) * (10n ** d.exp);
-      return n >= 200n && n <= 299n;
-    }
-    return false;
-  }
-
-  /**
-   * The failed-call rule (the extracting suite's): the last attempt's error is neither absent,
-   * null nor "", or its status is not a number of integer value 200 to 299, or the record's
-   * response is not a JSON object. No attempts at all is a failed call. Returns a reason or null.
-   */
-  function failedCall(record) {
-    if (!isObjectValue(record)) return 'record is not an object';
-    var attempts = record.attempts;
-    if (!Array.isArray(attempts) || attempts.length === 0) return 'no attempts';
-    var last = attempts[attempts.length - 1];
-    if (!isObjectValue(last)) return 'last attempt is not an object';
-    if (last.error !== null && last.error !== undefined && last.error !== '') {
-      return 'error: ' + (typeof last.error === 'string' ? last.error : S.stringify(last.error));
-    }
-    if (!integerStatusIn2xx(last.status)) return 'status ' + S.stringify(last.status);
-    if (!isObjectValue(record.response)) return 'no response body';
-    return null;
-  }
 
   var OPEN = '<answer>';
   var CLOSE = '</answer>';
@@ -351,18 +296,18 @@
    * Rule 2: {status: 'failed_call'|'unparseable'|'answer', answer, claimed, reason}.
    */
   function readResponse(record) {
-    var failed = failedCall(record);
-    if (failed !== null) return { status: 'failed_call', answer: null, claimed: null, reason: failed };
-    var choices = record.response.choices;
-    var ch = Array.isArray(choices) && choices.length ? choices[0] : undefined;
-    var msg = isObjectValue(ch) ? ch.message : undefined;
-    var content = isObjectValue(msg) ? msg.content : undefined;
-    if (typeof content !== 'string') {
+    var r = C.readRecord(record);
+    if (r.status === 'failed_call') {
+      // The core's failed-call rule (the extracting suite's), with this suite's own wording.
+      var reason = r.cause === 'response' ? 'no response body' : r.reason;
+      return { status: 'failed_call', answer: null, claimed: null, reason: reason };
+    }
+    if (r.status !== 'content') {
       return { status: 'unparseable', answer: null, claimed: null, reason: 'no message content' };
     }
-    var text = answerBlock(content);
+    var text = answerBlock(r.content);
     if (text === null) return { status: 'unparseable', answer: null, claimed: null, reason: 'no <answer> block' };
-    var parsed = S.parseJSON(text);
+    var parsed = C.parseJSON(text);
     if (!parsed.ok || !isObjectValue(parsed.value)) {
       return { status: 'unparseable', answer: null, claimed: null, reason: 'the block is not one JSON object' };
     }
@@ -380,25 +325,16 @@
 
   /** A model figure as an exact Decimal, or null when it does not read. */
   function readFigure(v) {
-    if (v instanceof S.JsonNumber) return v.decimal;
+    if (v instanceof C.JsonNumber) return v.decimal;
     if (typeof v === 'number') {
       // Only from callers that parsed with JSON.parse; its shortest text is its JSON value.
-      var jn = isFinite(v) ? S.parseJSON(String(v)) : { ok: false };
-      return jn.ok && jn.value instanceof S.JsonNumber ? jn.value.decimal : null;
+      var jn = isFinite(v) ? C.parseJSON(String(v)) : { ok: false };
+      return jn.ok && jn.value instanceof C.JsonNumber ? jn.value.decimal : null;
     }
     if (typeof v !== 'string') return null;
     var s = trimWs(v.replace(/[$,]/g, ''));
     if (!FIGURE.test(s)) return null;
-    return S.parsePlainDecimal(s);
-  }
-
-  function typeName(v) {
-    if (v === null) return 'null';
-    if (Array.isArray(v)) return 'an array';
-    if (typeof v === 'boolean') return 'a boolean';
-    if (typeof v === 'string') return 'a string';
-    if (v instanceof S.JsonNumber || typeof v === 'number') return 'a number';
-    return 'an object';
+    return C.parsePlainDecimal(s);
   }
 
   function scoreLabel(answer, label, keyValue) {
@@ -408,7 +344,7 @@
     if (d === null) {
       return { verdict: 'wrong', reason: typeof v === 'string' ? 'not a figure' : 'not a figure (' + typeName(v) + ')' };
     }
-    if (d.equals(S.parsePlainDecimal(keyValue))) return { verdict: 'correct', reason: '' };
+    if (d.equals(C.parsePlainDecimal(keyValue))) return { verdict: 'correct', reason: '' };
     return { verdict: 'wrong', reason: 'differs from the key (' + keyValue + ')' };
   }
 

@@ -21,11 +21,11 @@ from pathlib import Path
 from generator.example.profiles import BASELINES, PROFILES, Profile
 from generator.example.simulate import simulate_call
 
-from .localserver import ServerConfig, ServerProcess
-from .plan import jobs, load_plan
-from .progress import Progress
-from .providers import load_providers
-from .runner import RunOutcome, RunSpec, execute_many
+from ..harness.localserver import ServerConfig, ServerProcess
+from ..harness.plan import jobs, load_plan
+from ..harness.progress import Progress
+from ..harness.providers import load_providers
+from ..harness.runner import RunOutcome, RunSpec, execute_many
 
 SUITE = "extracting"
 ROUND = "2026-r1"

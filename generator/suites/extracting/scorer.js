@@ -1,0 +1,436 @@
+/*
+ * Tally scorer B, extracting suite: the scoring rules of the extracting suite in plain JavaScript.
+ *
+ * Written from content/pages/scoring-extracting.md (the rule book) and docs/formats.md alone.
+ * Rule numbers in comments refer to the rule book. One classic script, no build step, loaded
+ * after scorer B's core (scorer-js/core.js, the global TallyCore), whose exact JSON parser,
+ * decimals and record reader it uses. It registers itself as 'extracting'
+ * (TallyCore.scorer('extracting')); under Node it is also a CommonJS module exporting its api.
+ *
+ * Values never pass through binary floating point: JSON numbers are the core's JsonNumber
+ * (the literal text plus an exact decimal), and decimals are compared and rounded on digit
+ * strings and BigInt.
+ */
+(function (root, factory) {
+  'use strict';
+  var C = root.TallyCore;
+  if (!C || typeof C.register !== 'function') {
+    throw new Error('the extracting scorer needs scorer B\'s core: load core.js (TallyCore) first');
+  }
+  var api = factory(C);
+  C.register('extracting', api);
+  if (typeof module === 'object' && module && module.exports) module.exports = api;
+})(typeof globalThis !== 'undefined' ? globalThis : this, function (C) {
+  'use strict';
+
+  var JsonNumber = C.JsonNumber;
+  var Decimal = C.Decimal;
+  var asJsonNumber = C.asJsonNumber;
+  var isNumberValue = C.isNumberValue;
+  var isObjectValue = C.isObjectValue;
+  var hasOwn = C.hasOwn;
+  var decimalFromParts = C.decimalFromParts;
+  var parsePlainDecimal = C.parsePlainDecimal;
+  var trimWs = C.trimWs;
+  var typeName = C.typeName;
+
+  var MAX_DEPTH = 100;        // rule 1.1: the outer object is level 1
+  var MAX_BRACES = 1000;      // rule 1.1: only the first 1,000 '{' are tried
+
+  /**
+   * Rule 1.1: the first of the first 1,000 '{' characters at which a complete JSON object
+   * begins gives the answer object. Returns the object, or null.
+   */
+  function firstObject(text) {
+    if (typeof text !== 'string') return null;
+    var known = new Set();        // brace positions known to fail
+    var idx = -1;
+    for (var tried = 0; tried < MAX_BRACES; tried++) {
+      idx = text.indexOf('{', idx + 1);
+      if (idx < 0) return null;
+      if (known.has(idx)) continue;
+      var r = C.parseValueAt(text, idx, MAX_DEPTH);
+      if (r.ok) return r.value;
+      // Objects still open at a non-depth failure would fail at the same place on their own.
+      for (var k = 0; k < r.openObjects.length; k++) known.add(r.openObjects[k]);
+    }
+    return null;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Whitespace and text (rule 3.3)
+  // ---------------------------------------------------------------------------------------
+
+  var WS_RUN = new RegExp('[' + C.WS_CLASS + ']+', 'g');
+  var WS_ONLY = new RegExp('^[' + C.WS_CLASS + ']*$');
+
+  function normalizeText(s) {
+    var t = s.normalize('NFC').toLowerCase();
+    return trimWs(t.replace(WS_RUN, ' '));
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Locale numbers (rule 3.1)
+  // ---------------------------------------------------------------------------------------
+
+  var LOCALES = {
+    'en-US': { group: ',', decimal: '.' },
+    'en-GB': { group: ',', decimal: '.' },
+    'es-MX': { group: ',', decimal: '.' },
+    'ja-JP': { group: ',', decimal: '.' },
+    'de-DE': { group: '.', decimal: ',' },
+    'fr-FR': { group: '\u202F\u00A0\u0020', decimal: ',' }
+  };
+
+  function escapeClass(chars) {
+    return chars.split('').map(function (ch) {
+      return '\\u' + ('0000' + ch.charCodeAt(0).toString(16)).slice(-4);
+    }).join('');
+  }
+
+  var LOCALE_RE = {};
+  Object.keys(LOCALES).forEach(function (loc) {
+    var g = '[' + escapeClass(LOCALES[loc].group) + ']';
+    var d = escapeClass(LOCALES[loc].decimal);
+    LOCALE_RE[loc] = new RegExp('^([-+\\u2212]?)([0-9]+|[0-9]{1,3}(?:' + g + '[0-9]{3})+)(?:' + d +
+      '([0-9]+))?$');
+  });
+
+  function checkLocale(locale) {
+    if (typeof locale !== 'string' || !hasOwn(LOCALES, locale)) {
+      throw new Error('unknown locale: ' + JSON.stringify(locale));
+    }
+  }
+
+  var CURRENCY_MARKERS = ['US$', 'MX$', 'A$', 'C$', 'R$', '$', '\u20AC', '\u00A3', '\u00A5',
+    '\uFFE5', '\u5186'];
+
+  /** The grammar of rule 3.1 on an already stripped string; a Decimal or null. */
+  function readGrammar(s, locale) {
+    var m = LOCALE_RE[locale].exec(s);
+    if (!m) return null;
+    var intDigits = m[2].replace(/[^0-9]/g, '');
+    return decimalFromParts(m[1] === '-' || m[1] === '\u2212', intDigits, m[3] || '', 0n);
+  }
+
+  /**
+   * Read a model string as a number in the document's locale (rule 3.1).
+   * type: 'money' (one currency marker may be removed), 'number' (one trailing % may be
+   * removed) or 'count'. Returns a Decimal or null.
+   */
+  function readLocaleString(raw, locale, type) {
+    checkLocale(locale);
+    var s = trimWs(raw);
+    if (type === 'number' && s.length > 0 && s[s.length - 1] === '%') {
+      s = trimWs(s.slice(0, -1));
+    }
+    var v = readGrammar(s, locale);
+    if (v || type !== 'money') return v;
+    // One marker at the very start or the very end, with or without whitespace next to it.
+    var candidates = [];
+    var m3 = /^[A-Z]{3}/.exec(s);
+    if (m3) candidates.push(s.slice(3));
+    var e3 = /[A-Z]{3}$/.exec(s);
+    if (e3) candidates.push(s.slice(0, s.length - 3));
+    for (var k = 0; k < CURRENCY_MARKERS.length; k++) {
+      var mk = CURRENCY_MARKERS[k];
+      if (s.startsWith(mk)) candidates.push(s.slice(mk.length));
+      if (s.endsWith(mk)) candidates.push(s.slice(0, s.length - mk.length));
+    }
+    for (var c = 0; c < candidates.length; c++) {
+      var r = readGrammar(trimWs(candidates[c]), locale);
+      if (r) return r;
+    }
+    return null;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Reading values by type (rule 3). Each reader returns {ok: true, value} for a value
+  // it can read or {ok: false, reason} for a value it cannot.
+  // ---------------------------------------------------------------------------------------
+
+  function readNumeric(v, type, locale) {
+    var dec;
+    if (isNumberValue(v)) {
+      dec = asJsonNumber(v).decimal;
+    } else if (typeof v === 'string') {
+      dec = readLocaleString(v, locale, type);
+      if (!dec) return { ok: false, reason: 'not a number in ' + locale };
+    } else {
+      return { ok: false, reason: 'not a number (' + typeName(v) + ')' };
+    }
+    return { ok: true, value: dec };
+  }
+
+  function readTextLike(v) {
+    if (typeof v === 'string') return { ok: true, value: normalizeText(v) };
+    if (isNumberValue(v)) {
+      var jn = asJsonNumber(v);
+      if (jn.integerLiteral) return { ok: true, value: normalizeText(jn.literal) };
+      return { ok: false, reason: 'a number that is not an integer literal' };
+    }
+    return { ok: false, reason: 'not a string (' + typeName(v) + ')' };
+  }
+
+  function readDate(v) {
+    if (typeof v !== 'string') return { ok: false, reason: 'not an ISO date' };
+    var s = trimWs(v);
+    if (!C.isIsoDate(s)) return { ok: false, reason: 'not an ISO date' };
+    return { ok: true, value: s };
+  }
+
+  function readCurrency(v) {
+    if (typeof v !== 'string') return { ok: false, reason: 'not a currency code (' + typeName(v) + ')' };
+    return { ok: true, value: trimWs(v).toUpperCase() };
+  }
+
+  /** Read a model value (known not to be null) for a scalar type. */
+  function readModel(type, v, locale) {
+    switch (type) {
+      case 'money':
+      case 'count':
+      case 'number':
+        return readNumeric(v, type, locale);
+      case 'text':
+      case 'identifier':
+        return readTextLike(v);
+      case 'date':
+        return readDate(v);
+      case 'currency':
+        return readCurrency(v);
+      default:
+        throw new Error('unknown field type: ' + JSON.stringify(type));
+    }
+  }
+
+  /** Read a checked answer (known not to be null) for a scalar type; throws when malformed. */
+  function readChecked(type, a, name) {
+    function bad() {
+      return new Error('field ' + JSON.stringify(name) + ': malformed ' + type + ' answer ' +
+        JSON.stringify(a instanceof JsonNumber ? a.literal : a));
+    }
+    switch (type) {
+      case 'money':
+      case 'number':
+      case 'count': {
+        var d = null;
+        if (typeof a === 'string') d = parsePlainDecimal(a);
+        else if (isNumberValue(a)) d = asJsonNumber(a).decimal;
+        if (!d) throw bad();
+        return d;
+      }
+      case 'text':
+      case 'identifier':
+        if (typeof a === 'string') return normalizeText(a);
+        if (isNumberValue(a) && asJsonNumber(a).integerLiteral) return normalizeText(asJsonNumber(a).literal);
+        throw bad();
+      case 'date': {
+        var r = readDate(a);
+        if (!r.ok) throw bad();
+        return r.value;
+      }
+      case 'currency':
+        if (typeof a !== 'string') throw bad();
+        return trimWs(a).toUpperCase();
+      default:
+        throw new Error('unknown field type: ' + JSON.stringify(type));
+    }
+  }
+
+  function valueEquals(type, model, checked, places) {
+    if (type === 'money' || type === 'count') return model.equals(checked);
+    if (type === 'number') {
+      var m = places === undefined ? model : model.roundHalfAway(places);
+      return m.equals(checked);
+    }
+    return model === checked;
+  }
+
+  /** Rule 1.2: absent, JSON null, and empty or whitespace-only strings are null. */
+  function isNullValue(v) {
+    if (v === undefined || v === null) return true;
+    if (typeof v === 'string') return WS_ONLY.test(v);
+    return false;
+  }
+
+  function readPlaces(field) {
+    var p = field.places;
+    if (p === undefined || p === null) {
+      if (field.type === 'number') throw new Error('field ' + JSON.stringify(field.name) + ': number without places');
+      return undefined;
+    }
+    var jn = asJsonNumber(p);
+    if (!jn || !jn.integerLiteral || jn.decimal.neg) {
+      throw new Error('field ' + JSON.stringify(field.name) + ': places must be a non-negative integer');
+    }
+    return Number(jn.literal);
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Lists (rule 3.7)
+  // ---------------------------------------------------------------------------------------
+
+  function subKey(type, decOrText) {
+    if (decOrText === null) return 'N';
+    if (decOrText instanceof Decimal) return 'V' + decOrText.key();
+    return 'V' + decOrText;
+  }
+
+  function checkedElementKey(el, subFields, name) {
+    if (!isObjectValue(el)) throw new Error('field ' + JSON.stringify(name) + ': list answer element is not an object');
+    var parts = [];
+    for (var k = 0; k < subFields.length; k++) {
+      var sf = subFields[k];
+      var a = hasOwn(el, sf[0]) ? el[sf[0]] : undefined;
+      parts.push(a === null || a === undefined ? 'N' : subKey(sf[1], readChecked(sf[1], a, name + '.' + sf[0])));
+    }
+    return JSON.stringify(parts);
+  }
+
+  /** A key for a model element, or null when the element matches nothing. */
+  function modelElementKey(el, subFields, locale) {
+    if (!isObjectValue(el)) return null;
+    var parts = [];
+    for (var k = 0; k < subFields.length; k++) {
+      var sf = subFields[k];
+      var v = hasOwn(el, sf[0]) ? el[sf[0]] : undefined;
+      if (isNullValue(v)) { parts.push('N'); continue; }
+      var r = readModel(sf[1], v, locale);
+      if (!r.ok) return null;
+      parts.push(subKey(sf[1], r.value));
+    }
+    return JSON.stringify(parts);
+  }
+
+  function scoreList(field, value, locale) {
+    var itemFields = field.item_fields;
+    if (!isObjectValue(itemFields)) throw new Error('field ' + JSON.stringify(field.name) + ': list without item_fields');
+    var subFields = Object.keys(itemFields).map(function (k) {
+      var t = itemFields[k];
+      if (t === 'list') throw new Error('nested lists are not supported');
+      return [k, t];
+    });
+    if (!Array.isArray(field.answer)) throw new Error('field ' + JSON.stringify(field.name) + ': list answer is not an array');
+    if (!Array.isArray(value)) {
+      return { verdict: 'wrong', reason: 'not a list (' + typeName(value) + ')', order: '' };
+    }
+    var checkedKeys = field.answer.map(function (el) { return checkedElementKey(el, subFields, field.name); });
+    var modelKeys = value.map(function (el) { return modelElementKey(el, subFields, locale); });
+    var counts = new Map();
+    checkedKeys.forEach(function (k) { counts.set(k, (counts.get(k) || 0) + 1); });
+    var extra = 0;
+    modelKeys.forEach(function (k) {
+      if (k !== null && counts.get(k) > 0) counts.set(k, counts.get(k) - 1);
+      else extra++;
+    });
+    var missing = 0;
+    counts.forEach(function (c) { missing += c; });
+    if (missing === 0 && extra === 0) {
+      var same = true;
+      for (var i = 0; i < checkedKeys.length; i++) if (checkedKeys[i] !== modelKeys[i]) { same = false; break; }
+      return { verdict: 'correct', reason: '', order: same ? 'same' : 'different' };
+    }
+    return {
+      verdict: 'wrong',
+      reason: missing + ' missing, ' + extra + ' extra',
+      order: ''
+    };
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Fields (rules 2 and 3)
+  // ---------------------------------------------------------------------------------------
+
+  /**
+   * Score one field. `value` is the parsed model value (undefined when the key is absent).
+   * Returns {verdict, reason, order}.
+   */
+  function scoreField(field, value, locale) {
+    checkLocale(locale);
+    var type = field.type;
+    var checkedNull = field.answer === null || field.answer === undefined;
+    var modelNull = isNullValue(value);
+    if (checkedNull) {
+      if (modelNull) return { verdict: 'null_ok', reason: '', order: '' };
+      return { verdict: 'invented', reason: 'a value for a field missing from the document', order: '' };
+    }
+    if (modelNull) return { verdict: 'false_null', reason: 'null for a field in the document', order: '' };
+    if (type === 'list') return scoreList(field, value, locale);
+    var places = readPlaces(field);
+    var checked = readChecked(type, field.answer, field.name);
+    var r = readModel(type, value, locale);
+    if (!r.ok) return { verdict: 'wrong', reason: r.reason, order: '' };
+    if (valueEquals(type, r.value, checked, places)) return { verdict: 'correct', reason: '', order: '' };
+    return { verdict: 'wrong', reason: 'differs from checked answer', order: '' };
+  }
+  // ---------------------------------------------------------------------------------------
+  // Records (rule 1)
+  // ---------------------------------------------------------------------------------------
+
+  /**
+   * Rule 1: {status: 'failed_call'|'unparseable'|'answer', answer, reason}. A record without
+   * message content (no choices, or content that is not a string) is unparseable.
+   */
+  function readOutcome(record) {
+    var r = C.readRecord(record);
+    if (r.status === 'failed_call') return { status: 'failed_call', answer: null, reason: r.reason };
+    if (r.status !== 'content') return { status: 'unparseable', answer: null, reason: r.reason };
+    var obj = firstObject(r.content);
+    if (obj === null) return { status: 'unparseable', answer: null, reason: 'no JSON object in content' };
+    return { status: 'answer', answer: obj, reason: '' };
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Items
+  // ---------------------------------------------------------------------------------------
+
+  /**
+   * Score one item's response record. Returns one verdict row per field of item.fields, in
+   * order: {run, item, repeat, unit, kind, verdict, points, reason, order}.
+   */
+  function scoreItem(item, record, run, repeat) {
+    var locale = item && item.document ? item.document.locale : undefined;
+    checkLocale(locale);
+    var fields = item.fields;
+    if (!Array.isArray(fields)) throw new Error('item ' + JSON.stringify(item.id) + ': fields is not an array');
+    var outcome = readOutcome(record);
+    return fields.map(function (field) {
+      var res;
+      if (outcome.status === 'failed_call' || outcome.status === 'unparseable') {
+        res = { verdict: outcome.status, reason: outcome.reason, order: '' };
+      } else {
+        var ans = outcome.answer;
+        var v = hasOwn(ans, field.name) ? ans[field.name] : undefined;
+        res = scoreField(field, v, locale);
+      }
+      return {
+        run: run,
+        item: item.id,
+        repeat: repeat,
+        unit: field.name,
+        kind: field.kind,
+        verdict: res.verdict,
+        points: res.verdict === 'correct' || res.verdict === 'null_ok' ? 1 : 0,
+        reason: res.reason,
+        order: res.order
+      };
+    });
+  }
+
+  return {
+    readOutcome: readOutcome,
+    firstObject: firstObject,
+    scoreField: scoreField,
+    scoreItem: scoreItem,
+    parseJSON: C.parseJSON,
+    stringify: C.stringify,
+    normalizeText: normalizeText,
+    readLocaleString: readLocaleString,
+    parsePlainDecimal: parsePlainDecimal,
+    Decimal: Decimal,
+    JsonNumber: JsonNumber,
+    LOCALES: Object.keys(LOCALES),
+    MAX_DEPTH: MAX_DEPTH,
+    MAX_BRACES: MAX_BRACES
+  };
+});

@@ -1,0 +1,77 @@
+'use strict';
+// cli.js is generic: suite scripts come from its arguments and every item names its scorer.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('path');
+const { runCli, ROOT, SCRIPTS } = require('./helpers.js');
+
+const ITEM = { id: 'inv-1', document: { locale: 'en-US' },
+  fields: [{ name: 'total', type: 'money', kind: 'printed', answer: '12.00' }] };
+const RECORD = { item: 'inv-1', repeat: 3, attempts: [{ status: 200, error: null }],
+  response: { choices: [{ message: { content: '{"total": "$12"}' } }] } };
+
+function lines(list) { return list.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join('\n') + '\n'; }
+function parse(stdout) { return stdout.trimEnd().split('\n').map((l) => JSON.parse(l)); }
+
+test('an unknown or missing scorer name is an error line, exit status 2', async () => {
+  const { code, stdout } = await runCli([SCRIPTS.extracting], lines([
+    { scorer: 'nope', item: ITEM, record: RECORD, run: 'r', repeat: 0 },
+    { scorer: 'aubas', define: ITEM },
+    { item: ITEM, record: RECORD, run: 'r', repeat: 0 },
+    { define: ITEM },
+    { scorer: 'extracting', item: ITEM, record: RECORD, run: 'r', repeat: 0 }
+  ]));
+  assert.equal(code, 2);
+  const out = parse(stdout);
+  assert.equal(out.length, 5);
+  assert.deepEqual(out[0], { error: 'line 1: unknown scorer "nope" (registered: extracting)' });
+  assert.deepEqual(out[1], { error: 'line 2: unknown scorer "aubas" (registered: extracting)' });
+  assert.match(out[2].error, /^line 3: "scorer" is missing.*registered: extracting/);
+  assert.match(out[3].error, /^line 4: "scorer" is missing/);
+  assert.deepEqual(out[4].map((r) => [r.unit, r.verdict]), [['total', 'correct']]);
+});
+
+test('with no scripts every line is still answered, in order', async () => {
+  const { code, stdout } = await runCli([], lines([
+    { scorer: 'extracting', item: ITEM, record: RECORD, run: 'r', repeat: 0 },
+    { scorer: 'extracting', define: ITEM },
+    '',
+    { begin_run: 'r' },
+    '{"run":"r","record":' + JSON.stringify(RECORD) + '}',
+    { end_run: 'r' },
+    { item_id: 'inv-1', record: RECORD, run: 'r' },
+    'not json'
+  ]));
+  assert.equal(code, 2);
+  const out = parse(stdout);
+  assert.equal(out.length, 7);
+  assert.deepEqual(out[0], { error: 'line 1: unknown scorer "extracting" (no suite scorer is loaded)' });
+  assert.deepEqual(out[1], { error: 'line 2: unknown scorer "extracting" (no suite scorer is loaded)' });
+  assert.deepEqual(out[2], { begun: 'r' });
+  assert.deepEqual(out[3], { error: 'line 5: item "inv-1" was not defined' });
+  assert.deepEqual(out[4].records, 0);
+  assert.deepEqual(out[5], { error: 'line 7: item "inv-1" was not defined' });
+  assert.match(out[6].error, /^line 8: not valid JSON/);
+});
+
+test('scripts load in order, resolved against the current directory', async () => {
+  const rel = (f) => path.relative(ROOT, f);
+  const { code, stdout } = await runCli([rel(SCRIPTS['au-bas']), rel(SCRIPTS.extracting)], lines([
+    { scorer: 'extracting', define: ITEM },
+    '{"run":"r","record":' + JSON.stringify(RECORD) + '}',
+    { scorer: 'x', define: ITEM }
+  ]), { cwd: ROOT });
+  assert.equal(code, 2);
+  const out = parse(stdout);
+  assert.deepEqual(out[0], { defined: 'inv-1' });
+  assert.deepEqual(out[1].map((r) => [r.item, r.repeat, r.verdict]), [['inv-1', 3, 'correct']]);
+  assert.deepEqual(out[2], { error: 'line 3: unknown scorer "x" (registered: au-bas, extracting)' });
+});
+
+test('a script that cannot be loaded stops the CLI before any input', async () => {
+  const missing = path.join(ROOT, 'no-such-scorer.js');
+  const r = await runCli([SCRIPTS.extracting, missing], lines([{ scorer: 'extracting', define: ITEM }]));
+  assert.equal(r.code, 2);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /^scorer-js\/cli\.js: cannot load .*no-such-scorer\.js: /);
+});
