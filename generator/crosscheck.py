@@ -114,6 +114,7 @@ class _Node:
     def _feed(self) -> None:
         stdin = self.proc.stdin
         assert stdin is not None
+        done = False
         try:
             stdin.writelines(self.defines)
             while (job := self.jobs.get()) is not None:
@@ -123,9 +124,10 @@ class _Node:
                 stdin.writelines(_record_lines(run_id, data))
                 if digest:
                     stdin.write(b'{"end_run":' + orjson.dumps(run_id) + b"}\n")
+            done = True
             stdin.close()
-        except BrokenPipeError:
-            while self.jobs.get() is not None:  # let the producer finish
+        except (BrokenPipeError, ValueError):  # scorer B has gone: let the producer finish
+            while not done and self.jobs.get() is not None:
                 pass
 
     def send(self, run_id: str, data: bytes, digest: bool = True) -> None:

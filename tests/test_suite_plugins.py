@@ -1,0 +1,203 @@
+"""Suites as plugins: the scaffold through check, rescore and build in a fresh folder; plugins from a
+project folder; declared metrics; broken plugins named; the golden site unchanged by a plugin."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import main
+from generator.plugins import load_registry
+from generator.stats.declared import Declared
+from generator.stats.estimates import point_estimates
+from generator.suite_api import ITEMS, DatasetMean, ScorerB, Suite, declaration_problems, f1, macro, mean, total
+from tests.site_support import build, make_project, missing_node
+
+needs_node = pytest.mark.skipif(missing_node() is not None, reason=missing_node() or "")
+
+
+def tally(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+@needs_node
+def test_the_scaffold_checks_rescores_and_builds_in_a_fresh_folder(tmp_path):
+    root = tmp_path / "fresh"
+    root.mkdir()
+    made = tally("suite", "new", "demo", "--root", str(root))
+    assert made.exit_code == 0, made.output
+    assert (root / "tally.toml").read_text() == '[suites]\npaths = ["plugins"]\n'
+    checked = tally("suite", "check", "demo", "--root", str(root))
+    assert checked.exit_code == 0, checked.output
+    assert "demo: ok (7 shared cases)" in checked.output
+    rescored = tally("rescore", "--root", str(root), "-q")
+    assert rescored.exit_code == 0, rescored.output
+    assert "compared 2 verdicts, 0 differ" in rescored.output
+    built = tally("site", "build", "--root", str(root), "-q")
+    assert built.exit_code == 0, built.output
+    site = root / "site"
+    page = (site / "suites" / "demo" / "index.html").read_text(encoding="utf-8")
+    assert "demo" in page and "simulated" in page.lower()
+    assert (site / "static" / "suites" / "demo.js").is_file()
+    assert not (site / "static" / "suites" / "extracting.js").exists()  # only the suites on the site
+    item = (site / "suites" / "demo" / "items" / "demo-1.html").read_text(encoding="utf-8")
+    assert 'data-scorer="demo"' in item and "<th scope=\"col\">Key</th>" in item
+    again = tally("suite", "new", "demo", "--root", str(root))
+    assert again.exit_code == 2 and "exists already" in again.output
+
+
+def test_a_plugin_that_lacks_a_method_or_a_declaration_is_named(tmp_path):
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    (tmp_path / "tally.toml").write_text('[suites]\npaths = ["plugins"]\n')
+    (plugins / "half.py").write_text(
+        "from generator.suite_api import Suite\n\n"
+        "class Half(Suite):\n    name = 'half'\n\n    def extract_answer(self, content):\n        return None\n\n"
+        "SUITE = Half()\n")
+    (plugins / "bare.py").write_text("X = 1\n")
+    reg = load_registry(tmp_path)
+    assert "half" not in reg.suites
+    problems = " ".join(p for ps in reg.problems.values() for p in ps)
+    assert "score" in problems and "item_figures" in problems  # Python names the abstract methods
+    assert "defines no SUITE" in problems
+    listed = tally("suite", "list", "--root", str(tmp_path))
+    assert listed.exit_code == 0 and "(broken)" in listed.output and "extracting" in listed.output
+    checked = tally("suite", "check", "half", "--root", str(tmp_path))
+    assert checked.exit_code == 1 and "no suite plugin named 'half'" in checked.output
+
+
+class _Counts(Suite):
+    """A tiny suite for the metric declarations: per item tp, fp, fn and a per-item ratio."""
+
+    name = "counts"
+    answer_what = "anything"
+    figures = ("tp", "fp", "fn", "hits", "tries")
+    metrics = (f1("f1", "F1", "tp", "fp", "fn"), total("fp_total", "False positives", "fp"),
+               macro("hit_rate", "Hit rate (macro)", "hits", "tries"), mean("tp_mean", "TP per item", "tp"),
+               DatasetMean("mix", "Mix", (("f1", 1.0),)))
+    headline = "f1"
+    answer_caption = "-"
+    answer_columns = ("-",)
+    scorer_b = ScorerB("counts", ())
+
+    def extract_answer(self, content):
+        return None
+
+    def parse_item(self, raw):
+        return raw, []
+
+    def score(self, item, outcome, run, repeat):
+        return []
+
+    def item_figures(self, verdicts):
+        return (0, 0, 0, 0, 0)
+
+    def answer_rows(self, raw):
+        return []
+
+
+def test_declared_metrics_f1_total_macro_and_mean():
+    suite = _Counts()
+    assert declaration_problems(suite) == []
+    d = Declared(suite)
+    figs = np.array([[[3, 1, 0, 1, 2], [1, 0, 2, 0, 0], [0, 2, 1, 3, 3]]], dtype=float)  # 1 run x 3 items
+    out = point_estimates(d.expand(figs), np.ones((1, 3), int), d.figure_names, d.spec,
+                          [("mix", {"f1": 1.0}, 100.0)], [np.arange(3)])
+    tp, fp, fn = 4, 3, 3
+    assert out["f1"][0] == 2 * tp / (2 * tp + fp + fn)
+    assert out["fp_total"][0] == 3.0  # a count stays a count
+    assert out["hit_rate"][0] == pytest.approx((1 / 2 + 3 / 3) / 2)  # the item with no tries is left out
+    assert out["tp_mean"][0] == pytest.approx(4 / 3)
+    assert out["mix"][0] == pytest.approx(100 * out["f1"][0])
+    assert d.spec["tp_mean"] == ((("tp", 1.0),), ((ITEMS, 1.0),))
+    # with repeats the sums are scaled to whole numbers; a total is divided back
+    out2 = point_estimates(d.expand(figs), np.full((1, 3), 3), d.figure_names, d.spec, [], [])
+    assert out2["fp_total"][0] == 3.0
+
+
+def test_a_metric_over_an_unknown_figure_is_a_declaration_problem():
+    class Bad(_Counts):
+        metrics = (mean("x", "X", "nope"),)
+        headline = "missing"
+
+    problems = declaration_problems(Bad())
+    assert any("'nope' is not one of its figures" in p for p in problems)
+    assert any("headline 'missing'" in p for p in problems)
+
+
+@needs_node
+def test_a_plugin_installed_beside_the_project_leaves_the_golden_site_unchanged(tmp_path):
+    plain = make_project(tmp_path / "plain")
+    with_plugin = make_project(tmp_path / "plugged")
+    assert tally("suite", "new", "extra", "--root", str(tmp_path / "scratch")).exit_code == 0
+    shutil.copytree(tmp_path / "scratch" / "plugins", with_plugin / "plugins")
+    (with_plugin / "tally.toml").write_text('[suites]\npaths = ["plugins"]\n')
+    assert "extra" in load_registry(with_plugin).suites
+    build(plain, tmp_path / "a")
+    build(with_plugin, tmp_path / "b")
+    files = lambda p: {f.relative_to(p).as_posix(): f.read_bytes() for f in p.rglob("*") if f.is_file()}  # noqa: E731
+    a, b = files(tmp_path / "a"), files(tmp_path / "b")
+    assert a == b
+
+
+def test_ids_keep_underscores_and_case_but_not_paths(project):
+    from generator.ids import id_problem
+
+    assert id_problem("_Doc_01") is None and id_problem("INV-2026_07.a") is None
+    for bad in ("../x", ".hidden", "a/b", "a..b", "-flag", ""):
+        assert id_problem(bad) is not None, bad
+    rows = project.items["receipts.public"]
+    rows[0]["id"], rows[1]["id"] = "Case_A", "case_a"
+    from tests.conftest import write_jsonl
+
+    write_jsonl(project.suite_dir / "items" / "receipts.public.jsonl", rows)
+    result = tally("rescore", "--root", str(project.root), "-q", "--skip-scorer-b")
+    assert result.exit_code == 2 and "differs only in case" in result.output
+
+
+@needs_node
+def test_item_pages_keep_to_the_suite_budget(tmp_path):
+    root = make_project(tmp_path / "p", huge=True)
+    items = root / "content" / "suites" / "mini" / "items" / "receipts.public.jsonl"
+    lines = items.read_text(encoding="utf-8").splitlines()
+    first = json.loads(lines[0])
+    first["document"]["text"] += "\n" + "long line of a long document " * 2000  # about 58,000 characters
+    lines[0] = json.dumps(first)
+    items.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    build(root, tmp_path / "site")
+    site = tmp_path / "site"
+    page = (site / "suites" / "mini" / "items" / f"{first['id']}.html").read_text(encoding="utf-8")
+    assert "more are in" in page and f"downloads/mini/documents/{first['id']}.txt" in page
+    whole = (site / "downloads" / "mini" / "documents" / f"{first['id']}.txt").read_text(encoding="utf-8")
+    assert whole == first["document"]["text"]
+    assert len(page) < 200_000
+    # the fixture's 1 MB response: an excerpt on its page, the exact line in downloads
+    big = [p for p in (site / "downloads" / "mini" / "records").rglob("*.json")]
+    assert big, "the oversized stored record is published whole"
+    record = big[0].read_text(encoding="utf-8")
+    stored = (root / "results" / "mini" / big[0].parent.name / "responses.jsonl").read_text(encoding="utf-8")
+    assert record in stored.splitlines(keepends=True)
+    assert all(p.stat().st_size < 400_000 for p in (site / "suites" / "mini" / "items").glob("*.html"))
+
+
+def test_pipeline_reads_each_stored_file_once(project, monkeypatch):
+    from generator.pipeline import load_and_score
+    from tests.conftest import GOOD, chat_record
+
+    project.add_run("good", [chat_record(i, GOOD) for i in ["r-pub-1", "r-pub-2", "i-pub-1"]])
+    reads: list[str] = []
+    real = Path.read_bytes
+
+    def counting(self):
+        if self.name == "responses.jsonl":
+            reads.append(str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", counting)
+    load_and_score(project.root, None, jobs=1, gate=not missing_node(), public_dir=project.root / "build" / "public")
+    assert len(reads) == 1
