@@ -14,7 +14,6 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -27,11 +26,11 @@ sys.path.insert(0, str(ROOT))
 
 import tomllib  # noqa: E402
 
-from generator.crosscheck import _feed, crosscheck, node_version, scorer_b_args  # noqa: E402
-from generator.errors import ErrorLog  # noqa: E402
+from generator.crosscheck import _Node, node_version  # noqa: E402
 from generator.example.build import load_generated_items  # noqa: E402
 from generator.example.runs import write_example_results  # noqa: E402
-from generator.rescore import rescore, write_outputs  # noqa: E402
+from generator.outputs import write_outputs  # noqa: E402
+from generator.pipeline import load, score  # noqa: E402
 
 SUITE = "extracting"
 
@@ -73,27 +72,23 @@ def floor(root: Path) -> tuple[float, int]:
     return time.perf_counter() - start, n
 
 
-def scorer_b_alone(suite_result) -> float:
-    """Scorer B over every stored response, its output discarded: Node reading, parsing, scoring."""
+def scorer_b_alone(loaded) -> float:
+    """Scorer B over every stored response, its digests read and nothing compared: Node reading,
+    parsing, scoring."""
     path, _version = node_version()
     start = time.perf_counter()
-    proc = subprocess.Popen([path, *scorer_b_args(suite_result.suite.scorer)], stdin=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL)
-    _feed(proc, suite_result, suite_result.runs, digest=True)  # B scores and digests every run
-    proc.wait()
+    node = _Node(path, loaded.plugin, [i.line for i in loaded.items])
+    for run in loaded.runs:
+        node.send(run.id, run.responses.read_bytes())
+    node.finish()
     return time.perf_counter() - start
 
 
-def gate(suite_result, t_a: float) -> None:
-    t_b = scorer_b_alone(suite_result)
+def timed_score(root: Path, jobs: int, gate: bool):
+    (loaded,) = load(root, [SUITE])
     start = time.perf_counter()
-    agreement = crosscheck(suite_result)
-    t_gate = time.perf_counter() - start
-    print(f"scorer B alone (one Node process): {t_b:.2f} s; scorer A alone (one process): {t_a:.2f} s; "
-          f"B/A time ratio {t_b / t_a:.2f} (target <= 1)")
-    print(f"agreement gate (scorer B + comparison, after scorer A): {t_gate:.2f} s; whole gate A + B + comparison "
-          f"{t_a + t_gate:.2f} s = {(t_a + t_gate) / t_a:.2f}x scorer A alone (target <= 3x); "
-          f"{agreement.compared:,} verdicts compared, {agreement.differing} differ")
+    results = score([loaded], root, jobs, gate)
+    return results, time.perf_counter() - start, loaded
 
 
 def main() -> None:
@@ -110,23 +105,31 @@ def main() -> None:
         t_floor, n_floor = floor(tmp)
         print(f"floor (read + orjson.loads every line, one process): {t_floor:.2f} s, "
               f"{n_floor / t_floor:,.0f} responses/s")
-        for jobs in sorted({1, os.cpu_count() or 1}):
-            log = ErrorLog(tmp)
-            start = time.perf_counter()
-            results = rescore(tmp, [SUITE], log, jobs=jobs)
-            t_score = time.perf_counter() - start
-            assert not log.errors, log.errors[:3]
+        cpus = os.cpu_count() or 1
+        for jobs in sorted({1, cpus}):
+            results, t_score, loaded = timed_score(tmp, jobs, gate=False)
             start = time.perf_counter()
             write_outputs(tmp / "build" / "rescore", results)
             t_write = time.perf_counter() - start
-            verdicts = sum(r.verdict_count for res in results for r in res.runs)
-            print(f"rescore, {jobs} process(es): {t_score:.2f} s scoring ({n / t_score:,.0f} responses/s, "
+            verdicts = sum(len(r.verdicts) for res in results for r in res.runs)
+            print(f"scorer A alone, {jobs} process(es): {t_score:.2f} s scoring ({n / t_score:,.0f} responses/s, "
                   f"{verdicts:,} verdicts) + {t_write:.2f} s writing outputs")
             print(f"  ratio to the floor: {t_score / t_floor:.1f}x scoring, {(t_score + t_write) / t_floor:.1f}x "
                   "with writing (target <= 10x)")
             if jobs == 1:
-                gate(results[0], t_score)
+                t_a = t_score
             del results  # so that the next measurement starts from the same heap
+        t_b = scorer_b_alone(loaded)
+        print(f"scorer B alone (one Node process): {t_b:.2f} s; scorer A alone (one process): {t_a:.2f} s; "
+              f"B/A time ratio {t_b / t_a:.2f} (target <= 1)")
+        for jobs in sorted({1, cpus}):
+            results, t_gate, _ = timed_score(tmp, jobs, gate=True)
+            agreement = results[0].agreement
+            print(f"rescore with the agreement gate (A and B side by side, each file read once), {jobs} process(es) "
+                  f"for A: {t_gate:.2f} s = {t_gate / t_a:.2f}x scorer A alone on one process (target <= 3x), "
+                  f"{t_gate / t_floor:.1f}x the floor; {agreement['compared']:,} verdicts compared, "
+                  f"{agreement['differing']} differ")
+            del results
     finally:
         if args.keep is None:
             shutil.rmtree(tmp, ignore_errors=True)

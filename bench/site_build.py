@@ -85,6 +85,22 @@ def generate(target: Path, items: int, runs: int) -> tuple[int, int]:
     return sum(len(v) for v in copies.values()), responses
 
 
+def count_reads() -> dict[str, int]:
+    """Count whole reads of stored responses files (Path.read_bytes, as the pipeline reads them)."""
+    seen = {"calls": 0, "bytes": 0}
+    real = Path.read_bytes
+
+    def counting(self: Path) -> bytes:
+        data = real(self)
+        if self.name == "responses.jsonl":
+            seen["calls"] += 1
+            seen["bytes"] += len(data)
+        return data
+
+    Path.read_bytes = counting  # type: ignore[method-assign]
+    return seen
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--items", type=int, default=6000)
@@ -100,6 +116,7 @@ def main() -> None:
         size = sum(p.stat().st_size for p in (tmp / "results").rglob("responses.jsonl"))
         print(f"generated: {n_items:,} items, {args.runs} run groups, {n_responses:,} stored responses "
               f"({size / 1e6:,.0f} MB) in {time.perf_counter() - start:.1f} s")
+        reads = count_reads()
         start = time.perf_counter()
         report = build_site(tmp, tmp / "site", resamples=args.resamples, jobs=args.jobs)
         total = time.perf_counter() - start
@@ -114,6 +131,8 @@ def main() -> None:
             print(f"  {stage:40} {seconds:8.1f} s  {100 * seconds / total:5.1f}%")
         pages_time = sum(s for k, s in report.seconds.items() if k.startswith("pages"))
         print(f"page writing alone: {report.pages / pages_time:,.0f} pages/s")
+        print(f"responses.jsonl files read whole: {reads['calls']:,} reads of {args.runs} files, "
+              f"{reads['bytes'] / size:.2f}x their size")
     finally:
         if args.keep is None:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -128,7 +128,7 @@ def test_the_example_providers_match_the_profiles():
 
 def test_provider_serve_help_and_bad_fault():
     assert "serve" in invoke(provider, ["--help"]).output
-    r = invoke(provider, ["serve", "--fault", "meteor=0.5"])
+    r = invoke(provider, ["serve", "--suite", "extracting", "--fault", "meteor=0.5"])
     assert r.exit_code == 2 and "unknown fault 'meteor'" in r.stderr
 
 

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import click
 
+from .. import options
+
 EXIT_INPUT_ERRORS = 2
-_ROOT = click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
-                     show_default=True, help="Project folder holding content/ and results/.")
+_ROOT = options.ROOT
 
 
 def _fail(message: str) -> None:

@@ -140,9 +140,8 @@ def build_site(root: Path, out: Path | None = None, draft: bool = False, resampl
     """
     root = Path(root)
     report = BuildReport(Path(out) if out else root / "site")
-    clock = time.perf_counter()
     site = gather(root, draft, resamples, jobs, progress, skip_scorer_b)
-    report.seconds = {"gather: rescore, gate and statistics": time.perf_counter() - clock}
+    report.seconds = dict(site.seconds)
     report.draft = site.draft
     write_site(site, report.out, report, say)
     return report

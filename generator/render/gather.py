@@ -11,6 +11,7 @@ import datetime as dt
 import json
 import os
 import shutil
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,7 +33,7 @@ class BuildError(InputProblem):
 
 
 @dataclass
-class SuiteData:
+class SuiteView:
     result: ScoredSuite
     plugin: Suite
     declared: Declared
@@ -60,12 +61,13 @@ class SuiteData:
 @dataclass
 class SiteData:
     root: Path
-    suites: list[SuiteData]
+    suites: list[SuiteView]
     pages: list[Prose]
     commitments: list[dict]
     build_date: str
     draft: str | None  # None, or the reason every page is marked draft
     simulated: tuple[int, int]  # (simulated runs, all runs)
+    seconds: dict[str, float] = field(default_factory=dict)  # time by stage of gathering
 
 
 def draft_reason(agreements: list[dict]) -> str | None:
@@ -86,7 +88,7 @@ def build_date(root: Path, runs: list[Run]) -> str:
     return max(dates) if dates else "1970-01-01"
 
 
-def _index_public(data: SuiteData) -> None:
+def _index_public(data: SuiteView) -> None:
     public = {i.id for i in data.public_items}
     for r in data.result.runs:
         for item, (start, stop) in r.verdicts.spans().items():
@@ -105,7 +107,10 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
         raise BuildError("--skip-scorer-b needs --draft: a site whose verdicts scorer B did not check is a draft")
     public_dir = root / "build" / "public"
     shutil.rmtree(public_dir, ignore_errors=True)
+    clock = time.perf_counter()
     results = load_and_score(root, None, jobs, not skip_scorer_b, progress, public_dir)
+    seconds = {"gather: load, scorer A and scorer B": time.perf_counter() - clock}
+    clock = time.perf_counter()
     reason = draft_reason([res.agreement for res in results])
     write_outputs(root / "build" / "rescore", results)
     if reason and not draft:
@@ -124,15 +129,16 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
         stats_path = write_stats(doc, root / "build" / "stats")
         balance_path = res.suite.root / "balance.json"
         balance = json.loads(balance_path.read_text(encoding="utf-8")) if balance_path.is_file() else None
-        sd = SuiteData(res, res.plugin, data.declared, doc, res.agreement, balance,
+        sd = SuiteView(res, res.plugin, data.declared, doc, res.agreement, balance,
                        root / "build" / "rescore" / name, stats_path,
                        public_items=[i for i in res.items if i.half == "public"])
         _index_public(sd)
         suites.append(sd)
     suites.sort(key=lambda sd: (sd.suite.order, sd.suite.name))  # the flagship first
+    seconds["gather: statistics"] = time.perf_counter() - clock
     from ..commit.page import commitments_context
 
     commitments = commitments_context(root) if (root / "content" / "commitments").is_dir() else []
     runs = [r.run for res in results for r in res.runs]
     return SiteData(root, suites, load_pages(root / "content" / "pages"), commitments, build_date(root, runs),
-                    reason if draft else None, (sum(r.simulated for r in runs), len(runs)))
+                    reason if draft else None, (sum(r.simulated for r in runs), len(runs)), seconds)

@@ -3,22 +3,22 @@
 from __future__ import annotations
 
 from ..context import Cell, Column, Table, interval, slug, text
-from ..gather import SuiteData
+from ..gather import SuiteView
 
 CALL_TEXT = {"better": "better", "worse": "worse", "can't tell apart": "can't tell"}
 FLIP = {"better": "worse", "worse": "better"}
 
 
-def metric_label(sd: SuiteData, metric: str) -> str:
+def metric_label(sd: SuiteView, metric: str) -> str:
     return sd.declared.label(metric)
 
 
-def metric_scale(sd: SuiteData, metric: str) -> tuple[float, str]:
+def metric_scale(sd: SuiteView, metric: str) -> tuple[float, str]:
     """(scale, unit) for display, as the metric declares."""
     return sd.declared.scale(metric)
 
 
-def metric_order(sd: SuiteData) -> list[str]:
+def metric_order(sd: SuiteView) -> list[str]:
     head = sd.plugin.headline
     return ([head] if head in sd.stats["metrics"] else []) + [m for m in sd.stats["metrics"] if m != head]
 
@@ -31,15 +31,15 @@ def provider_path(provider: str) -> str:
     return f"providers/{slug(provider)}.html"
 
 
-def suite_path(sd: SuiteData, rest: str = "index.html") -> str:
+def suite_path(sd: SuiteView, rest: str = "index.html") -> str:
     return f"suites/{sd.suite.name}/{rest}"
 
 
-def stratum_path(sd: SuiteData, key: str) -> str:
+def stratum_path(sd: SuiteView, key: str) -> str:
     return suite_path(sd, f"strata/{slug(key)}.html")
 
 
-def item_path(sd: SuiteData, item_id: str) -> str:
+def item_path(sd: SuiteView, item_id: str) -> str:
     return suite_path(sd, f"items/{item_id}.html")
 
 
@@ -50,7 +50,7 @@ def stratum_title(key: str) -> str:
     return f"{dim.replace('_', ' ')} = {value}"
 
 
-def run_cells(sd: SuiteData, run_id: str) -> list[Cell]:
+def run_cells(sd: SuiteView, run_id: str) -> list[Cell]:
     info = sd.stats["runs"][run_id]
     sim = " (simulated)" if info["simulated"] else ""
     return [text(info["model"] + sim, href=model_path(info["model"]), sort=info["model"]),
@@ -61,14 +61,14 @@ def run_cells(sd: SuiteData, run_id: str) -> list[Cell]:
 RUN_COLUMNS = [Column("model", "Model"), Column("provider", "Provider"), Column("hosting", "Hosting")]
 
 
-def ranked_runs(sd: SuiteData, stratum: dict, metric: str) -> list[str]:
+def ranked_runs(sd: SuiteView, stratum: dict, metric: str) -> list[str]:
     """Runs in the order of the statistics engine's pairwise family (best first), then the rest."""
     fam = stratum.get("pairwise", {}).get(metric, {})
     ranked = [r for g in fam.get("tie_groups", []) for r in g]
     return ranked + sorted(r for r in stratum.get("runs", []) if r not in ranked)
 
 
-def leaderboard(sd: SuiteData, key: str, metric: str, table_id: str, export: str | None) -> Table:
+def leaderboard(sd: SuiteView, key: str, metric: str, table_id: str, export: str | None) -> Table:
     """One metric's leaderboard in a stratum: estimate and interval, rank range, tie group."""
     st = sd.stats["strata"][key]
     fam = st["pairwise"].get(metric, {})
@@ -92,7 +92,7 @@ def leaderboard(sd: SuiteData, key: str, metric: str, table_id: str, export: str
     return table
 
 
-def metrics_table(sd: SuiteData, key: str, table_id: str, export: str | None) -> Table:
+def metrics_table(sd: SuiteView, key: str, table_id: str, export: str | None) -> Table:
     """Every metric of a stratum with its interval, one row per run (headline order)."""
     st = sd.stats["strata"][key]
     head = metric_order(sd)
@@ -105,7 +105,7 @@ def metrics_table(sd: SuiteData, key: str, table_id: str, export: str | None) ->
     return table
 
 
-def pairwise_matrix(sd: SuiteData, key: str, metric: str) -> tuple[list[str], list[list[dict]], dict]:
+def pairwise_matrix(sd: SuiteView, key: str, metric: str) -> tuple[list[str], list[list[dict]], dict]:
     """(runs in rank order, matrix of {call, title}, family) for the pairwise template."""
     fam = sd.stats["strata"][key]["pairwise"].get(metric, {})
     order = ranked_runs(sd, sd.stats["strata"][key], metric)
@@ -129,11 +129,11 @@ def pairwise_matrix(sd: SuiteData, key: str, metric: str) -> tuple[list[str], li
     return order, matrix, fam
 
 
-def run_names(sd: SuiteData) -> dict[str, str]:
+def run_names(sd: SuiteView) -> dict[str, str]:
     return {r: f"{i['model']} on {i['provider']}" for r, i in sd.stats["runs"].items()}
 
 
-def headline_key(sd: SuiteData) -> str:
+def headline_key(sd: SuiteView) -> str:
     """The headline's stratum (the suite's headline half), or all items when that stratum is too small."""
     key = sd.stats["headline"]["stratum"]
     return key if key in sd.stats["strata"] else "all"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import orjson
 
 from ..context import Column, Table, text
-from ..gather import SiteData, SuiteData
+from ..gather import SiteData, SuiteView
 from . import Page
 from .common import item_path, model_path, provider_path, suite_path
 
@@ -19,13 +19,13 @@ def _content(record: dict) -> str | None:
     return content if isinstance(content, str) else None
 
 
-def _answers(sd: SuiteData, raw: dict) -> dict:
+def _answers(sd: SuiteView, raw: dict) -> dict:
     """The item's checked answers as the suite lays them out (caption, column names, rows)."""
     p = sd.plugin
     return {"caption": p.answer_caption, "columns": p.answer_columns, "rows": p.answer_rows(raw)}
 
 
-def scorer_scripts(sd: SuiteData) -> dict:
+def scorer_scripts(sd: SuiteView) -> dict:
     """Scorer B in the browser: the scripts in load order (the core first) and the suite's name in
     the core's registry."""
     from ..build import scorer_script_path
@@ -38,7 +38,7 @@ def scorer_scripts(sd: SuiteData) -> dict:
 class Reader:
     """Stored lines of each run's responses.jsonl, read by offset (files opened once)."""
 
-    def __init__(self, sd: SuiteData):
+    def __init__(self, sd: SuiteView):
         self.sd = sd
         self.files = {}
 
@@ -57,15 +57,15 @@ class Reader:
             fh.close()
 
 
-def document_file(sd: SuiteData, item_id: str) -> str:
+def document_file(sd: SuiteView, item_id: str) -> str:
     return suite_download(sd, f"documents/{item_id}.txt")
 
 
-def record_file(sd: SuiteData, run: str, item_id: str, repeat: int) -> str:
+def record_file(sd: SuiteView, run: str, item_id: str, repeat: int) -> str:
     return suite_download(sd, f"records/{run}/{item_id}-r{repeat}.json")
 
 
-def suite_download(sd: SuiteData, rest: str) -> str:
+def suite_download(sd: SuiteView, rest: str) -> str:
     return f"downloads/{sd.suite.name}/{rest}"
 
 
@@ -74,7 +74,7 @@ def _excerpt(text: str, limit: int) -> tuple[str, int]:
     return (text, 0) if len(text) <= limit else (text[:limit], len(text) - limit)
 
 
-def oversize_files(sd: SuiteData):
+def oversize_files(sd: SuiteView):
     """(site path, text) of every document and stored record that its item page shows only in part
     (the suite's page budget), to be published whole in downloads."""
     budget = sd.plugin.budget
@@ -94,7 +94,7 @@ def oversize_files(sd: SuiteData):
         reader.close()
 
 
-def item_page(sd: SuiteData, item, reader: Reader) -> Page:
+def item_page(sd: SuiteView, item, reader: Reader) -> Page:
     raw = orjson.loads(item.line)
     budget = sd.plugin.budget
     document = dict(item.document)
@@ -137,7 +137,7 @@ def item_page(sd: SuiteData, item, reader: Reader) -> Page:
     return Page(item_path(sd, item.id), "item.html", f"Item {item.id}", ctx, [], ("sort.js", "recheck.js"))
 
 
-def index_page(sd: SuiteData) -> Page:
+def index_page(sd: SuiteView) -> Page:
     dims = sorted({k for i in sd.public_items for k in i.strata} - {"half"})
     table = Table("public-items", f"Public items of {sd.suite.title} ({len(sd.public_items)})",
                   [Column("item", "Item")] + [Column(d, d.replace("_", " ").capitalize()) for d in dims] +

@@ -4,13 +4,13 @@ on accuracy. Self-hosted runs have their own section and are never ranked agains
 from __future__ import annotations
 
 from ..context import Cell, Column, Table, interval, number, text
-from ..gather import SiteData, SuiteData
+from ..gather import SiteData, SuiteView
 from . import Page
 from .common import RUN_COLUMNS, metric_label, metric_order, metric_scale, model_path, provider_path, run_cells
 from .tradeoff import headline_family
 
 
-def ops_table(sd: SuiteData, runs: list[str], table_id: str, caption: str, export: str | None) -> Table:
+def ops_table(sd: SuiteView, runs: list[str], table_id: str, caption: str, export: str | None) -> Table:
     rule = sd.stats["method"].get("latency_quantile", "")
     table = Table(table_id, caption,
                   [*RUN_COLUMNS, Column("p50", "Latency p50 (ms)", True), Column("p95", "p95 (ms)", True),
@@ -34,12 +34,12 @@ def ops_table(sd: SuiteData, runs: list[str], table_id: str, caption: str, expor
     return table
 
 
-def _split(sd: SuiteData, runs: list[str]) -> tuple[list[str], list[str]]:
+def _split(sd: SuiteView, runs: list[str]) -> tuple[list[str], list[str]]:
     ops = sd.stats["operations"]
     return [r for r in runs if not ops[r]["self_hosted"]], [r for r in runs if ops[r]["self_hosted"]]
 
 
-def same_model(sd: SuiteData, provider: str) -> list[Table]:
+def same_model(sd: SuiteView, provider: str) -> list[Table]:
     """For each model this provider serves: every provider's run of it, on the headline, with the call."""
     key, st, fam = headline_family(sd)
     metric = sd.stats["headline"]["metric"]

@@ -4,7 +4,7 @@ per-dataset tables and links to every stratum; plus one page per stratum."""
 from __future__ import annotations
 
 from ..context import Column, Table, interval, number, text
-from ..gather import SiteData, SuiteData
+from ..gather import SiteData, SuiteView
 from . import Page
 from .common import (
     RUN_COLUMNS,
@@ -22,7 +22,7 @@ from .home import headline_forest
 from .tradeoff import tradeoff_charts
 
 
-def gap_table(sd: SuiteData, export: str) -> Table:
+def gap_table(sd: SuiteView, export: str) -> Table:
     metric = sd.stats["headline"]["metric"]
     table = Table("gap-table", f"{metric_label(sd, metric)} on the public and the private half, and the gap",
                   [*RUN_COLUMNS, Column("public", "Public half", True), Column("private", "Private half", True),
@@ -35,7 +35,7 @@ def gap_table(sd: SuiteData, export: str) -> Table:
     return table
 
 
-def balance_tables(sd: SuiteData) -> list[dict]:
+def balance_tables(sd: SuiteView) -> list[dict]:
     out = []
     for ds, rep in sorted((sd.balance or {}).get("datasets", {}).items()):
         t = Table(f"balance-{ds}", f"{ds}: public and private halves feature by feature",
@@ -51,7 +51,7 @@ def balance_tables(sd: SuiteData) -> list[dict]:
     return out
 
 
-def stratum_links(sd: SuiteData) -> dict[str, list[dict]]:
+def stratum_links(sd: SuiteView) -> dict[str, list[dict]]:
     groups: dict[str, list[dict]] = {}
     for key, st in sd.stats["strata"].items():
         dim = st.get("dimension") or "all"
@@ -60,7 +60,7 @@ def stratum_links(sd: SuiteData) -> dict[str, list[dict]]:
     return groups
 
 
-def stratum_block(sd: SuiteData, key: str, prefix: str) -> dict:
+def stratum_block(sd: SuiteView, key: str, prefix: str) -> dict:
     """Headline leaderboard, forest plot, every metric and the pairwise calls of one stratum."""
     metric = sd.stats["headline"]["metric"]
     base = f"downloads/{sd.suite.name}/{prefix}"
@@ -74,7 +74,7 @@ def stratum_block(sd: SuiteData, key: str, prefix: str) -> dict:
                          "c": fam.get("c"), "rule": fam.get("rule"), "names": _short_names(sd, order)}}
 
 
-def _short_names(sd: SuiteData, runs: list[str]) -> list[dict]:
+def _short_names(sd: SuiteView, runs: list[str]) -> list[dict]:
     info = sd.stats["runs"]
     return [{"run": r, "label": f"{info[r]['model']} on {info[r]['provider']}"} for r in runs]
 

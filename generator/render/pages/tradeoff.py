@@ -6,18 +6,18 @@ from __future__ import annotations
 from decimal import Decimal
 
 from ..charts import dominance, tradeoff
-from ..gather import SuiteData
+from ..gather import SuiteView
 from .common import headline_key, metric_label, run_names
 
 
-def headline_family(sd: SuiteData) -> tuple[str, dict, dict]:
+def headline_family(sd: SuiteView) -> tuple[str, dict, dict]:
     key = headline_key(sd)
     metric = sd.stats["headline"]["metric"]
     st = sd.stats["strata"].get(key, {})
     return key, st, st.get("pairwise", {}).get(metric, {})
 
 
-def tradeoff_charts(sd: SuiteData, prefix: str, highlight: set[str] = frozenset()) -> list[dict]:
+def tradeoff_charts(sd: SuiteView, prefix: str, highlight: set[str] = frozenset()) -> list[dict]:
     key, st, fam = headline_family(sd)
     metric = sd.stats["headline"]["metric"]
     calls = {(p["a"], p["b"]): p["call"] for p in fam.get("pairs", [])}
