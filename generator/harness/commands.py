@@ -132,7 +132,7 @@ def provider() -> None:
 
 @provider.command("serve")
 @_ROOT
-@click.option("--suite", required=True, help="The suite whose items the simulated models answer (the example: extracting).")
+@click.option("--suite", required=True, help="The suite whose items the simulated models answer.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8788, show_default=True, help="0: a free port.")
 @click.option("--scale", type=click.FloatRange(min=0), default=1.0, show_default=True,
               help="Sleep this share of each simulated latency (and of Retry-After).")

@@ -9,7 +9,7 @@ from ..context import Table
 
 @dataclass
 class Page:
-    path: str  # site path, e.g. "suites/extracting/index.html"
+    path: str  # site path, e.g. "suites/<suite>/index.html"
     template: str
     title: str
     context: dict = field(default_factory=dict)
