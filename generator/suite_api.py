@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from .content import Item
     from .parse.response import Outcome
+    from .pipeline import ScoredSuite
     from .prompts import Template
     from .score.verdicts import Verdict
 
@@ -126,6 +127,35 @@ class VectorCase:
     expected: tuple[tuple[str, str], ...]
 
 
+@dataclass(frozen=True)
+class Estimate:
+    """A value with its 95% interval (either bound None when there is none) and its n."""
+
+    value: float | None
+    low: float | None = None
+    high: float | None = None
+    n: int | None = None
+
+
+ReportCell = str | int | float | Estimate | None
+
+
+@dataclass(frozen=True)
+class ReportTable:
+    """A table a suite computes itself from its scored runs (analyses the declared metrics can't
+    express: rank metrics, calibration, cost sweeps, a seed's own comparison rule). Shown on the
+    suite's page, in order, and published as CSV and JSON. Numbers and estimates are shown as
+    value x scale with `digits` decimals."""
+
+    id: str  # a safe id, unique within the suite: the download's name
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[ReportCell, ...], ...]
+    note: str = ""  # how to read it, shown under the title
+    scale: float = 1.0
+    digits: int = 1
+
+
 Replicates = Literal["mean", "pooled"]
 
 
@@ -175,6 +205,12 @@ class Suite(ABC):
         if isinstance(answer, Mapping):
             return "<absent>" if unit not in answer else str(answer[unit])[:200]
         return "<no answer object>"
+
+    def report_tables(self, scored: ScoredSuite) -> list[ReportTable]:
+        """Tables of the suite's own analyses, computed from the scored runs (per-item figures, verdict
+        rows, calls); deterministic. Default: none. Everything a figure or a table needs must come
+        from the verdict rows, which both scorers produce and the gate compares."""
+        return []
 
     # ---------------------------------------------------------------- harness (optional)
 

@@ -48,6 +48,7 @@ class SuiteView:
     # run id -> (item, repeat) -> (offset, length) of the stored line in the run's public file
     offsets: dict[str, dict[tuple[str, int], tuple[int, int]]] = field(default_factory=dict)
     public_files: dict[str, Path] = field(default_factory=dict)  # run id -> its public lines (pipeline.score)
+    reports: list = field(default_factory=list)  # the suite's own tables (Suite.report_tables)
 
     @property
     def suite(self):
@@ -131,7 +132,7 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
         balance = json.loads(balance_path.read_text(encoding="utf-8")) if balance_path.is_file() else None
         sd = SuiteView(res, res.plugin, data.declared, doc, res.agreement, balance,
                        root / "build" / "rescore" / name, stats_path,
-                       public_items=[i for i in res.items if i.half == "public"])
+                       public_items=[i for i in res.items if i.half == "public"], reports=res.plugin.report_tables(res))
         _index_public(sd)
         suites.append(sd)
     suites.sort(key=lambda sd: (sd.suite.order, sd.suite.name))  # the flagship first

@@ -79,6 +79,31 @@ def _short_names(sd: SuiteView, runs: list[str]) -> list[dict]:
     return [{"run": r, "label": f"{info[r]['model']} on {info[r]['provider']}"} for r in runs]
 
 
+def report_tables(sd: SuiteView) -> list[Table]:
+    """The suite's own analyses (Suite.report_tables), as site tables exported under downloads/<suite>/reports/."""
+    from ...suite_api import Estimate
+
+    out = []
+    for rt in sd.reports:
+        columns = [Column(f"c{k}", title, numeric=any(isinstance(r[k], (int, float, Estimate)) and r[k] is not None
+                                                      and not isinstance(r[k], bool) for r in rt.rows))
+                   for k, title in enumerate(rt.columns)]
+        table = Table(f"report-{rt.id}", rt.title, columns, export=f"downloads/{sd.suite.name}/reports/{rt.id}",
+                      note=rt.note)
+        for row in rt.rows:
+            cells = []
+            for v in row:
+                if isinstance(v, Estimate):
+                    cells.append(interval({"estimate": v.value, "low": v.low, "high": v.high}, rt.scale, rt.digits))
+                elif isinstance(v, (int, float)) and not isinstance(v, bool):
+                    cells.append(number(v, rt.scale, rt.digits))
+                else:
+                    cells.append(text("\u2013" if v is None else v))
+            table.rows.append(cells)
+        out.append(table)
+    return out
+
+
 def pages(site: SiteData):
     for sd in site.suites:
         name = sd.suite.name
@@ -88,12 +113,13 @@ def pages(site: SiteData):
                     for d in sd.suite.datasets if f"dataset={d.id}" in sd.stats["strata"]]
         gap = gap_table(sd, f"downloads/{name}/gap")
         balance = balance_tables(sd)
+        reports = report_tables(sd)
         tables = [main["leaderboard"], main["metrics"], gap] + [d["metrics"] for d in datasets] + \
-                 [b["table"] for b in balance]
+                 [b["table"] for b in balance] + reports
         for d in datasets:
             d["leaderboard"].export = None
         ctx = {"sd": sd, "suite": sd.suite, "main": main, "datasets": datasets, "gap": gap, "balance": balance,
-               "strata": stratum_links(sd), "skipped": sd.stats.get("skipped_strata", {}),
+               "strata": stratum_links(sd), "skipped": sd.stats.get("skipped_strata", {}), "reports": reports,
                "method": sd.stats["method"], "tradeoffs": tradeoff_charts(sd, f"tradeoff-{name}"),
                "public_items": len(sd.public_items), "items_href": suite_path(sd, "items/index.html"),
                "n_items": len(sd.result.items)}
