@@ -60,3 +60,22 @@ def test_a_key_echoed_back_by_the_provider_is_redacted(harness_project, monkeypa
     (attempt,) = stored[0]["attempts"]  # 401 is not retried
     assert attempt["status"] == 401 and "Incorrect API key provided: [redacted]" in attempt["body"]
     assert _scan(root, key) == []
+
+
+def test_a_key_full_of_json_metacharacters_is_redacted_in_every_form():
+    import json
+
+    from generator.harness.client import BODY_KEEP_CHARS, ChatClient
+
+    key = 'sk-"quoted"\\back\\slash</script>/\'{}'  # header values are ASCII; JSON escapes " and \\
+    client = ChatClient("http://127.0.0.1:9/v1", key, ("m",))
+    record = {"body": f"echo {key} and again {key}", "note": [key]}
+    for line in (json.dumps(record), json.dumps(record, ensure_ascii=False)):
+        scrubbed = client.scrub(line)
+        for form in (key, json.dumps(key)[1:-1], json.dumps(key, ensure_ascii=False)[1:-1]):
+            assert form not in scrubbed
+        assert scrubbed.count("[redacted]") == 3
+    # a key straddling the cut of a rejected body: redacted before the body is cut
+    body = "x" * (BODY_KEEP_CHARS - 5) + key + "tail"
+    kept = client.scrub(body[:BODY_KEEP_CHARS * 4 + 24 * len(key)])[:BODY_KEEP_CHARS]
+    assert key[:5] not in kept and kept == "x" * (BODY_KEEP_CHARS - 5) + "[reda"

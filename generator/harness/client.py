@@ -148,9 +148,12 @@ class ChatClient:
             await pool.aclose()
 
     def scrub(self, text: str) -> str:
-        """`text` with the API key replaced: nothing the harness stores may hold it."""
+        """`text` with the API key replaced, as it is and in each form JSON may escape it to: nothing the
+        harness stores may hold it."""
         if self._key and len(self._key) >= 4:
-            return text.replace(self._key, "[redacted]")
+            forms = {self._key, json.dumps(self._key, ensure_ascii=False)[1:-1], json.dumps(self._key)[1:-1]}
+            for form in sorted(forms, key=lambda f: (-len(f), f)):
+                text = text.replace(form, "[redacted]")
         return text
 
     def _backoff_s(self, retry: int) -> float:
@@ -184,9 +187,9 @@ class ChatClient:
                 problem = "malformed body" if body is None else pinning_error(body, self.accepted)
                 if problem is not None:
                     attempt["error"], body = problem, None
-            if body is None:
-                attempt["body"] = self.scrub(raw[:BODY_KEEP_CHARS * 4].decode("utf-8", "replace")
-                                             [:BODY_KEEP_CHARS])
+            if body is None:  # redacted before it is cut, so no part of a key survives the cut
+                window = BODY_KEEP_CHARS * 4 + 24 * len(self._key or "")
+                attempt["body"] = self.scrub(raw[:window].decode("utf-8", "replace"))[:BODY_KEEP_CHARS]
             wait = retry_after_s(response.headers, self.policy.retry_after_max_s)
         attempt["latency_ms"] = round((time.perf_counter() - started) * 1000, 1)
         if attempt["error"] is not None:
