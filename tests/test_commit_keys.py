@@ -34,7 +34,8 @@ def test_keys_new_publishes_what_the_stock_tools_read(tmp_path):
     pem = run("openssl", "pkey", "-pubin", "-in", keys / "test-a.pem", "-outform", "DER")
     assert pem.returncode == 0 and pem.stdout[-32:] == bytes(load_private_key(key).verify_key)
     signers = (keys / "allowed_signers").read_text()
-    assert f'{PRINCIPAL} namespaces="{NS},tally-key-rotation-v1@tally.example" {record["public_key"]}\n' in signers
+    assert (f'{PRINCIPAL} namespaces="{NS},tally-key-rotation-v1@tally.example,tally-reveal-v1@tally.example" '
+            f'{record["public_key"]}\n') in signers
     assert record["status"] == "active" and record["principal"] == PRINCIPAL
 
 

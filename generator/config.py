@@ -1,0 +1,61 @@
+"""The project's settings: `tally.toml` at the project root (optional).
+
+`load_config(root)` returns the whole parsed table, with each known section checked; every error
+names the file. A section's reader (like `commitments_settings`) returns that section with its
+defaults filled in. Sections:
+
+- `[commitments]`: `trust`, the SSH SHA256 fingerprint of the pinned root key (the key every later
+  signing key must be reached from through signed rotation statements).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+CONFIG_FILE = "tally.toml"
+FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
+
+
+class ConfigError(Exception):
+    """tally.toml cannot be read or holds a bad setting; the message names the file."""
+
+
+def _check_commitments(path: Path, section: object) -> None:
+    if not isinstance(section, dict):
+        raise ConfigError(f"{path}: [commitments] must be a table")
+    unknown = sorted(set(section) - {"trust"})
+    if unknown:
+        raise ConfigError(f"{path}: [commitments] has unknown key(s) {unknown}; known: ['trust']")
+    trust = section.get("trust")
+    if trust is not None and (not isinstance(trust, str) or not FINGERPRINT.fullmatch(trust)):
+        raise ConfigError(f"{path}: [commitments] trust must be an SSH key fingerprint as `ssh-keygen -l` "
+                          f"prints it (SHA256: and 43 base64 characters), got {trust!r}")
+
+
+_SECTIONS = {"commitments": _check_commitments}
+
+
+def load_config(root: Path) -> dict:
+    """The parsed tally.toml of the project at `root`, or {} when there is none."""
+    path = Path(root) / CONFIG_FILE
+    if not path.is_file():
+        return {}
+    try:
+        config = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read it: {exc}") from None
+    for name, check in _SECTIONS.items():
+        if name in config:
+            check(path, config[name])
+    return config
+
+
+def commitments_settings(config: dict) -> dict:
+    """The [commitments] section with its defaults: {"trust": fingerprint or None}."""
+    return {"trust": None} | dict(config.get("commitments", {}))
+
+
+def is_fingerprint(value: object) -> bool:
+    return isinstance(value, str) and FINGERPRINT.fullmatch(value) is not None
