@@ -37,7 +37,7 @@ def keys() -> None:
 def keys_new(name: str, private_key: Path, site: str | None, principal: str | None, root: Path) -> None:
     """Generate an Ed25519 key pair NAME."""
     from . import DEFAULT_SITE, CommitError
-    from .keys import new_key
+    from .keys import load_registry, new_key
 
     try:
         record = new_key(root, name, private_key, site or DEFAULT_SITE, principal)
@@ -46,9 +46,12 @@ def keys_new(name: str, private_key: Path, site: str | None, principal: str | No
     click.echo(f"private key: {private_key} (mode 0600; keep it offline, outside the project)")
     click.echo(f"public key:  content/keys/{record['openssh']}, {record['pem']}, allowed_signers, keys.json")
     click.echo(f"fingerprint: {record['fingerprint']}")
-    click.echo("If this is the project's first key, pin it: put `trust = \"" + record["fingerprint"] + "\"` in the "
-               "[commitments] section of tally.toml and publish the fingerprint outside this repository. "
-               "Any later key must be handed over with `tally keys rotate`.")
+    if len(load_registry(root)["keys"]) == 1:
+        click.echo(f"This is the project's first key: pin it with trust = \"{record['fingerprint']}\" in the "
+                   "[commitments] section of tally.toml, and publish the fingerprint outside this repository.")
+    else:
+        click.echo("Not trusted yet: hand over to it with `tally keys rotate --old OLD.key --new "
+                   f"{private_key}` before it signs anything.")
 
 
 @keys.command("rotate")
