@@ -7,10 +7,11 @@ import re
 import subprocess
 from pathlib import Path
 
+from test_commit_support import invoke, run_recipe
+
 from generator.commit.page import commitments_context
 from generator.commit.publish import publish_commitment_files
 from generator.config import load_config
-from test_commit_support import invoke, run_recipe
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTENT = ROOT / "content"
@@ -19,7 +20,7 @@ CONTENT = ROOT / "content"
 def readme_values() -> dict[str, str]:
     """PIN, HEAD and SITE as the README publishes them for the example."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    return dict(re.findall(r"^(PIN|HEAD|SITE)=(\S+)$", text, flags=re.M))
+    return dict(re.findall(r"^(PIN|HEAD|SITE)=(\S+)$", text, flags=re.MULTILINE))
 
 
 def test_tally_verify_passes_on_the_repository_with_the_published_pin_and_head():
@@ -93,5 +94,5 @@ def test_gitattributes_mark_commitment_files_binary_safe():
     assert "content/commitments/** -text" in lines and "content/keys/** -text" in lines
     if (ROOT / ".git").exists():
         probe = subprocess.run(["git", "check-attr", "text", "content/commitments/2026-r1/SHA256SUMS",
-                                "content/keys/allowed_signers"], cwd=ROOT, capture_output=True, text=True)
+                                "content/keys/allowed_signers"], cwd=ROOT, capture_output=True, text=True, check=False)
         assert probe.stdout.count("text: unset") == 2, probe.stdout

@@ -8,17 +8,22 @@ import subprocess
 
 import pytest
 from nacl.signing import SigningKey
+from test_commit_support import PRINCIPAL, invoke, items_dir, make_project
 
 from generator.commit import CommitError, sshsig
-from generator.commit.keyfiles import (fingerprint, load_private_key, parse_private_key, private_key_text,
-                                       pub_line)
-from test_commit_support import PRINCIPAL, invoke, items_dir, make_project
+from generator.commit.keyfiles import (
+    fingerprint,
+    load_private_key,
+    parse_private_key,
+    private_key_text,
+    pub_line,
+)
 
 NS = "tally-commitments-v1@tally.example"
 
 
 def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([str(a) for a in args], input=stdin, capture_output=True, timeout=60)
+    return subprocess.run([str(a) for a in args], input=stdin, capture_output=True, timeout=60, check=False)
 
 
 def test_keys_new_publishes_what_the_stock_tools_read(tmp_path):

@@ -16,13 +16,26 @@ from pathlib import Path
 
 import pytest
 from nacl.signing import SigningKey
+from test_commit_support import (
+    PAGE,
+    copy_project,
+    fingerprint_of,
+    invoke,
+    items_dir,
+    make_project,
+    round_dir,
+    run_recipe,
+)
 
 from generator.commit import namespaces, sshsig
 from generator.commit.canonical import canonical, parse_sums, render_sums, sha256_hex
-from generator.commit.keyfiles import fingerprint, load_private_key, private_key_text, pub_line, spki_pem
+from generator.commit.keyfiles import (
+    fingerprint,
+    load_private_key,
+    pub_line,
+    spki_pem,
+)
 from generator.commit.keys import allowed_signers_line
-from test_commit_support import (PAGE, copy_project, fingerprint_of, invoke, items_dir, make_project, round_dir,
-                                 run_recipe)
 
 
 @dataclass(frozen=True)
@@ -82,7 +95,7 @@ def resign(root: Path, name: str, key_path: Path, change) -> str:
 
 
 def first_item(root: Path) -> Path:
-    return sorted((round_dir(root, "r1") / "items").iterdir())[0]
+    return min((round_dir(root, "r1") / "items").iterdir())
 
 
 def new_key(root: Path, where: Path, name: str = "test-c") -> Path:
@@ -220,7 +233,7 @@ def rotation_namespace(root, w, mp):
 
 
 def _revealed_r3(root, w, mp, salt) -> str:
-    import generator.commit.rounds as rounds
+    from generator.commit import rounds
 
     mp.setattr(rounds, "new_salt", salt)
     mp.setattr(rounds, "salt_problems", lambda salts: [])  # a key holder with a broken or patched Tally
@@ -287,7 +300,7 @@ CASES = {
 def page_table() -> dict[str, tuple[bool, bool]]:
     """The page's table: case -> (caught by tally verify, caught by the stock recipe)."""
     text = PAGE.read_text(encoding="utf-8")
-    rows = re.findall(r"^\| (.+?) \| (caught|not caught) \| (caught|not caught) \|$", text, flags=re.M)
+    rows = re.findall(r"^\| (.+?) \| (caught|not caught) \| (caught|not caught) \|$", text, flags=re.MULTILINE)
     return {case: (v == "caught", s == "caught") for case, v, s in rows}
 
 

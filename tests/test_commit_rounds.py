@@ -7,11 +7,23 @@ import os
 import shutil
 import socket
 
+from test_commit_support import (
+    failed_checks,
+    fingerprint_of,
+    invoke,
+    item,
+    items_dir,
+    make_project,
+    openssl_verify,
+    round_dir,
+    run_recipe,
+    sh,
+    ssh_verify,
+)
+
 from generator.commit import merkle
 from generator.commit.canonical import canonical, parse_sums
 from generator.commit.page import commitments_context
-from test_commit_support import (failed_checks, fingerprint_of, invoke, item, items_dir, make_project,
-                                 openssl_verify, round_dir, run_recipe, sh, ssh_verify)
 
 
 def commit(root, name, key, *extra):
@@ -32,7 +44,8 @@ def test_commit_writes_salted_canonical_items_privately_and_a_signed_list_public
     assert all(canonical(b) == p.read_bytes() and not p.read_bytes().endswith(b"\n") for b, p in zip(bodies, files))
     assert {b["item"]["id"] for b in bodies} == {f"r-pri-{i:04d}" for i in range(1, 10)}
     assert len({b["salt"] for b in bodies}) == 9 and all(len(b["salt"]) == 64 for b in bodies)
-    assert all(b["id"] == p.stem and b["round"] == "r1" and b["benchmark"] == "extracting" for b, p in zip(bodies, files))
+    assert all(b["id"] == p.stem and b["round"] == "r1" and b["benchmark"] == "extracting"
+               for b, p in zip(bodies, files, strict=True))
     entries, problems = parse_sums((public / "SHA256SUMS").read_bytes())
     assert problems == [] and entries[0][0] == "manifest.json"
     manifest = json.loads((public / "manifest.json").read_bytes())
@@ -64,7 +77,8 @@ def test_the_page_recipe_passes_on_a_project_and_the_site_context_says_revealed(
     root, key = make_project(tmp_path)
     commit(root, "r1", key)
     commit(root, "r2", key)
-    assert invoke("reveal", "r1", "--from", root / "private/commitments/r1", "--key", key, "--root", root).exit_code == 0
+    revealed = invoke("reveal", "r1", "--from", root / "private/commitments/r1", "--key", key, "--root", root)
+    assert revealed.exit_code == 0, revealed.output
     rounds = commitments_context(root)
     assert [(r["round"], r["status"]) for r in rounds] == [("r1", "revealed-and-verified"), ("r2", "committed")]
     assert rounds.trust["fingerprint"] == fingerprint_of(root, "test-a") and len(rounds.head) == 64
@@ -77,7 +91,7 @@ def test_reveal_refuses_anything_but_the_exact_committed_files(tmp_path):
     root, key = make_project(tmp_path)
     commit(root, "r1", key)
     source = root / "private/commitments/r1"
-    first = sorted((source / "items").iterdir())[0]
+    first = min((source / "items").iterdir())
     original = first.read_bytes()
     cases = {
         "differs from its commitment": lambda: first.write_bytes(original.replace(b'"salt":"', b'"salt":"0', 1)),
@@ -150,7 +164,8 @@ def test_rounds_chain_and_rotation_keeps_old_rounds_verifying(tmp_path):
 def test_verify_needs_no_private_key_and_no_network(tmp_path, monkeypatch):
     root, key = make_project(tmp_path)
     commit(root, "r1", key)
-    assert invoke("reveal", "r1", "--from", root / "private/commitments/r1", "--key", key, "--root", root).exit_code == 0
+    revealed = invoke("reveal", "r1", "--from", root / "private/commitments/r1", "--key", key, "--root", root)
+    assert revealed.exit_code == 0, revealed.output
     commit(root, "r2", key)
     reader = tmp_path / "reader"
     shutil.copytree(root / "content", reader / "content")

@@ -85,7 +85,7 @@ def copy_project(root: Path, dest: Path) -> Path:
 
 def sh(command: str, cwd: Path, stdin: bytes | None = None) -> subprocess.CompletedProcess:
     """Run a reader's shell command with bash (for process substitution) in `cwd`."""
-    return subprocess.run(["bash", "-c", command], cwd=cwd, input=stdin, capture_output=True, timeout=60)
+    return subprocess.run(["bash", "-c", command], cwd=cwd, input=stdin, capture_output=True, timeout=60, check=False)
 
 
 def ssh_verify(round_path: Path, principal: str = PRINCIPAL, namespace: str = NAMESPACE) -> subprocess.CompletedProcess:
@@ -111,7 +111,7 @@ PAGE = Path(__file__).resolve().parents[1] / "content" / "pages" / "commitments.
 def page_recipe() -> str:
     """The shell code blocks of the commitments page, verbatim and in order."""
     text = PAGE.read_text(encoding="utf-8")
-    blocks = re.findall(r"^```sh\n(.*?)^```$", text, flags=re.M | re.S)
+    blocks = re.findall(r"^```sh\n(.*?)^```$", text, flags=re.MULTILINE | re.DOTALL)
     assert blocks, "no ```sh block on the commitments page"
     return "".join(blocks)
 
@@ -121,7 +121,8 @@ def run_recipe(folder: Path, pin: str, head: str | None, site: str = "tally.exam
     reader takes from outside the site."""
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "PIN": pin, "HEAD": head or "",
            "SITE": site}
-    return subprocess.run(["sh", "-c", page_recipe()], cwd=folder, env=env, capture_output=True, timeout=120)
+    return subprocess.run(["sh", "-c", page_recipe()], cwd=folder, env=env, capture_output=True, timeout=120,
+                          check=False)
 
 
 def test_support_project_builds(tmp_path):

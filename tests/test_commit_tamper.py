@@ -1,4 +1,5 @@
-"""Tamper cases on the files themselves, caught by `tally verify` and by ssh-keygen, sha256sum and openssl\n(the cases of the page's table, with its recipe, are in test_commit_recipe.py)."""
+"""Tamper cases on the files themselves, caught by `tally verify` and by ssh-keygen, sha256sum and openssl
+(the cases of the page's table, with its recipe, are in test_commit_recipe.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,22 @@ import subprocess
 
 import pytest
 from nacl.signing import SigningKey
+from test_commit_support import (
+    NAMESPACE,
+    copy_project,
+    failed_checks,
+    invoke,
+    items_dir,
+    make_project,
+    openssl_verify,
+    round_dir,
+    sh,
+    ssh_verify,
+)
 
 from generator.commit import sshsig
 from generator.commit.canonical import canonical, parse_sums, render_sums, sha256_hex
 from generator.commit.keyfiles import load_private_key
-from test_commit_support import (NAMESPACE, copy_project, failed_checks, invoke, items_dir, make_project,
-                                 openssl_verify, round_dir, sh, ssh_verify)
 
 STRICT = "sha256sum -c --strict SHA256SUMS"
 SAME_SET = ("diff <(sed -n 's/^SHA256 (\\(items\\/[^)]*\\)) = .*/\\1/p' SHA256SUMS) "
@@ -29,7 +40,8 @@ def base(tmp_path_factory):
         done = invoke("commit", name, "--items", items_dir(root), "--key", key, "--root", root,
                       "--committed-at", date)
         assert done.exit_code == 0, done.output
-    assert invoke("reveal", "r1", "--from", root / "private/commitments/r1", "--key", key, "--root", root).exit_code == 0
+    revealed = invoke("reveal", "r1", "--from", root / "private/commitments/r1", "--key", key, "--root", root)
+    assert revealed.exit_code == 0, revealed.output
     assert failed_checks(root) == []
     return root, key
 
@@ -50,7 +62,7 @@ def resign(folder, key: SigningKey, sums: bytes) -> None:
 
 
 def first_item(folder):
-    return sorted((folder / "items").iterdir())[0]
+    return min((folder / "items").iterdir())
 
 
 def test_edited_revealed_item(proj):

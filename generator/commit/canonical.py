@@ -14,7 +14,7 @@ import secrets
 import rfc8785
 
 from ..ids import is_safe_id
-from . import ITEM_FORMAT, MANIFEST, ITEMS
+from . import ITEM_FORMAT, ITEMS, MANIFEST
 from .salts import salt_problem
 
 ITEM_PATH = ITEMS + "/{id}.json"

@@ -42,7 +42,7 @@ class Chain:
         return self.order[-1] if self.order else None
 
     def rounds_in_order(self, names: list[str]) -> list[str]:
-        seen = [l.round for l in self.order if l.kind == "commit"]
+        seen = [link.round for link in self.order if link.kind == "commit"]
         return seen + sorted(n for n in names if n not in seen)
 
 
@@ -89,29 +89,31 @@ def walk(root: Path) -> Chain:
             chain.problems.append((link.round, f"{link.path}: {link.problem}"))
         elif link.previous is not None:
             successors.setdefault(link.previous["sha256"], []).append(link)
-    for digest, same in by_hash.items():
+    for same in by_hash.values():
         if len(same) > 1:
-            chain.problems.append(("chain", f"{', '.join(l.path for l in same)} are the same file: a copied round"))
+            paths = ", ".join(link.path for link in same)
+            chain.problems.append(("chain", f"{paths} are the same file: a copied round"))
     for link in chain.links:
         prev = link.previous
         if prev is None:
             continue
         found = by_hash.get(prev["sha256"])
         if not found:
-            chain.problems.append((link.round, f"{link.path} names {prev['path']} (SHA-256 {prev['sha256'][:16]}...) "
-                                   "as the entry before it, but no signed file here has that hash: it was removed "
-                                   "or changed"))
+            chain.problems.append((link.round, (f"{link.path} names {prev['path']} (SHA-256 {prev['sha256'][:16]}...) "
+                                                "as the entry before it, but no signed file here has that hash: it was "
+                                                "removed or changed")))
         elif found[0].path != prev["path"]:
-            chain.problems.append((link.round, f"{link.path} names {prev['path']} as the entry before it, but "
-                                   f"that file is at {found[0].path} (a renamed round folder?)"))
-    for digest, after in successors.items():
+            chain.problems.append((link.round, (f"{link.path} names {prev['path']} as the entry before it, but "
+                                                f"that file is at {found[0].path} (a renamed round folder?)")))
+    for after in successors.values():
         if len(after) > 1:
-            chain.problems.append(("chain", f"{', '.join(l.path for l in after)} all follow the same entry: "
-                                   "the chain forks"))
-    firsts = [l for l in chain.links if l.previous is None and l.problem is None]
+            paths = ", ".join(link.path for link in after)
+            chain.problems.append(("chain", f"{paths} all follow the same entry: the chain forks"))
+    firsts = [link for link in chain.links if link.previous is None and link.problem is None]
     if chain.links and len(firsts) != 1:
-        chain.problems.append(("chain", f"{len(firsts)} entries claim to be the first "
-                               f"({', '.join(l.path for l in firsts) or 'none'}); a chain has exactly one"))
+        paths = ", ".join(link.path for link in firsts) or "none"
+        message = f"{len(firsts)} entries claim to be the first ({paths}); a chain has exactly one"
+        chain.problems.append(("chain", message))
     if len(firsts) == 1:
         cur = firsts[0]
         while cur is not None and cur not in chain.order:

@@ -16,7 +16,8 @@ from pathlib import Path
 from nacl.signing import SigningKey
 
 from ..ids import id_problem
-from . import KEYS_DIR, CommitError, namespaces as namespaces_of
+from . import KEYS_DIR, CommitError
+from . import namespaces as namespaces_of
 from .keyfiles import fingerprint, pub_line, spki_pem, write_private_key
 
 REGISTRY = "keys.json"
@@ -30,7 +31,7 @@ def keys_dir(root: Path) -> Path:
 
 
 def now_utc() -> str:
-    return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 def load_registry(root: Path) -> dict:

@@ -19,8 +19,8 @@ from .layout import read_manifest, round_dir, round_names
 from .verify import verify
 
 NOT_PROVEN = [
-    "that the date is true: it is the signer's own claim, and only an external timestamp "
-    "(for example RFC 3161, `openssl ts`) could attest it",
+    ("that the date is true: it is the signer's own claim, and only an external timestamp "
+     "(for example RFC 3161, `openssl ts`) could attest it"),
     "that the items never leaked: they were sent to model APIs",
     "that scores used exactly these items, unless per-item results are published at reveal",
 ]
@@ -42,7 +42,7 @@ def _pinned(root: Path) -> str | None:
         return None
 
 
-def _signer_label(fp: object, pin: str | None, record: dict) -> str:
+def _signer_label(fp: object, pin: str | None) -> str:
     if fp is not None and fp == pin:
         return "the pinned key"
     return f"key {fp} (handed over from the pinned key by a signed rotation)"
@@ -71,9 +71,9 @@ def commitments_context(root: Path) -> CommitmentsView:
         failures = general + [f"{c.name}: {c.message}" for c in checks if c.subject == name and not c.ok]
         status = "failed" if failures else ("revealed-and-verified" if revealed else "committed")
         count, fp, date = m.get("item_count"), signer.get("fingerprint"), m.get("committed_at")
-        label = _signer_label(fp, pin, record)
-        claims = [f"These {count} items were fixed when {label} signed this list; any change is detectable; "
-                  f"the signer claims the date {date}."]
+        label = _signer_label(fp, pin)
+        claims = [(f"These {count} items were fixed when {label} signed this list; any change is detectable; "
+                   f"the signer claims the date {date}.")]
         if revealed and not failures:
             claims.append(f"All {count} committed items are published and match; a signed reveal statement "
                           "records the reveal.")

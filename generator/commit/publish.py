@@ -13,7 +13,16 @@ import shutil
 from pathlib import Path
 
 from ..ids import is_safe_id
-from . import (ITEMS, MANIFEST, REVEAL, REVEAL_SIG, SUMS, SUMS_ED25519, SUMS_SSHSIG, CommitError)
+from . import (
+    ITEMS,
+    MANIFEST,
+    REVEAL,
+    REVEAL_SIG,
+    SUMS,
+    SUMS_ED25519,
+    SUMS_SSHSIG,
+    CommitError,
+)
 from .keys import ALLOWED_SIGNERS, REGISTRY
 from .trust import ROTATIONS
 

@@ -12,7 +12,15 @@ import hashlib
 from pathlib import Path
 
 from ..ids import is_safe_id
-from . import ITEMS, REVEAL, REVEAL_FORMAT, REVEAL_NAMESPACE, REVEAL_SIG, SUMS, CommitError
+from . import (
+    ITEMS,
+    REVEAL,
+    REVEAL_FORMAT,
+    REVEAL_NAMESPACE,
+    REVEAL_SIG,
+    SUMS,
+    CommitError,
+)
 from .canonical import canonical, parse_sums, sha256_hex
 from .chain import head_link
 from .keyfiles import fingerprint, load_private_key

@@ -17,6 +17,7 @@ from .keys import find_key, keys_dir, load_registry, now_utc, save_registry
 from .rounds import is_utc_time
 from .sshsig import sign
 from .trust import ROTATIONS
+
 DATE_CLAIM = "the signers' own claim"
 
 

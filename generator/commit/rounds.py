@@ -13,11 +13,28 @@ from pathlib import Path
 
 from .. import __version__
 from ..ids import id_problem
-from . import ITEMS, MANIFEST, MANIFEST_FORMAT, SUMS, SUMS_ED25519, SUMS_SSHSIG, CommitError
-from .canonical import ITEM_PATH, canonical, item_file, item_path, new_salt, render_sums, sha256_hex, sums_entries
+from . import (
+    ITEMS,
+    MANIFEST,
+    MANIFEST_FORMAT,
+    SUMS,
+    SUMS_ED25519,
+    SUMS_SSHSIG,
+    CommitError,
+)
+from .canonical import (
+    ITEM_PATH,
+    canonical,
+    item_file,
+    item_path,
+    new_salt,
+    render_sums,
+    sha256_hex,
+    sums_entries,
+)
+from .chain import head_link
 from .keyfiles import fingerprint, load_private_key
 from .keys import find_key, load_registry, now_utc
-from .chain import head_link
 from .layout import private_round_dir, round_dir
 from .merkle import root as merkle_root
 from .salts import salt_problems
@@ -74,7 +91,7 @@ def _outside_content(root: Path, path: Path, what: str) -> None:
 
 def is_utc_time(value: str) -> bool:
     try:
-        return value.endswith("Z") and dt.datetime.fromisoformat(value[:-1] + "+00:00") is not None
+        return value.endswith("Z") and dt.datetime.fromisoformat(value) is not None
     except ValueError:
         return False
 

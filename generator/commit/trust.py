@@ -27,7 +27,7 @@ ROTATIONS = "rotations"
 def parse_time(value: object) -> dt.datetime | None:
     """An ISO 8601 time with a zone, or None."""
     try:
-        t = dt.datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+        t = dt.datetime.fromisoformat(str(value))
     except ValueError:
         return None
     return t if t.tzinfo else None
@@ -192,8 +192,9 @@ def _follow_rotations(root: Path, folder: Path, trust: Trust, checks: Checks) ->
             checks.add("keys", label, True, f"{rel} is signed by both keys; {key.name} handed over to {new.name} "
                        f"({new.fingerprint}) on {stmt['date']} (the signers' claim)")
     for rel in sorted(set(statements) - used):
-        checks.add("keys", f"rotation {rel}", False, f"{rel} retires key {statements[rel][1]['old'].get('fingerprint')}, "
-                   "which is not reached from the pinned key")
+        retired = statements[rel][1]["old"].get("fingerprint")
+        checks.add("keys", f"rotation {rel}", False, f"{rel} retires key {retired}, which is not reached from the "
+                   "pinned key")
 
 
 def _verify_statement(folder: Path, rel: str, data: bytes, stmt: dict, old: TrustedKey, trust: Trust,

@@ -12,15 +12,35 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import itertools
 import json
 from pathlib import Path
 
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
-from . import (COMMIT_NAMESPACE, ITEMS, MANIFEST, MANIFEST_FORMAT, REVEAL, REVEAL_FORMAT, REVEAL_NAMESPACE,
-               REVEAL_SIG, SUMS, SUMS_ED25519, SUMS_SSHSIG, namespace_site)
-from .canonical import ITEM_PATH, item_problems, opaque_id_of, parse_canonical, parse_sums, sha256_hex
+from . import (
+    COMMIT_NAMESPACE,
+    ITEMS,
+    MANIFEST,
+    MANIFEST_FORMAT,
+    REVEAL,
+    REVEAL_FORMAT,
+    REVEAL_NAMESPACE,
+    REVEAL_SIG,
+    SUMS,
+    SUMS_ED25519,
+    SUMS_SSHSIG,
+    namespace_site,
+)
+from .canonical import (
+    ITEM_PATH,
+    item_problems,
+    opaque_id_of,
+    parse_canonical,
+    parse_sums,
+    sha256_hex,
+)
 from .chain import Chain, walk
 from .checks import Checks
 from .keyfiles import fingerprint
@@ -57,11 +77,11 @@ def verify(root: Path, round_name: str | None = None, *, trust: str | None = Non
 def _check_chain(chain: Chain, head: str | None, selected: set[str], checks: Checks) -> None:
     problems = [(s, m) for s, m in chain.problems if s == "chain" or s in selected]
     order = chain.order
-    for a, b in zip(order, order[1:]):
+    for a, b in itertools.pairwise(order):
         ta, tb = parse_time(a.time), parse_time(b.time)
         if ta is not None and tb is not None and tb < ta:
-            problems.append((b.round, f"{b.path} is dated {b.time}, before {a.path} ({a.time}), which it follows: "
-                             "back-dated"))
+            message = f"{b.path} is dated {b.time}, before {a.path} ({a.time}), which it follows: back-dated"
+            problems.append((b.round, message))
     commits = {link.round: i for i, link in enumerate(order) if link.kind == "commit"}
     problems += [(link.round, f"{link.path} comes before the round's own SHA256SUMS on the chain")
                  for i, link in enumerate(order) if link.kind == "reveal" and commits.get(link.round, i + 1) > i]
