@@ -56,9 +56,12 @@ def previous_problem(previous: object) -> str | None:
 
 
 def _link(path: Path, name: str, kind: str, data: dict | None) -> Link:
-    data = data if isinstance(data, dict) else {}
+    unreadable = not isinstance(data, dict)
+    data = {} if unreadable else data
     previous = data.get("previous")
-    problem = previous_problem(previous)
+    what = "manifest.json" if kind == "commit" else "the statement"
+    problem = f"{what} is missing or not JSON, so it names no entry before it" if unreadable \
+        else previous_problem(previous)
     time = data.get("committed_at" if kind == "commit" else "revealed_at")
     return Link(f"{name}/{path.name}", name, kind, hashlib.sha256(path.read_bytes()).hexdigest(),
                 None if problem else previous, time, problem)

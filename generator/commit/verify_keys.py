@@ -58,8 +58,9 @@ def _check_allowed_signers(folder: Path, trust: Trust, pinned: bool, checks: Che
         if _unreached(fingerprint(e.pub), trust, pinned):
             problems.append(f"line {e.line} lists key {fingerprint(e.pub)}, which is not reached from the pinned "
                             "key through signed rotations")
+    reached = "all of them keys reached from the pinned key" if pinned else "not checked against a pinned key"
     checks.add("keys", ALLOWED_SIGNERS, not problems, "; ".join(problems) or
-               f"{len(entries)} entries, all of them keys reached from the pinned key (not used to trust anything)")
+               f"{len(entries)} entries, {reached} (never used to trust a key)")
 
 
 def _check_key_files(folder: Path, trust: Trust, pinned: bool, checks: Checks) -> None:
