@@ -181,6 +181,7 @@ def example_site() -> Path:
     other = [p.name for p in (REPO / "content" / "suites").iterdir() if p.name != "extracting"]
     shutil.copytree(REPO / "content", root / "content", ignore=lambda d, names: other if d.endswith("suites") else [])
     shutil.copytree(REPO / "results" / "extracting", root / "results" / "extracting")
+    shutil.copy(REPO / "tally.toml", root / "tally.toml")  # the pinned key of the example's commitments
     build(root, root / "site", resamples=1000, jobs=2)
     return root / "site"
 

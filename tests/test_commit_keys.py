@@ -11,13 +11,19 @@ from nacl.signing import SigningKey
 from test_commit_support import PRINCIPAL, invoke, items_dir, make_project
 
 from generator.commit import CommitError, sshsig
-from generator.commit.keyfiles import fingerprint, load_private_key, parse_private_key, private_key_text, pub_line
+from generator.commit.keyfiles import (
+    fingerprint,
+    load_private_key,
+    parse_private_key,
+    private_key_text,
+    pub_line,
+)
 
 NS = "tally-commitments-v1@tally.example"
 
 
 def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([str(a) for a in args], input=stdin, capture_output=True, timeout=60)
+    return subprocess.run([str(a) for a in args], input=stdin, capture_output=True, timeout=60, check=False)
 
 
 def test_keys_new_publishes_what_the_stock_tools_read(tmp_path):
@@ -33,7 +39,8 @@ def test_keys_new_publishes_what_the_stock_tools_read(tmp_path):
     pem = run("openssl", "pkey", "-pubin", "-in", keys / "test-a.pem", "-outform", "DER")
     assert pem.returncode == 0 and pem.stdout[-32:] == bytes(load_private_key(key).verify_key)
     signers = (keys / "allowed_signers").read_text()
-    assert f'{PRINCIPAL} namespaces="{NS},tally-key-rotation-v1@tally.example" {record["public_key"]}\n' in signers
+    assert (f'{PRINCIPAL} namespaces="{NS},tally-key-rotation-v1@tally.example,tally-reveal-v1@tally.example" '
+            f'{record["public_key"]}\n') in signers
     assert record["status"] == "active" and record["principal"] == PRINCIPAL
 
 

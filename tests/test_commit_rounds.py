@@ -9,12 +9,14 @@ import socket
 
 from test_commit_support import (
     failed_checks,
+    fingerprint_of,
     invoke,
     item,
     items_dir,
     make_project,
     openssl_verify,
     round_dir,
+    run_recipe,
     sh,
     ssh_verify,
 )
@@ -42,14 +44,16 @@ def test_commit_writes_salted_canonical_items_privately_and_a_signed_list_public
     assert all(canonical(b) == p.read_bytes() and not p.read_bytes().endswith(b"\n") for b, p in zip(bodies, files))
     assert {b["item"]["id"] for b in bodies} == {f"r-pri-{i:04d}" for i in range(1, 10)}
     assert len({b["salt"] for b in bodies}) == 9 and all(len(b["salt"]) == 64 for b in bodies)
-    assert all(b["id"] == p.stem and b["round"] == "r1" and b["benchmark"] == "extracting" for b, p in zip(bodies, files))
+    assert all(b["id"] == p.stem and b["round"] == "r1" and b["benchmark"] == "extracting"
+               for b, p in zip(bodies, files, strict=True))
     entries, problems = parse_sums((public / "SHA256SUMS").read_bytes())
     assert problems == [] and entries[0][0] == "manifest.json"
     manifest = json.loads((public / "manifest.json").read_bytes())
     digests = [bytes.fromhex(d) for _, d in entries[1:]]
     assert manifest["item_count"] == 9 and manifest["merkle"] == {**manifest["merkle"], "size": 9,
                                                                   "root": merkle.root(digests).hex()}
-    assert manifest["previous"] == {"round": None, "sha256sums_sha256": None}
+    assert manifest["previous"] is None
+    assert all(oct(p.stat().st_mode & 0o777) == "0o600" for p in files)  # salted items: owner only
     assert manifest["scorer"]["suite_version"] == "0.3" and "claim" in manifest["committed_at_is"]
     assert failed_checks(root) == []
 
@@ -62,32 +66,32 @@ def test_stock_tools_before_and_after_reveal(tmp_path):
     assert openssl_verify(public, root / "content/keys/test-a.pem").returncode == 0
     assert sh("sha256sum -c --ignore-missing SHA256SUMS", public).returncode == 0
     assert sh("sha256sum -c --strict SHA256SUMS", public).returncode != 0  # items not published yet
-    result = invoke("reveal", "r1", "--from", root / "private/commitments/r1", "--root", root)
+    result = invoke("reveal", "r1", "--from", root / "private/commitments/r1", "--key", key, "--root", root)
     assert result.exit_code == 0, result.output
     assert sh("sha256sum -c --strict SHA256SUMS", public).returncode == 0
     assert ssh_verify(public).returncode == 0
     assert failed_checks(root) == []
 
 
-def test_the_commands_printed_for_readers_all_pass(tmp_path):
+def test_the_page_recipe_passes_on_a_project_and_the_site_context_says_revealed(tmp_path):
     root, key = make_project(tmp_path)
     commit(root, "r1", key)
     commit(root, "r2", key)
-    assert invoke("reveal", "r1", "--from", root / "private/commitments/r1", "--root", root).exit_code == 0
+    revealed = invoke("reveal", "r1", "--from", root / "private/commitments/r1", "--key", key, "--root", root)
+    assert revealed.exit_code == 0, revealed.output
     rounds = commitments_context(root)
     assert [(r["round"], r["status"]) for r in rounds] == [("r1", "revealed-and-verified"), ("r2", "committed")]
-    for r in rounds:
-        script = " && ".join(c["command"] for c in r["commands"])
-        done = sh(script, root / "content")
-        assert done.returncode == 0, (script, done.stdout, done.stderr)
-        assert r["signer"]["fingerprint"] in script or r["signer"]["fingerprint"] in done.stdout.decode()
+    assert rounds.trust["fingerprint"] == fingerprint_of(root, "test-a") and len(rounds.head) == 64
+    assert rounds[0]["signer"]["label"] == "the pinned key"
+    done = run_recipe(root / "content", fingerprint_of(root, "test-a"), rounds.head)
+    assert done.returncode == 0, done.stderr.decode()
 
 
 def test_reveal_refuses_anything_but_the_exact_committed_files(tmp_path):
     root, key = make_project(tmp_path)
     commit(root, "r1", key)
     source = root / "private/commitments/r1"
-    first = sorted((source / "items").iterdir())[0]
+    first = min((source / "items").iterdir())
     original = first.read_bytes()
     cases = {
         "differs from its commitment": lambda: first.write_bytes(original.replace(b'"salt":"', b'"salt":"0', 1)),
@@ -96,7 +100,7 @@ def test_reveal_refuses_anything_but_the_exact_committed_files(tmp_path):
     }
     for expected, damage in cases.items():
         damage()
-        result = invoke("reveal", "r1", "--from", source, "--root", root)
+        result = invoke("reveal", "r1", "--from", source, "--key", key, "--root", root)
         assert result.exit_code == 2 and expected in result.output and "nothing revealed" in result.output
         assert not (round_dir(root, "r1") / "items").exists()
         (source / "items" / "0000000000000000.json").unlink(missing_ok=True)
@@ -140,7 +144,7 @@ def test_rounds_chain_and_rotation_keeps_old_rounds_verifying(tmp_path):
     assert refused.exit_code == 2 and "not an active key" in refused.output
     commit(root, "r2", key_b, "--committed-at", "2026-07-01T00:00:00Z")
     m2 = json.loads((round_dir(root, "r2") / "manifest.json").read_bytes())
-    assert m2["previous"]["round"] == "r1"
+    assert m2["previous"]["path"] == "r1/SHA256SUMS"
     assert failed_checks(root) == []
     assert ssh_verify(round_dir(root, "r1")).returncode == 0  # signed by the retired key
     keys = root / "content/keys"
@@ -154,13 +158,14 @@ def test_rounds_chain_and_rotation_keeps_old_rounds_verifying(tmp_path):
     registry["keys"][0]["status"] = "active"
     (keys / "keys.json").write_text(json.dumps(registry))
     commit(root, "r3", key_a, "--committed-at", "2026-08-01T00:00:00Z")
-    assert any("after its rotation" in f for f in failed_checks(root, "r3"))
+    assert any("after key test-a was retired" in f for f in failed_checks(root, "r3"))
 
 
 def test_verify_needs_no_private_key_and_no_network(tmp_path, monkeypatch):
     root, key = make_project(tmp_path)
     commit(root, "r1", key)
-    assert invoke("reveal", "r1", "--from", root / "private/commitments/r1", "--root", root).exit_code == 0
+    revealed = invoke("reveal", "r1", "--from", root / "private/commitments/r1", "--key", key, "--root", root)
+    assert revealed.exit_code == 0, revealed.output
     commit(root, "r2", key)
     reader = tmp_path / "reader"
     shutil.copytree(root / "content", reader / "content")
@@ -173,7 +178,9 @@ def test_verify_needs_no_private_key_and_no_network(tmp_path, monkeypatch):
     monkeypatch.setattr(socket, "socket", no_network)
     monkeypatch.setattr(socket, "create_connection", no_network)
     monkeypatch.setattr(socket, "getaddrinfo", no_network)
-    result = invoke("verify", "--root", reader)
+    unpinned = invoke("verify", "--root", reader)
+    assert unpinned.exit_code == 1 and "no key is pinned" in unpinned.output
+    result = invoke("verify", "--root", reader, "--trust", fingerprint_of(root, "test-a"))
     assert result.exit_code == 0, result.output
     assert "0 failed" in result.output
 

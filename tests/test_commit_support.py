@@ -6,6 +6,8 @@ Nothing here uses the repository's example key (its private half does not exist 
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -54,7 +56,18 @@ def make_project(base: Path, n_private: int = 9) -> tuple[Path, Path]:
     key = base / "secret" / "test-a.key"
     result = invoke("keys", "new", "test-a", "--private-key", key, "--root", root)
     assert result.exit_code == 0, result.output
+    pin(root, fingerprint_of(root, "test-a"))
     return root, key
+
+
+def fingerprint_of(root: Path, name: str) -> str:
+    return next(k["fingerprint"] for k in json.loads((root / "content/keys/keys.json").read_text())["keys"]
+                if k["name"] == name)
+
+
+def pin(root: Path, fp: str) -> None:
+    """Pin the root key in the project's tally.toml, as an operator does after the first `tally keys new`."""
+    (root / "tally.toml").write_text(f'[commitments]\ntrust = "{fp}"\n', encoding="utf-8")
 
 
 def items_dir(root: Path) -> Path:
@@ -72,7 +85,7 @@ def copy_project(root: Path, dest: Path) -> Path:
 
 def sh(command: str, cwd: Path, stdin: bytes | None = None) -> subprocess.CompletedProcess:
     """Run a reader's shell command with bash (for process substitution) in `cwd`."""
-    return subprocess.run(["bash", "-c", command], cwd=cwd, input=stdin, capture_output=True, timeout=60)
+    return subprocess.run(["bash", "-c", command], cwd=cwd, input=stdin, capture_output=True, timeout=60, check=False)
 
 
 def ssh_verify(round_path: Path, principal: str = PRINCIPAL, namespace: str = NAMESPACE) -> subprocess.CompletedProcess:
@@ -86,10 +99,30 @@ def openssl_verify(round_path: Path, pem: Path) -> subprocess.CompletedProcess:
               f"-rawin -in SHA256SUMS -sigfile s.bin", round_path)
 
 
-def failed_checks(root: Path, round_name: str | None = None) -> list[str]:
+def failed_checks(root: Path, round_name: str | None = None, **kw) -> list[str]:
     from generator.commit.verify import verify
 
-    return [str(c) for c in verify(root, round_name).failed()]
+    return [str(c) for c in verify(root, round_name, **kw).failed()]
+
+
+PAGE = Path(__file__).resolve().parents[1] / "content" / "pages" / "commitments.md"
+
+
+def page_recipe() -> str:
+    """The shell code blocks of the commitments page, verbatim and in order."""
+    text = PAGE.read_text(encoding="utf-8")
+    blocks = re.findall(r"^```sh\n(.*?)^```$", text, flags=re.MULTILINE | re.DOTALL)
+    assert blocks, "no ```sh block on the commitments page"
+    return "".join(blocks)
+
+
+def run_recipe(folder: Path, pin: str, head: str | None, site: str = "tally.example") -> subprocess.CompletedProcess:
+    """Run the page's recipe with POSIX sh in `folder` (holding commitments/ and keys/), with the values a
+    reader takes from outside the site."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "PIN": pin, "HEAD": head or "",
+           "SITE": site}
+    return subprocess.run(["sh", "-c", page_recipe()], cwd=folder, env=env, capture_output=True, timeout=120,
+                          check=False)
 
 
 def test_support_project_builds(tmp_path):

@@ -15,10 +15,10 @@ import rfc8785
 
 from ..ids import is_safe_id
 from . import ITEM_FORMAT, ITEMS, MANIFEST
+from .salts import salt_problem
 
 ITEM_PATH = ITEMS + "/{id}.json"
 _SUMS_LINE = re.compile(r"SHA256 \(([^()\n]+)\) = ([0-9a-f]{64})")
-_SALT = re.compile(r"[0-9a-f]{64}")
 
 
 def canonical(obj: object) -> bytes:
@@ -80,8 +80,8 @@ def item_problems(data: bytes, benchmark: str, round_name: str, opaque_id: str) 
     extra = set(obj) - set(expected) - {"item", "salt"}
     if extra:
         problems.append(f"unexpected keys {sorted(extra)}")
-    if not isinstance(obj.get("salt"), str) or not _SALT.fullmatch(obj["salt"]):
-        problems.append("salt must be 64 lowercase hex digits (32 random bytes)")
+    if (p := salt_problem(obj.get("salt"))) is not None:
+        problems.append(p)
     item = obj.get("item")
     if not isinstance(item, dict) or not is_safe_id(item.get("id")):
         problems.append("item must be an object with a safe id")

@@ -29,34 +29,43 @@ def keys() -> None:
 @keys.command("new")
 @click.argument("name")
 @click.option("--private-key", "private_key", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="Where to write the private key (mode 0600; outside content/; never commit it).")
+              help="Where to write the private key (mode 0600). Refused inside the project's git work tree "
+                   "(or inside --root when that is not in one).")
 @click.option("--site", default=None, help="Site name in the signature namespaces. Default: tally.example.")
 @click.option("--principal", default=None, help="Principal in allowed_signers. Default: NAME@SITE.")
 @ROOT_OPTION
 def keys_new(name: str, private_key: Path, site: str | None, principal: str | None, root: Path) -> None:
     """Generate an Ed25519 key pair NAME."""
     from . import DEFAULT_SITE, CommitError
-    from .keys import new_key
+    from .keys import load_registry, new_key
 
     try:
         record = new_key(root, name, private_key, site or DEFAULT_SITE, principal)
     except CommitError as exc:
         _fail(exc)
-    click.echo(f"private key: {private_key} (mode 0600; keep it offline, never in content/)")
+    click.echo(f"private key: {private_key} (mode 0600; keep it offline, outside the project)")
     click.echo(f"public key:  content/keys/{record['openssh']}, {record['pem']}, allowed_signers, keys.json")
-    click.echo(f"fingerprint: {record['fingerprint']} (also publish it somewhere other than this repository)")
+    click.echo(f"fingerprint: {record['fingerprint']}")
+    if len(load_registry(root)["keys"]) == 1:
+        click.echo(f"This is the project's first key: pin it with trust = \"{record['fingerprint']}\" in the "
+                   "[commitments] section of tally.toml, and publish the fingerprint outside this repository.")
+    else:
+        click.echo("Not trusted yet: hand over to it with `tally keys rotate --old OLD.key --new "
+                   f"{private_key}` before it signs anything.")
 
 
 @keys.command("rotate")
 @click.option("--old", "old_key", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="Private key being retired.")
+              help="Private key being retired (outside the project).")
 @click.option("--new", "new_key", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="Private key taking over (created with `tally keys new`).")
+              help="Private key taking over (created with `tally keys new`; outside the project).")
 @click.option("--date", default=None, help="Date to state (default: now); it is the signers' claim.")
 @click.option("--reason", default="", help="Why the key is rotated.")
 @ROOT_OPTION
 def keys_rotate(old_key: Path, new_key: Path, date: str | None, reason: str, root: Path) -> None:
-    """Retire a key: a statement signed by the old and the new key. Old rounds keep verifying."""
+    """Hand over from one key to the next: a statement signed by both, the only way a new key is trusted.
+
+    Rounds signed by the old key keep verifying."""
     from . import CommitError
     from .rotation import rotate
 
@@ -72,7 +81,7 @@ def keys_rotate(old_key: Path, new_key: Path, date: str | None, reason: str, roo
 @click.option("--items", "items_dir", required=True, type=click.Path(file_okay=False, exists=True, path_type=Path),
               help="Folder of *.jsonl item files; the items with half \"private\" are committed.")
 @click.option("--key", "key_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="Private signing key (mode 0600, outside content/).")
+              help="Private signing key (mode 0600, outside the project).")
 @click.option("--private-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Private storage for the salted item files. Default: ROOT/private/commitments/ROUND.")
 @click.option("--benchmark", default=None, help="Suite name. Default: the folder holding --items.")
@@ -98,30 +107,48 @@ def commit(round_name: str, items_dir: Path, key_path: Path, private_dir: Path |
 @click.argument("round_name", metavar="ROUND")
 @click.option("--from", "source", required=True, type=click.Path(file_okay=False, exists=True, path_type=Path),
               help="Private storage of the round (holding items/).")
+@click.option("--key", "key_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Private signing key for the reveal statement (the active key; outside the project).")
+@click.option("--revealed-at", default=None, help="Date to claim (default: now). Only ever the signer's claim.")
 @ROOT_OPTION
-def reveal(round_name: str, source: Path, root: Path) -> None:
-    """Publish ROUND's exact committed item files into its items/ and check them."""
+def reveal(round_name: str, source: Path, key_path: Path, revealed_at: str | None, root: Path) -> None:
+    """Publish ROUND's exact committed item files with a signed reveal statement, and check them."""
     from . import CommitError
-    from .rounds import reveal as run_reveal
+    from .reveals import reveal as run_reveal
     from .verify import verify as run_verify
 
     try:
-        paths = run_reveal(root, round_name, source)
+        paths = run_reveal(root, round_name, source, key_path, revealed_at)
     except CommitError as exc:
         _fail(exc)
-    click.echo(f"revealed {len(paths)} items of {round_name}")
+    click.echo(f"revealed {len(paths)} items of {round_name}; the new head is printed below")
     _report(run_verify(root, round_name))
 
 
 @click.command("verify")
 @click.argument("round_name", metavar="[ROUND]", required=False)
+@click.option("--trust", "trust", default=None, metavar="FINGERPRINT",
+              help="The root key's fingerprint (SHA256:...), from a source outside this repository. "
+                   "Default: trust in the [commitments] section of ROOT/tally.toml.")
+@click.option("--head", "head", default=None, metavar="HASH",
+              help="The published SHA-256 of the newest signed file; the chain must end there.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only failures and the summary.")
 @ROOT_OPTION
-def verify(round_name: str | None, quiet: bool, root: Path) -> None:
-    """Check signatures, hashes, Merkle roots, canonical form, item counts and the chain of rounds."""
+def verify(round_name: str | None, trust: str | None, head: str | None, quiet: bool, root: Path) -> None:
+    """Check keys from the pinned root, the chain of rounds, signatures, hashes, Merkle roots, canonical
+    form, salts and item counts. Exit status 1 when a check fails, 2 on a bad option or tally.toml."""
+    from ..config import ConfigError, is_fingerprint, load_config
     from .verify import verify as run_verify
 
-    _report(run_verify(root, round_name), quiet)
+    if trust is not None and not is_fingerprint(trust):
+        _fail(ValueError(f"--trust {trust!r} is not a fingerprint as `ssh-keygen -l` prints it (SHA256:...)"))
+    if head is not None and (len(head) != 64 or any(c not in "0123456789abcdef" for c in head)):
+        _fail(ValueError(f"--head {head!r} is not a SHA-256 in 64 lowercase hex digits"))
+    try:
+        load_config(root)
+    except ConfigError as exc:
+        _fail(exc)
+    _report(run_verify(root, round_name, trust=trust, head=head), quiet)
 
 
 def _report(checks, quiet: bool = False) -> None:

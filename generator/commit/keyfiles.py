@@ -110,10 +110,30 @@ def _inside(path: Path, folder: Path) -> bool:
         return False
 
 
-def write_private_key(path: Path, key: SigningKey, comment: str, content_dir: Path) -> None:
-    """Write the key with mode 0600, never inside content/ and never over an existing file."""
-    if _inside(path, content_dir):
-        raise CommitError(f"{path}: a private key must not be written inside {content_dir} (it would be published)")
+def git_work_tree(start: Path) -> Path | None:
+    """The top of the git work tree holding `start` (a folder with `.git`, a folder or a worktree's
+    file), or None."""
+    here = Path(start).resolve()
+    for folder in (here, *here.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+def refuse_inside_project(path: Path, root: Path) -> None:
+    """A private key must be outside the project's git work tree (or, when the project is not in
+    one, outside the project folder): there it could be committed, published or deleted by a build.
+    Paths are resolved, so `..`, symbolic links and the current folder make no difference."""
+    tree = git_work_tree(root)
+    where = f"the project's git work tree {tree}" if tree else f"the project folder {Path(root).resolve()}"
+    if _inside(path, tree or root):
+        raise CommitError(f"{path}: a private key must not be inside {where}: it could be committed "
+                          "or published. Keep it outside, for example in a folder of your home directory")
+
+
+def write_private_key(path: Path, key: SigningKey, comment: str, root: Path) -> None:
+    """Write the key with mode 0600, never inside the project and never over an existing file."""
+    refuse_inside_project(path, root)
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -126,10 +146,11 @@ def write_private_key(path: Path, key: SigningKey, comment: str, content_dir: Pa
         os.close(fd)
 
 
-def load_private_key(path: Path, content_dir: Path | None = None) -> SigningKey:
-    """Read a private key, refusing one that group or others may access (as ssh does)."""
-    if content_dir is not None and _inside(path, content_dir):
-        raise CommitError(f"{path}: a private key inside {content_dir} would be published; move it out")
+def load_private_key(path: Path, root: Path | None = None) -> SigningKey:
+    """Read a private key, refusing one that group or others may access (as ssh does), and one inside
+    the project at `root` (when given)."""
+    if root is not None:
+        refuse_inside_project(path, root)
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:

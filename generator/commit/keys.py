@@ -1,8 +1,10 @@
-"""`tally keys new`: an Ed25519 pair; the private half outside content/, the public parts in content/keys/.
+"""`tally keys new`: an Ed25519 pair; the private half outside the project, the public parts in content/keys/.
 
 content/keys/ holds `<name>.pub` (OpenSSH line), `<name>.pem` (SPKI, for openssl), `allowed_signers`
 (every key ever used: never add valid-before to a retired key or remove it, or old signatures stop
 verifying) and `keys.json` (fingerprints as ssh-keygen prints them, principal, namespaces, status).
+Neither is trusted by `tally verify`: trust comes from the pinned root fingerprint and the signed
+rotation statements (trust.py); these files are only checked to agree with them.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from pathlib import Path
 from nacl.signing import SigningKey
 
 from ..ids import id_problem
-from . import COMMIT_NAMESPACE, KEYS_DIR, ROTATION_NAMESPACE, CommitError
+from . import KEYS_DIR, CommitError
+from . import namespaces as namespaces_of
 from .keyfiles import fingerprint, pub_line, spki_pem, write_private_key
 
 REGISTRY = "keys.json"
@@ -28,7 +31,7 @@ def keys_dir(root: Path) -> Path:
 
 
 def now_utc() -> str:
-    return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 def load_registry(root: Path) -> dict:
@@ -82,11 +85,11 @@ def new_key(root: Path, name: str, private_path: Path, site: str, principal: str
             raise CommitError(f"{folder / (name + suffix)} already exists")
     key = SigningKey.generate()
     pub = bytes(key.verify_key)
-    write_private_key(private_path, key, principal, root / "content")
+    write_private_key(private_path, key, principal, root)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / f"{name}.pub").write_bytes(pub_line(pub, principal).encode())
     (folder / f"{name}.pem").write_bytes(spki_pem(pub).encode())
-    namespaces = [COMMIT_NAMESPACE.format(site=site), ROTATION_NAMESPACE.format(site=site)]
+    namespaces = namespaces_of(site)
     signers = folder / ALLOWED_SIGNERS
     existing = signers.read_bytes() if signers.exists() else _HEADER.encode()
     if existing and not existing.endswith(b"\n"):

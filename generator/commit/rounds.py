@@ -1,10 +1,9 @@
-"""`tally commit` and `tally reveal`: fix a round's private items under a signature, later publish them."""
+"""`tally commit`: fix a round's private items under a signature (reveals.py publishes them later)."""
 
 from __future__ import annotations
 
 import base64
 import datetime as dt
-import hashlib
 import json
 import os
 import secrets
@@ -13,23 +12,32 @@ import tomllib
 from pathlib import Path
 
 from .. import __version__
-from ..ids import id_problem, is_safe_id
-from . import ITEMS, MANIFEST, MANIFEST_FORMAT, SUMS, SUMS_ED25519, SUMS_SSHSIG, CommitError
+from ..ids import id_problem
+from . import (
+    ITEMS,
+    MANIFEST,
+    MANIFEST_FORMAT,
+    SUMS,
+    SUMS_ED25519,
+    SUMS_SSHSIG,
+    CommitError,
+)
 from .canonical import (
     ITEM_PATH,
     canonical,
     item_file,
     item_path,
     new_salt,
-    parse_sums,
     render_sums,
     sha256_hex,
     sums_entries,
 )
+from .chain import head_link
 from .keyfiles import fingerprint, load_private_key
 from .keys import find_key, load_registry, now_utc
-from .layout import chain_heads, private_round_dir, round_dir
+from .layout import private_round_dir, round_dir
 from .merkle import root as merkle_root
+from .salts import salt_problems
 from .sshsig import sign
 
 DATE_CLAIM = "the signer's own claim; only an external timestamp could prove it"
@@ -73,16 +81,6 @@ def scorer_of(root: Path, benchmark: str) -> dict:
             "scorer": str(suite.get("scorer", "")), "tally_version": __version__}
 
 
-def _previous(root: Path) -> dict:
-    heads = chain_heads(root)
-    if not heads:
-        return {"round": None, "sha256sums_sha256": None}
-    if len(heads) > 1:
-        raise CommitError(f"the chain of rounds forks ({', '.join(heads)}); run `tally verify` and fix it first")
-    sums = round_dir(root, heads[0]) / SUMS
-    return {"round": heads[0], "sha256sums_sha256": hashlib.sha256(sums.read_bytes()).hexdigest()}
-
-
 def _outside_content(root: Path, path: Path, what: str) -> None:
     try:
         path.resolve().relative_to((root / "content").resolve())
@@ -91,11 +89,21 @@ def _outside_content(root: Path, path: Path, what: str) -> None:
     raise CommitError(f"{path}: {what} must be outside content/ (everything in content/ is published)")
 
 
-def _is_utc_time(value: str) -> bool:
+def is_utc_time(value: str) -> bool:
     try:
-        return value.endswith("Z") and dt.datetime.fromisoformat(value[:-1] + "+00:00") is not None
+        return value.endswith("Z") and dt.datetime.fromisoformat(value) is not None
     except ValueError:
         return False
+
+
+def write_private_file(path: Path, data: bytes) -> None:
+    """Write a salted item file readable by its owner only (mode 0600, whatever the umask)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        os.write(fd, data)
+    finally:
+        os.close(fd)
 
 
 def commit(root: Path, round_name: str, items_dir: Path, key_path: Path, *, private_dir: Path | None = None,
@@ -106,9 +114,9 @@ def commit(root: Path, round_name: str, items_dir: Path, key_path: Path, *, priv
     out = round_dir(root, round_name)
     if out.exists():
         raise CommitError(f"{out} already exists; a committed round is never rewritten")
-    if committed_at is not None and not _is_utc_time(committed_at):
+    if committed_at is not None and not is_utc_time(committed_at):
         raise CommitError(f"--committed-at {committed_at!r} must look like 2026-10-30T09:00:00Z")
-    key = load_private_key(key_path, root / "content")
+    key = load_private_key(key_path, root)
     pub = bytes(key.verify_key)
     record = find_key(load_registry(root), fingerprint_=fingerprint(pub))
     if record is None or record.get("status") != "active":
@@ -123,16 +131,22 @@ def commit(root: Path, round_name: str, items_dir: Path, key_path: Path, *, priv
     if private.exists() and any(private.iterdir()):
         raise CommitError(f"{private} is not empty; private storage of a round is written once")
 
+    previous = head_link(root)
     files: dict[str, bytes] = {}
+    salts: dict[str, str] = {}
     for item in items:
         opaque = secrets.token_hex(8)
         while item_path(opaque) in files:
             opaque = secrets.token_hex(8)
+        salts[item_path(opaque)] = salt = new_salt()
         try:
-            files[item_path(opaque)] = item_file(benchmark, round_name, opaque, item, new_salt())
+            files[item_path(opaque)] = item_file(benchmark, round_name, opaque, item, salt)
         except ValueError as exc:
             raise CommitError(f"item {item['id']}: cannot be written as RFC 8785 JSON ({exc}); "
                               "write money as strings and keep integers within 2^53") from None
+    if problems := salt_problems(salts):
+        raise CommitError("refusing to write: salts must be 32 random bytes, one per item:\n  "
+                          + "\n  ".join(problems[:5]))
     digests = [bytes.fromhex(sha256_hex(files[p])) for p in sorted(files)]
     manifest = canonical({
         "format": MANIFEST_FORMAT, "benchmark": benchmark, "round": round_name,
@@ -142,13 +156,13 @@ def commit(root: Path, round_name: str, items_dir: Path, key_path: Path, *, priv
                    "root": merkle_root(digests).hex(), "size": len(digests)},
         "signer": {"key": record["name"], "principal": record["principal"],
                    "namespace": record["namespaces"][0], "fingerprint": record["fingerprint"]},
-        "previous": _previous(root), "scorer": scorer,
+        "previous": previous, "scorer": scorer,
     })
     sums = render_sums(sums_entries(manifest, files))
 
     (private / ITEMS).mkdir(parents=True, exist_ok=True, mode=0o700)
     for path, data in files.items():
-        (private / path).write_bytes(data)
+        write_private_file(private / path, data)
     tmp = out.with_name(f".{round_name}.tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
@@ -159,37 +173,3 @@ def commit(root: Path, round_name: str, items_dir: Path, key_path: Path, *, priv
     os.replace(tmp, out)
     return {"round": round_name, "items": len(files), "dir": out, "private": private,
             "fingerprint": record["fingerprint"], "merkle_root": merkle_root(digests).hex()}
-
-
-def reveal(root: Path, round_name: str, source: Path) -> list[str]:
-    """Copy the exact committed item files from `source` into the round's items/; returns the paths.
-
-    Nothing is copied unless every listed file is present in `source` with its committed hash and
-    `source` holds no other item file.
-    """
-    if not is_safe_id(round_name) or not (round_dir(root, round_name) / SUMS).is_file():
-        raise CommitError(f"no committed round {round_name!r} in content/commitments/")
-    out = round_dir(root, round_name)
-    entries, problems = parse_sums((out / SUMS).read_bytes())
-    if problems:
-        raise CommitError(f"{out / SUMS}: " + "; ".join(problems))
-    listed = dict(entries[1:])
-    errors = []
-    for path, digest in listed.items():
-        src = source / path
-        if not src.is_file():
-            errors.append(f"{path}: missing from {source}")
-        elif sha256_hex(src.read_bytes()) != digest:
-            errors.append(f"{path}: differs from its commitment")
-        elif (out / path).exists() and (out / path).read_bytes() != src.read_bytes():
-            errors.append(f"{path}: a different file is already published")
-    src_items = source / ITEMS
-    extra = sorted(p.relative_to(source).as_posix() for p in src_items.rglob("*")
-                   if p.is_file() and p.relative_to(source).as_posix() not in listed) if src_items.is_dir() else []
-    errors += [f"{p}: in {source} but not committed in this round" for p in extra]
-    if errors:
-        raise CommitError("nothing revealed:\n  " + "\n  ".join(errors))
-    (out / ITEMS).mkdir(exist_ok=True)
-    for path in listed:
-        (out / path).write_bytes((source / path).read_bytes())
-    return list(listed)

@@ -105,7 +105,7 @@ def parse_allowed_signers(text: str) -> list[AllowedSigner]:
 
 def _glob(pattern: str, value: str) -> bool:
     regex = "".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern)
-    return re.fullmatch(regex, value, re.S) is not None
+    return re.fullmatch(regex, value, re.DOTALL) is not None
 
 
 def match_pattern_list(value: str, patterns: str) -> bool:
@@ -125,13 +125,13 @@ def _ssh_time(value: str) -> dt.datetime:
     fmt = {8: "%Y%m%d", 12: "%Y%m%d%H%M", 14: "%Y%m%d%H%M%S"}.get(len(v))
     if fmt is None:
         raise ValueError(f"bad time {value!r}")
-    return dt.datetime.strptime(v, fmt).replace(tzinfo=dt.timezone.utc)
+    return dt.datetime.strptime(v, fmt).replace(tzinfo=dt.UTC)
 
 
 def check_allowed(entries: list[AllowedSigner], principal: str, namespace: str, pub: bytes,
                   now: dt.datetime | None = None) -> str | None:
     """Why `pub` may not sign for `principal` in `namespace`, or None when an entry allows it."""
-    now = now or dt.datetime.now(dt.timezone.utc)
+    now = now or dt.datetime.now(dt.UTC)
     reasons = []
     for e in entries:
         if e.pub != pub or not match_pattern_list(principal, e.principals):

@@ -1,62 +1,129 @@
 """`tally verify`: everything a reader can check with stock tools, plus the Merkle root, the canonical
-form, the item count and the chain of rounds. Needs no private key and no network."""
+form, the item count, the salts, the dates along the chain and the key files. Needs no private key and
+no network.
+
+Trust comes only from the pinned root fingerprint (trust.py); the chain of signed files (chain.py)
+must be one line from the first round to the newest entry, which must be the published head when
+one is given.
+"""
 
 from __future__ import annotations
 
 import base64
 import binascii
-import datetime as dt
 import hashlib
+import itertools
+import json
 from pathlib import Path
 
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
-from . import ITEMS, MANIFEST, MANIFEST_FORMAT, SUMS, SUMS_ED25519, SUMS_SSHSIG
-from .canonical import ITEM_PATH, item_problems, opaque_id_of, parse_canonical, parse_sums, sha256_hex
+from . import (
+    COMMIT_NAMESPACE,
+    ITEMS,
+    MANIFEST,
+    MANIFEST_FORMAT,
+    REVEAL,
+    REVEAL_FORMAT,
+    REVEAL_NAMESPACE,
+    REVEAL_SIG,
+    SUMS,
+    SUMS_ED25519,
+    SUMS_SSHSIG,
+    namespace_site,
+)
+from .canonical import (
+    ITEM_PATH,
+    item_problems,
+    opaque_id_of,
+    parse_canonical,
+    parse_sums,
+    sha256_hex,
+)
+from .chain import Chain, walk
 from .checks import Checks
 from .keyfiles import fingerprint
-from .layout import chain_order, previous_of, read_manifest, round_dir, round_names
+from .layout import round_dir, round_names
 from .merkle import root as merkle_root
-from .sshsig import check_allowed
+from .salts import repeated_salts
 from .sshsig import verify as sshsig_verify
-from .verify_keys import KeyContext, check_keys
+from .trust import Trust, TrustedKey, build_trust, parse_time
+from .verify_keys import check_keys
 
-KNOWN = {MANIFEST, SUMS, SUMS_SSHSIG, SUMS_ED25519, ITEMS}
+KNOWN = {MANIFEST, SUMS, SUMS_SSHSIG, SUMS_ED25519, ITEMS, REVEAL, REVEAL_SIG}
 
 
-def verify(root: Path, round_name: str | None = None) -> Checks:
+def verify(root: Path, round_name: str | None = None, *, trust: str | None = None, head: str | None = None) -> Checks:
+    """Check the keys from the pinned root (`trust` overrides tally.toml), the chain up to `head` (when
+    given) and every round, or only `round_name` (with the chain checks that concern it)."""
     checks = Checks()
-    ctx = check_keys(root, checks)
-    from .rotation import check_rotations
-
-    check_rotations(root, ctx, checks)
-    names = chain_order(root)
-    if round_name is not None:
-        if round_name not in names:
-            checks.add(round_name, "round", False, "no such round in content/commitments/ (no manifest.json)")
-            return checks
-        names = [round_name]
-    elif not names:
+    trusted = build_trust(root, trust, checks)
+    check_keys(root, trusted, checks)
+    chain = walk(root)
+    names = round_names(root)
+    if round_name is not None and round_name not in names:
+        checks.add(round_name, "round", False, "no such round folder in content/commitments/")
+        return checks
+    selected = [round_name] if round_name is not None else chain.rounds_in_order(names)
+    if not names:
         checks.add("commitments", "rounds", True, "no committed rounds")
-    for name in names:
-        verify_round(root, name, ctx, checks)
+    _check_chain(chain, head, set(selected), checks)
+    for name in selected:
+        verify_round(root, name, trusted, checks)
     return checks
 
 
-def _parse_time(value: object) -> dt.datetime | None:
-    try:
-        t = dt.datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return t if t.tzinfo else None
+def _check_chain(chain: Chain, head: str | None, selected: set[str], checks: Checks) -> None:
+    problems = [(s, m) for s, m in chain.problems if s == "chain" or s in selected]
+    order = chain.order
+    for a, b in itertools.pairwise(order):
+        ta, tb = parse_time(a.time), parse_time(b.time)
+        if ta is not None and tb is not None and tb < ta:
+            message = f"{b.path} is dated {b.time}, before {a.path} ({a.time}), which it follows: back-dated"
+            problems.append((b.round, message))
+    commits = {link.round: i for i, link in enumerate(order) if link.kind == "commit"}
+    problems += [(link.round, f"{link.path} comes before the round's own SHA256SUMS on the chain")
+                 for i, link in enumerate(order) if link.kind == "reveal" and commits.get(link.round, i + 1) > i]
+    for subject, message in problems:
+        if subject == "chain" or subject in selected:
+            checks.add(subject, "chain", False, message)
+    if not chain.links:
+        if head is not None:
+            checks.add("chain", "head", False, f"no round here, but the published head is {head}")
+        return
+    last = chain.head
+    hashes = [link.sha256 for link in order]
+    if head is None:
+        message = (f"{len(order)} signed files from {order[0].path} to {last.path}; head {last.sha256} "
+                   "(not compared with a published head: pass --head)") if last else "no intact chain"
+        checks.add("chain", "head", not problems, message if not problems else "the chain is broken (see above)")
+    elif last is not None and head == last.sha256 and not problems:
+        checks.add("chain", "head", True, f"{len(order)} signed files from {order[0].path} end at the published "
+                   f"head {head} ({last.path})")
+    elif head in hashes and head != hashes[-1]:
+        newer = [link.path for link in order[hashes.index(head) + 1:]]
+        checks.add("chain", "head", False, f"the chain goes on after the published head {head}: {len(newer)} newer "
+                   f"entries ({', '.join(newer[:3])}) are not covered by it")
+    elif head == (last.sha256 if last else None):
+        checks.add("chain", "head", False, f"the published head {head} is {last.path}, but the chain is broken")
+    else:
+        checks.add("chain", "head", False, f"no signed file on the chain has the published head's SHA-256 {head}: "
+                   "the newest round or reveal statement was removed, or the head is wrong")
 
 
-def verify_round(root: Path, name: str, ctx: KeyContext, checks: Checks) -> None:
+def verify_round(root: Path, name: str, trust: Trust, checks: Checks) -> None:
     folder = round_dir(root, name)
-    missing = [f for f in (MANIFEST, SUMS, SUMS_SSHSIG, SUMS_ED25519) if not (folder / f).is_file()]
+    manifest_bytes = (folder / MANIFEST).read_bytes() if (folder / MANIFEST).is_file() else b""
+    manifest, problem = parse_canonical(manifest_bytes)
+    if not isinstance(manifest, dict) or manifest.get("format") != MANIFEST_FORMAT:
+        why = "is missing" if not manifest_bytes else (problem or f"is not a {MANIFEST_FORMAT} manifest")
+        checks.add(name, "manifest", False, f"content/commitments/{name}/{MANIFEST} {why}: every folder there must "
+                   "be a round with a valid manifest")
+        return
+    missing = [f for f in (SUMS, SUMS_SSHSIG, SUMS_ED25519) if not (folder / f).is_file()]
     extra = sorted(p.name for p in folder.iterdir() if p.name not in KNOWN)
-    note = f" (not part of the round, ignored: {extra[:5]})" if extra else ""
+    note = f" (not part of the round, not published: {extra[:5]})" if extra else ""
     checks.add(name, "files", not missing, f"missing {missing}" if missing
                else "manifest.json, SHA256SUMS and both signatures present" + note)
     if missing:
@@ -65,47 +132,62 @@ def verify_round(root: Path, name: str, ctx: KeyContext, checks: Checks) -> None
     entries, problems = parse_sums(sums)
     checks.add(name, "SHA256SUMS form", not problems,
                "; ".join(problems) or f"{len(entries)} lines, manifest first, items sorted, LF endings")
-    listed = dict(entries)
-    manifest_bytes = (folder / MANIFEST).read_bytes()
-    manifest, problem = parse_canonical(manifest_bytes)
-    manifest = manifest if isinstance(manifest, dict) else {}
     signer = manifest.get("signer") if isinstance(manifest.get("signer"), dict) else {}
-
-    _check_signatures(name, folder, sums, signer, ctx, checks)
-    ok = listed.get(MANIFEST) == sha256_hex(manifest_bytes)
+    key = check_signature(name, "SSHSIG signature", folder / SUMS_SSHSIG, sums, signer, COMMIT_NAMESPACE,
+                          trust, checks)
+    _check_ed25519(name, folder, sums, signer, trust, checks)
+    ok = dict(entries).get(MANIFEST) == sha256_hex(manifest_bytes)
     checks.add(name, "manifest hash", ok, "manifest.json matches its line in SHA256SUMS" if ok else
                "manifest.json differs from the hash in SHA256SUMS (edited or re-dated after signing)")
     _check_manifest(name, manifest, problem, entries, checks)
-    _check_chain(root, name, manifest, checks)
-    _check_signer_dates(name, manifest, ctx, checks)
-    items = folder / ITEMS
-    if items.is_dir() and any(items.iterdir()):
+    if key is not None and (why := trust.when_not_active(key, manifest.get("committed_at"))):
+        checks.add(name, "signer", False, f"the round is {why}")
+    if (folder / REVEAL).is_file():
+        _check_reveal(name, folder, sums, manifest, trust, checks)
         _check_revealed(name, folder, entries, manifest, checks)
+    elif (folder / ITEMS).is_dir() and any((folder / ITEMS).iterdir()):
+        checks.add(name, "status", False, f"{ITEMS}/ holds files, but there is no signed reveal statement "
+                   f"({REVEAL}): a reveal is published with `tally reveal`")
     else:
         checks.add(name, "status", True, f"committed; {len(entries) - 1} items not yet revealed")
 
 
-def _check_signatures(name: str, folder: Path, sums: bytes, signer: dict, ctx: KeyContext, checks: Checks) -> None:
-    namespace, principal = str(signer.get("namespace")), str(signer.get("principal"))
+def check_signature(subject: str, label: str, sig_path: Path, data: bytes, signer: dict, template: str,
+                    trust: Trust, checks: Checks) -> TrustedKey | None:
+    """An SSHSIG over `data` in the namespace the file names, which must be of the file's kind
+    (`template`), by a trusted key that the file names. Returns the key when all holds."""
+    namespace = signer.get("namespace")
+    site = namespace_site(namespace, template)
+    if site is None:
+        checks.add(subject, label, False, f"namespace {namespace!r} is not the namespace of this kind of file "
+                   f"({template}): a signature made for another kind of file is not accepted")
+        return None
     try:
-        pub = sshsig_verify((folder / SUMS_SSHSIG).read_text(encoding="ascii"), sums, namespace)
-    except (ValueError, UnicodeDecodeError) as exc:
-        checks.add(name, "SSHSIG signature", False, f"{SUMS_SSHSIG} does not verify over SHA256SUMS: {exc}")
-        pub = None
-    if pub is not None:
-        why = check_allowed(ctx.allowed, principal, namespace, pub)
-        fp = fingerprint(pub)
-        if why is None and fp != signer.get("fingerprint"):
-            why = f"signed by {fp}, but the manifest names {signer.get('fingerprint')}"
-        checks.add(name, "SSHSIG signature", why is None, why or
-                   f"valid, by {fp} as {principal} in namespace {namespace}, allowed by allowed_signers")
-    pem = ctx.pems.get(str(signer.get("fingerprint")))
+        pub = sshsig_verify(sig_path.read_text(encoding="ascii"), data, str(namespace))
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        checks.add(subject, label, False, f"{sig_path.name} does not verify over {sig_path.stem}: {exc}")
+        return None
+    key, fp = trust.by_pub(pub), fingerprint(pub)
+    if key is None:
+        checks.add(subject, label, False, f"signed by {fp}, which is neither the pinned key nor reached from it "
+                   "through signed rotations")
+        return None
+    if fp != signer.get("fingerprint"):
+        checks.add(subject, label, False, f"signed by {fp}, but the file names {signer.get('fingerprint')}")
+        return None
+    trust.note_site(site, f"{subject}/{sig_path.name}", checks)
+    checks.add(subject, label, True, f"valid, by {key.name} ({fp}) in namespace {namespace}")
+    return key
+
+
+def _check_ed25519(name: str, folder: Path, sums: bytes, signer: dict, trust: Trust, checks: Checks) -> None:
+    key = trust.keys.get(str(signer.get("fingerprint")))
     try:
         raw = base64.b64decode((folder / SUMS_ED25519).read_bytes().strip(), validate=True)
-        if pem is None:
-            raise ValueError(f"no SPKI PEM in content/keys/ for {signer.get('fingerprint')}")
-        VerifyKey(pem).verify(sums, raw)
-        checks.add(name, "Ed25519 signature", True, f"{SUMS_ED25519} verifies with the signer's PEM key")
+        if key is None:
+            raise ValueError(f"{signer.get('fingerprint')} is not a trusted key")
+        VerifyKey(key.pub).verify(sums, raw)
+        checks.add(name, "Ed25519 signature", True, f"{SUMS_ED25519} verifies with the signer's key")
     except (ValueError, binascii.Error, BadSignatureError) as exc:
         checks.add(name, "Ed25519 signature", False, f"{SUMS_ED25519} does not verify: {exc or 'bad signature'}")
 
@@ -115,12 +197,13 @@ def _check_manifest(name: str, m: dict, problem: str | None, entries: list, chec
     count = len(entries) - 1
     expected = {"format": MANIFEST_FORMAT, "round": name, "item_path": ITEM_PATH, "item_count": count}
     problems += [f"{k} is {m.get(k)!r}, expected {v!r}" for k, v in expected.items() if m.get(k) != v]
-    if _parse_time(m.get("committed_at")) is None:
+    if parse_time(m.get("committed_at")) is None:
         problems.append("committed_at is not an ISO 8601 time with a zone")
     checks.add(name, "manifest", not problems, "; ".join(problems) or
-               f"canonical; {count} items; committed_at {m.get('committed_at')} (the signer's claim)")
+               f"canonical; round {name} as its folder; {count} items; committed_at {m.get('committed_at')} "
+               "(the signer's claim)")
     merkle = m.get("merkle") if isinstance(m.get("merkle"), dict) else {}
-    digests = [bytes.fromhex(d) for p, d in entries if p != "manifest.json"]
+    digests = [bytes.fromhex(d) for p, d in entries if p != MANIFEST]
     got = merkle_root(digests).hex()
     ok = merkle.get("root") == got and merkle.get("size") == len(digests)
     checks.add(name, "Merkle root", ok, f"RFC 6962 root {got[:16]}... over {len(digests)} items matches"
@@ -128,62 +211,55 @@ def _check_manifest(name: str, m: dict, problem: str | None, entries: list, chec
                f"SHA256SUMS gives {got} size {len(digests)}")
 
 
-def _check_chain(root: Path, name: str, m: dict, checks: Checks) -> None:
-    prev = m.get("previous") if isinstance(m.get("previous"), dict) else {}
-    prev_name = previous_of(m)
-    siblings = [n for n in round_names(root) if n != name and previous_of(read_manifest(root, n)) == prev_name]
-    if siblings:
-        checks.add(name, "chain", False, f"rounds {siblings} name the same previous round: the chain forks")
-        return
-    if prev_name is None:
-        ok = prev.get("sha256sums_sha256") is None
-        checks.add(name, "chain", ok, "first round of the chain" if ok else "previous hash without a round")
-        return
-    prev_sums = round_dir(root, prev_name) / SUMS
-    if not prev_sums.is_file():
-        checks.add(name, "chain", False, f"previous round {prev_name!r} is not in content/commitments/")
-        return
-    got = hashlib.sha256(prev_sums.read_bytes()).hexdigest()
-    if got != prev.get("sha256sums_sha256"):
-        checks.add(name, "chain", False, f"previous round {prev_name}'s SHA256SUMS hash is {got}, "
-                   f"this manifest fixed {prev.get('sha256sums_sha256')}: {prev_name} changed after {name} was signed")
-        return
-    mine, theirs = _parse_time(m.get("committed_at")), _parse_time((read_manifest(root, prev_name) or {}).get("committed_at"))
-    ok = mine is not None and theirs is not None and mine >= theirs
-    checks.add(name, "chain", ok, f"follows {prev_name} (SHA256SUMS hash matches)" if ok else
-               f"committed_at {m.get('committed_at')} is earlier than previous round {prev_name}'s: back-dated")
-
-
-def _check_signer_dates(name: str, m: dict, ctx: KeyContext, checks: Checks) -> None:
-    signer = m.get("signer") if isinstance(m.get("signer"), dict) else {}
-    when = _parse_time(m.get("committed_at"))
-    for rot in ctx.registry.get("rotations", []):
-        if rot.get("old_fingerprint") == signer.get("fingerprint"):
-            retired = _parse_time(rot.get("date"))
-            if when is not None and retired is not None and when > retired:
-                checks.add(name, "signer", False, f"signed by {signer.get('fingerprint')} after its rotation "
-                           f"on {rot.get('date')}")
-                return
+def _check_reveal(name: str, folder: Path, sums: bytes, manifest: dict, trust: Trust, checks: Checks) -> None:
+    data = (folder / REVEAL).read_bytes()
+    stmt, problem = parse_canonical(data)
+    stmt = stmt if isinstance(stmt, dict) else {}
+    problems = [problem] if problem else []
+    expected = {"format": REVEAL_FORMAT, "round": name, "benchmark": manifest.get("benchmark"),
+                "sha256sums_sha256": hashlib.sha256(sums).hexdigest(), "item_count": manifest.get("item_count")}
+    problems += [f"{k} is {stmt.get(k)!r}, expected {v!r}" for k, v in expected.items() if stmt.get(k) != v]
+    when, committed = parse_time(stmt.get("revealed_at")), parse_time(manifest.get("committed_at"))
+    if when is None:
+        problems.append("revealed_at is not an ISO 8601 time with a zone")
+    elif committed is not None and when < committed:
+        problems.append(f"revealed_at {stmt.get('revealed_at')} is before the round was committed")
+    checks.add(name, "reveal statement", not problems, "; ".join(problems) or
+               f"{REVEAL} reveals this round's {stmt.get('item_count')} items on {stmt.get('revealed_at')} "
+               "(the signer's claim)")
+    signer = stmt.get("signer") if isinstance(stmt.get("signer"), dict) else {}
+    key = check_signature(name, "reveal signature", folder / REVEAL_SIG, data, signer, REVEAL_NAMESPACE,
+                          trust, checks)
+    if key is not None and (why := trust.when_not_active(key, stmt.get("revealed_at"))):
+        checks.add(name, "reveal signer", False, f"the reveal statement is {why}")
 
 
 def _check_revealed(name: str, folder: Path, entries: list, m: dict, checks: Checks) -> None:
     listed = dict(entries[1:])
-    present = {p.relative_to(folder).as_posix() for p in (folder / ITEMS).rglob("*") if p.is_file()}
+    items = folder / ITEMS
+    present = {p.relative_to(folder).as_posix() for p in items.rglob("*") if p.is_file()} if items.is_dir() else set()
     withheld = sorted(set(listed) - present)
     uncommitted = sorted(present - set(listed))
     changed = sorted(p for p in set(listed) & present if sha256_hex((folder / p).read_bytes()) != listed[p])
     checks.add(name, "revealed items", not withheld and not changed, "; ".join(filter(None, [
-        withheld and f"{len(withheld)} committed item(s) withheld: {withheld[:5]}",
+        withheld and f"{len(withheld)} of {len(listed)} committed item(s) withheld, though the signed reveal "
+                     f"statement says the round is revealed: {withheld[:5]}",
         changed and f"{len(changed)} item(s) differ from their commitment: {changed[:5]}"]))
         or f"all {len(listed)} committed items are published and match")
     checks.add(name, "no uncommitted items", not uncommitted,
                f"{len(uncommitted)} published file(s) not in SHA256SUMS: {uncommitted[:5]}" if uncommitted
                else "the published item set equals the committed set")
-    problems, ids = [], {}
+    problems, ids, salts = [], {}, {}
     for p in sorted(set(listed) & present):
-        item, found = item_problems((folder / p).read_bytes(), str(m.get("benchmark")), name, opaque_id_of(p))
+        data = (folder / p).read_bytes()
+        item, found = item_problems(data, str(m.get("benchmark")), name, opaque_id_of(p))
         problems += [f"{p}: {f}" for f in found]
         if item is not None and ids.setdefault(item["id"], p) != p:
             problems.append(f"{p}: item id {item['id']!r} also in {ids[item['id']]}")
+        try:
+            salts[p] = json.loads(data).get("salt")
+        except (ValueError, AttributeError):
+            pass
+    problems += repeated_salts(salts)
     checks.add(name, "item files", not problems, "; ".join(problems[:5]) + (" ..." if len(problems) > 5 else "")
-               or f"{len(ids)} canonical item files with salts and distinct item ids")
+               or f"{len(ids)} canonical item files with distinct random salts and distinct item ids")

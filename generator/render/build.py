@@ -14,7 +14,7 @@ from ..atomic import swap_in
 from .charts import plotly_file, write_plotly
 from .downloads import listing, write_data_files, write_table
 from .env import TEMPLATES, make_env, relative
-from .gather import SiteData, gather
+from .gather import BuildError, SiteData, gather
 from .pages import Page, home, items, models, other, providers, suite
 
 SCORER_CORE = Path(__file__).resolve().parents[2] / "scorer-js" / "core.js"
@@ -78,10 +78,13 @@ def _static(target: Path, site: SiteData) -> list[dict]:
             published.parent.mkdir(exist_ok=True)
             shutil.copyfile(script, published)
     links = write_plotly(static)
-    content = site.root / "content"
-    for folder in ("commitments", "keys"):  # published with the layout commitments_context links to
-        if (content / folder).is_dir():
-            shutil.copytree(content / folder, target / folder)
+    from ..commit import CommitError
+    from ..commit.publish import publish_commitment_files
+
+    try:  # an allow-list of key and round files; refuses when a private key is in content/ or results/
+        publish_commitment_files(site.root, target)
+    except CommitError as exc:
+        raise BuildError(str(exc)) from None
     return links
 
 
