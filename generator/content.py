@@ -13,6 +13,7 @@ from .errors import ErrorLog
 from .ids import id_problem
 
 HALVES = ("public", "private")
+RESERVED_IDS = {"index"}  # page names of the site's own index pages
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,10 @@ _SUITE_KEYS = {"name": str, "title": str, "version": str, "reference_date": str}
 
 def load_suite(root: Path, log: ErrorLog) -> SuiteConfig | None:
     path = root / "suite.toml"
+    for p in (root, path):
+        if p.is_symlink():
+            log.add(p, None, "is a symbolic link: suites are read from real files in content/ only")
+            return None
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -112,12 +117,17 @@ def load_items(suite: SuiteConfig, parse_spec, log: ErrorLog) -> list[Item]:
     for dataset in suite.datasets:
         for half in HALVES:
             path = suite.root / "items" / f"{dataset.id}.{half}.jsonl"
+            if path.is_symlink() or path.parent.is_symlink():
+                log.add(path, None, "is a symbolic link: items are read from real files in content/ only")
+                continue
             if not path.exists():
                 continue
             for item in _read_item_file(path, dataset.id, half, parse_spec, log):
                 line = int(item.source.rsplit(":", 1)[1])
                 if item.id in items:
                     log.add(path, line, f"item id {item.id!r} already defined at {items[item.id].source}")
+                elif item.id.casefold() in RESERVED_IDS:
+                    log.add(path, line, f"item id {item.id!r} is reserved (its page would be the item index)")
                 elif item.id.casefold() in folded:
                     log.add(path, line, f"item id {item.id!r} differs only in case from {folded[item.id.casefold()]!r}")
                 else:

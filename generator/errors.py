@@ -3,6 +3,7 @@ in one place), and input errors that name the file and line, collected so all ar
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,7 +45,16 @@ class InputError:
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line is not None else self.path
-        return f"{where}: {self.message}"
+        return visible(f"{where}: {self.message}")
+
+
+_CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F]} | {0x9B: "\\x9b"}
+
+
+def visible(text: str) -> str:
+    """Text with terminal control characters (escape sequences, carriage returns, ...) shown escaped,
+    so that a hostile file name can't drive the terminal a message is printed on."""
+    return text.translate({k: v for k, v in _CONTROL.items() if k != 0x0A})
 
 
 @dataclass
@@ -53,18 +63,23 @@ class ErrorLog:
 
     root: Path | None = None
     errors: list[InputError] = field(default_factory=list)
+    warnings: list[InputError] = field(default_factory=list)  # worth a loud word, not a stop
 
     def add(self, path: Path | str, line: int | None, message: str) -> None:
         self.errors.append(InputError(self.show(path), line, message))
 
+    def warn(self, path: Path | str, line: int | None, message: str) -> None:
+        self.warnings.append(InputError(self.show(path), line, message))
+
     def show(self, path: Path | str) -> str:
-        p = Path(path)
+        """The path relative to the project when it is inside (symbolic links not followed)."""
+        p = Path(os.path.abspath(path))
         if self.root is not None:
             try:
-                return p.resolve().relative_to(self.root.resolve()).as_posix()
+                return p.relative_to(os.path.abspath(self.root)).as_posix()
             except ValueError:
                 pass
-        return p.as_posix()
+        return Path(path).as_posix()
 
     def check(self, what: str = "input error(s)") -> None:
         """Raise InputProblem listing every error, if there is any."""

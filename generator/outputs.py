@@ -11,6 +11,7 @@ from pathlib import Path
 
 from .atomic import swap_in
 from .calls import CALL_COLUMNS
+from .csvsafe import csv_row
 from .score.verdicts import COLUMNS
 
 FILES = ("verdicts.csv", "item_stats.csv", "calls.csv", "summary.json", "agreement.json")
@@ -42,7 +43,7 @@ def _write_verdicts(path: Path, res) -> None:
         writer = csv.writer(fh, lineterminator="\n")
         writer.writerow(COLUMNS)
         for r in res.runs:
-            writer.writerows(r.verdicts.rows())
+            writer.writerows(map(csv_row, r.verdicts.rows()))
 
 
 def _write_calls(path: Path, res) -> None:
@@ -50,7 +51,7 @@ def _write_calls(path: Path, res) -> None:
         writer = csv.writer(fh, lineterminator="\n")
         writer.writerow(CALL_COLUMNS)
         for r in res.runs:
-            writer.writerows(r.calls)
+            writer.writerows(map(csv_row, r.calls))
 
 
 def _write_item_stats(path: Path, res) -> None:

@@ -8,6 +8,7 @@ bytes go to scorer A and to scorer B.
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,10 +87,19 @@ def load(root: Path, names: list[str] | None = None, registry: Registry | None =
 
 
 def load_and_score(root: Path, names: list[str] | None = None, jobs: int = 1, gate: bool = True,
-                   progress: ProgressFactory = None, public_dir: Path | None = None) -> list[ScoredSuite]:
-    """`load` then `score`, every input error of both reported together."""
+                   progress: ProgressFactory = None, public_dir: Path | None = None,
+                   warn: Callable[[str], None] | None = None) -> list[ScoredSuite]:
+    """`load` then `score`, every input error of both reported together; `warn` hears each warning."""
     log = ErrorLog(root)
-    return score(load(root, names, errors=log), root, jobs, gate, progress, public_dir, log)
+    try:
+        return score(load(root, names, errors=log), root, jobs, gate, progress, public_dir, log)
+    finally:
+        for w in log.warnings:
+            (warn or _stderr)(f"warning: {w}")
+
+
+def _stderr(text: str) -> None:
+    print(text, file=sys.stderr)
 
 
 def score(loaded: list[LoadedSuite], root: Path, jobs: int = 1, gate: bool = True,
@@ -167,6 +177,8 @@ def summarise(scored: ScoredSuite) -> None:
             out[half] = {"items": int(len(pos)), "metrics": _values(overall), "datasets": per_dataset}
         r.summary = {"model": r.run.model, "provider": r.run.provider, "hosting": r.run.hosting,
                      "simulated": r.run.simulated, "responses": r.responses, "missing_responses": r.missing} | out
+        if r.responses == 0:
+            r.summary["empty"] = True  # a run with no stored response: every item a failed call
 
 
 def _values(estimates: dict[str, np.ndarray]) -> dict[str, float | None]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,11 +31,39 @@ class Run:
     responses: Path
 
 
+MAX_LATENCY_MS = 86_400_000  # a day: a stored latency above it is an error, not a measurement
+_PRICE = re.compile(r"[0-9]{1,9}(\.[0-9]{1,12})?")
+
+
 def list_run_dirs(results_root: Path, suite: str) -> list[Path]:
+    """The run folders of a suite (symbolic links included, so that loading refuses them by name)."""
     base = results_root / suite
     if not base.is_dir():
         return []
-    return sorted(p for p in base.iterdir() if p.is_dir())
+    return sorted(p for p in base.iterdir() if p.is_dir() or p.is_symlink())
+
+
+def _timestamp_problem(value: object) -> bool:
+    if not isinstance(value, str):
+        return True
+    try:
+        dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return True
+    return False
+
+
+def _prices_problems(prices: object) -> list[str]:
+    if prices is None:
+        return []
+    if not isinstance(prices, dict):
+        return ["prices must be an object"]
+    problems = []
+    for key in ("input_per_mtok", "output_per_mtok"):
+        if key in prices and not (isinstance(prices[key], str) and _PRICE.fullmatch(prices[key])):
+            problems.append(f"prices.{key} must be a decimal string like \"0.40\" (per million tokens), "
+                            f"got {prices[key]!r}")
+    return problems
 
 
 def load_run(run_dir: Path, suite_name: str, log: ErrorLog) -> Run | None:
@@ -41,6 +71,10 @@ def load_run(run_dir: Path, suite_name: str, log: ErrorLog) -> Run | None:
     if (p := id_problem(run_dir.name, "run folder")) is not None:
         log.add(run_dir, None, p)
         return None
+    for path in (run_dir, meta_path, run_dir / "responses.jsonl"):
+        if path.is_symlink():
+            log.add(path, None, "is a symbolic link: stored runs are read from real files in results/ only")
+            return None
     if not meta_path.is_file():
         log.add(meta_path, None, "run without metadata: run.json is missing")
         return None
@@ -68,6 +102,10 @@ def load_run(run_dir: Path, suite_name: str, log: ErrorLog) -> Run | None:
     for key in ("model", "provider"):
         if key in ok and (not meta[key].strip() or len(meta[key]) > 200):
             problems.append(f"{key} must be a non-blank string of at most 200 characters")
+    for key in ("started", "finished"):
+        if key in meta and _timestamp_problem(meta[key]):
+            problems.append(f"{key} must be a date and time like 2026-11-01T09:00:00Z, got {meta[key]!r}")
+    problems += _prices_problems(meta.get("prices"))
     responses = run_dir / "responses.jsonl"
     if not responses.is_file():
         problems.append("responses.jsonl is missing")
@@ -91,8 +129,21 @@ def _record_problem(record: object) -> str | None:
     if not isinstance(attempts, list) or not attempts or not all(isinstance(a, dict) for a in attempts):
         return "attempts must be a non-empty array of objects"
     latency = record.get("latency_ms")
-    if latency is not None and (isinstance(latency, bool) or not isinstance(latency, (int, float)) or latency < 0):
-        return "latency_ms must be a non-negative number or null"
+    if latency is not None and (isinstance(latency, bool) or not isinstance(latency, (int, float))
+                                or not 0 <= latency <= MAX_LATENCY_MS):
+        return f"latency_ms must be a number of milliseconds from 0 to {MAX_LATENCY_MS:,} or null"
+    for k, a in enumerate(attempts):
+        status = a.get("status")
+        if status is not None and (isinstance(status, bool) or not isinstance(status, (int, float))
+                                   or status != int(status) or not 100 <= status <= 599):
+            return f"attempts[{k}].status must be an HTTP status (a whole number from 100 to 599) or null"
+    usage = record.get("usage")
+    if usage is not None and not isinstance(usage, dict):
+        return "usage must be an object or null"
+    for key in ("prompt_tokens", "completion_tokens", "total_tokens"):
+        value = (usage or {}).get(key)
+        if value is not None and (type(value) is not int or value < 0):
+            return f"usage.{key} must be a non-negative integer, got {value!r}"
     return None
 
 
@@ -102,12 +153,17 @@ def iter_records(run: Run, item_half: dict[str, str], log: ErrorLog, data: bytes
     seen: dict[tuple[str, int], int] = {}
     if data is None:
         data = run.responses.read_bytes()
+    if not data.strip():
+        log.warn(run.responses, None, "holds no response: every item of the run counts as a failed call")
     if data and not data.endswith(b"\n"):
         log.add(run.responses, data.count(b"\n") + 1, "last line has no newline: the file looks truncated")
     start = 0
     for number, line in enumerate(data.split(b"\n"), start=1):
         here, start = start, start + len(line) + 1
         if not line.strip():
+            continue
+        if line.endswith(b"\r"):
+            log.add(run.responses, number, "line ends with a carriage return (CRLF): stored responses use LF line endings")
             continue
         try:
             record = orjson.loads(line)

@@ -13,7 +13,6 @@ title = "Extracting"
 version = "0.3"
 scorer = "extracting"
 reference_date = "2026-10-20"
-headline = "index"
 strata = ["dataset", "half", "locale"]
 
 [[datasets]]

@@ -3,6 +3,8 @@ folder next to the site and swaps it in, so a failed build leaves the previous s
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import shutil
 import tempfile
@@ -11,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..atomic import swap_in
+from ..errors import TallyError
 from .charts import plotly_file, write_plotly
 from .downloads import listing, write_data_files, write_table
 from .env import TEMPLATES, make_env, relative
@@ -143,8 +146,44 @@ def build_site(root: Path, out: Path | None = None, draft: bool = False, resampl
     """
     root = Path(root)
     report = BuildReport(Path(out) if out else root / "site")
-    site = gather(root, draft, resamples, jobs, progress, skip_scorer_b)
-    report.seconds = dict(site.seconds)
-    report.draft = site.draft
-    write_site(site, report.out, report, say)
+    with build_lock(root):
+        _clean_stale(root, report.out)
+        site = None
+        try:
+            site = gather(root, draft, resamples, jobs, progress, skip_scorer_b)
+            report.seconds = dict(site.seconds)
+            report.draft = site.draft
+            write_site(site, report.out, report, say)
+            if site.staging is not None:  # the outputs of a build that succeeded, and only of one
+                for name in ("rescore", "stats"):
+                    swap_in(site.staging / name, root / "build" / name)
+        finally:
+            if site is not None and site.staging is not None:
+                shutil.rmtree(site.staging, ignore_errors=True)
+            shutil.rmtree(root / "build" / "public", ignore_errors=True)  # the public lines the pages read
     return report
+
+
+@contextlib.contextmanager
+def build_lock(root: Path):
+    """One site build at a time per project (build/.site-build.lock, held while the build runs)."""
+    (root / "build").mkdir(parents=True, exist_ok=True)
+    path = root / "build" / ".site-build.lock"
+    with path.open("a") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise TallyError(f"another `tally site build` is running on this project ({path} is locked); "
+                             "wait for it to finish") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def _clean_stale(root: Path, out: Path) -> None:
+    """Folders a killed build left behind (safe to remove: the lock says no build is running)."""
+    stale = list((root / "build").glob(".site-outputs-*")) + list((root / "build").glob(".rescore-*"))
+    stale += list(out.resolve().parent.glob(f".{out.name}-build-*")) if out.resolve().parent.is_dir() else []
+    for path in stale:
+        shutil.rmtree(path, ignore_errors=True)

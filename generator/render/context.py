@@ -11,6 +11,13 @@ import re
 from dataclasses import dataclass, field
 
 MINUS = "\u2212"
+# control characters and the invisible bidi controls: shown as a visible mark wherever a name is shown
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def shown(value: str) -> str:
+    """`value` with control and bidi control characters made visible (U+202E becomes ⟨U+202E⟩)."""
+    return _CONTROLS.sub(lambda m: f"\u27e8U+{ord(m.group()):04X}\u27e9", value)
 
 
 @dataclass(frozen=True)
@@ -62,7 +69,7 @@ class Table:
 
 
 def text(value: object, href: str | None = None, sort: object = None, **kw) -> Cell:
-    return Cell("" if value is None else str(value), None if sort is None else _sort(sort), href, **kw)
+    return Cell("" if value is None else shown(str(value)), None if sort is None else _sort(sort), href, **kw)
 
 
 def _sort(value: object) -> str:
@@ -92,9 +99,13 @@ def interval(est: dict | None, scale: float = 1.0, digits: int = 1, **kw) -> Cel
     return Cell(shown, repr(float(e)), cls="num", export=(("", e), ("low", lo), ("high", hi)), **kw)
 
 
+RESERVED = {"index"}  # names of the site's own pages in a folder
+
+
 def slug(value: str) -> str:
-    """A stable file name for any string: safe ids stay as they are, others get a short hash."""
+    """A stable file name for any string: safe ids stay as they are, others (and the names of the site's
+    own pages) get a short hash, so two different strings never share a page."""
     base = re.sub(r"[^a-z0-9._-]+", "-", value.lower()).strip("-.") or "x"
-    if base == value:
+    if base == value and base not in RESERVED:
         return base
     return f"{base[:60]}-{hashlib.sha256(value.encode()).hexdigest()[:8]}"

@@ -10,6 +10,7 @@ import json
 import shutil
 from pathlib import Path
 
+from ..csvsafe import csv_safe
 from .gather import SiteData
 from .pages.items import oversize_files
 
@@ -21,7 +22,7 @@ def write_table(site_dir: Path, table) -> list[str]:
     buf = io.StringIO()
     writer = csv.DictWriter(buf, header, lineterminator="\n")
     writer.writeheader()
-    writer.writerows({k: ("" if v is None else v) for k, v in r.items()} for r in rows)
+    writer.writerows({k: ("" if v is None else csv_safe(v)) for k, v in r.items()} for r in rows)
     base = site_dir / table.export
     base.parent.mkdir(parents=True, exist_ok=True)
     base.with_suffix(".csv").write_text(buf.getvalue(), encoding="utf-8")

@@ -9,6 +9,8 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
+from .context import shown
+
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 # Inside <script type="application/json"> nothing may close the element or open a comment. These
@@ -41,5 +43,6 @@ def make_env() -> Environment:
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters["json_block"] = json_block
+    env.filters["shown"] = shown
     env.filters["json_text"] = json_text
     return env

@@ -11,6 +11,7 @@ import datetime as dt
 import json
 import os
 import shutil
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,6 +70,42 @@ class SiteData:
     draft: str | None  # None, or the reason every page is marked draft
     simulated: tuple[int, int]  # (simulated runs, all runs)
     seconds: dict[str, float] = field(default_factory=dict)  # time by stage of gathering
+    # build/rescore and build/stats as this build computed them, swapped in once the site is written
+    staging: Path | None = None
+
+
+def _balance(path: Path) -> dict | None:
+    """The suite's balance report, if it has one (a file that can't be read is an input error)."""
+    if not path.is_file():
+        return None
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise BuildError(f"{path}: not a valid balance report (JSON): {exc}") from None
+    if not isinstance(report, dict):
+        raise BuildError(f"{path}: a balance report must be a JSON object")
+    return report
+
+
+def _check_page_names(results: list[ScoredSuite]) -> None:
+    """Every model and provider gets a page of its own: two names that would share one are an error."""
+    from .context import slug
+
+    for what in ("model", "provider"):
+        pages: dict[str, str] = {}
+        for res in results:
+            for r in res.runs:
+                name = getattr(r.run, what)
+                other = pages.setdefault(slug(name), name)
+                if other != name:
+                    raise BuildError(f"the {what}s {other!r} and {name!r} would share the page {slug(name)}.html "
+                                     f"(results/{res.suite.name}/{r.run.id}/run.json): rename one")
+
+
+def _differences(results: list[ScoredSuite], shown: int = 5) -> str:
+    lines = [f"\n  {r.suite.name} {d['run']} {d['item']} repeat {d['repeat']} {d['unit']}: A {d['scorer_a']}, "
+             f"B {d['scorer_b']}" for r in results for d in r.agreement.get("differences", [])]
+    return "".join(lines[:shown]) + (f"\n  ... and {len(lines) - shown} more listed" if len(lines) > shown else "")
 
 
 def draft_reason(agreements: list[dict]) -> str | None:
@@ -112,11 +149,15 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
     results = load_and_score(root, None, jobs, not skip_scorer_b, progress, public_dir)
     seconds = {"gather: load, scorer A and scorer B": time.perf_counter() - clock}
     clock = time.perf_counter()
+    _check_page_names(results)
     reason = draft_reason([res.agreement for res in results])
-    write_outputs(root / "build" / "rescore", results)
     if reason and not draft:
-        raise Disagreement(f"refusing to publish: {reason.removeprefix('draft: ')} "
-                           "(see build/rescore/<suite>/agreement.json; --draft builds a marked draft)")
+        raise Disagreement(f"refusing to publish: {reason.removeprefix('draft: ')}; nothing was written "
+                           "(`tally rescore` writes every difference to build/rescore/<suite>/agreement.json; "
+                           "--draft builds a marked draft)" + _differences(results))
+    (root / "build").mkdir(exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".site-outputs-", dir=root / "build"))
+    write_outputs(staging / "rescore", results)
     suites = []
     for res in results:
         name = res.suite.name
@@ -127,11 +168,10 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
         else:
             with progress(planned_rows(data, count), f"statistics of {name}") as bar:
                 doc = compute(data, count, bar.update)
-        stats_path = write_stats(doc, root / "build" / "stats")
-        balance_path = res.suite.root / "balance.json"
-        balance = json.loads(balance_path.read_text(encoding="utf-8")) if balance_path.is_file() else None
+        stats_path = write_stats(doc, staging / "stats")
+        balance = _balance(res.suite.root / "balance.json")
         sd = SuiteView(res, res.plugin, data.declared, doc, res.agreement, balance,
-                       root / "build" / "rescore" / name, stats_path,
+                       staging / "rescore" / name, stats_path,
                        public_items=[i for i in res.items if i.half == "public"], reports=res.plugin.report_tables(res))
         _index_public(sd)
         suites.append(sd)
@@ -142,4 +182,4 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
     commitments = commitments_context(root) if (root / "content" / "commitments").is_dir() else []
     runs = [r.run for res in results for r in res.runs]
     return SiteData(root, suites, load_pages(root / "content" / "pages"), commitments, build_date(root, runs),
-                    reason if draft else None, (sum(r.simulated for r in runs), len(runs)), seconds)
+                    reason if draft else None, (sum(r.simulated for r in runs), len(runs)), seconds, staging)

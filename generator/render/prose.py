@@ -10,6 +10,8 @@ import markdown
 from markdown.extensions.toc import slugify
 from markupsafe import Markup
 
+from ..errors import InputProblem
+
 # Site paths of pages that are not under pages/ (their markdown is shown on a page of their own).
 SPECIAL = {"commitments": "commitments/index.html"}
 HOME_SNIPPET = "how-to-read"  # also shown on the home page
@@ -63,7 +65,13 @@ def render_markdown(body: str, page_path: str) -> Markup:
 def load_pages(folder: Path) -> list[Prose]:
     pages = []
     for path in sorted(folder.glob("*.md")) if folder.is_dir() else []:
-        meta, body = _front_matter(path.read_text(encoding="utf-8"))
+        if path.is_symlink():
+            raise InputProblem(f"{path}: is a symbolic link: content pages are read from real files only")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputProblem(f"{path}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+        meta, body = _front_matter(text)
         body = re.sub(r"\A\s*# [^\n]*\n", "", body)  # the template prints the title as the page's h1
         where = site_path(path.stem)
         pages.append(Prose(path.stem, meta.get("title") or path.stem.replace("-", " ").capitalize(), where,
