@@ -47,10 +47,11 @@ def test_the_same_answers_in_two_rounds_show_no_change(project):
 
 
 def test_runs_of_one_model_on_one_provider_in_one_round_are_replicates(project):
-    # run a answers r-pub-1 right twice (repeats 0 and 1), run b once wrong
-    project.add_run("a", [chat_record("r-pub-1", GOOD), chat_record("r-pub-1", GOOD, repeat=1)], model="m",
+    # on r-pub-1, run a answers right twice (repeats 0 and 1), run b once wrong; both cover every item
+    rest = [chat_record(i, GOOD) for i in ITEMS if i != "r-pub-1"]
+    project.add_run("a", [chat_record("r-pub-1", GOOD), chat_record("r-pub-1", GOOD, repeat=1)] + rest, model="m",
                     provider="p", round="2026-r1")
-    project.add_run("b", [chat_record("r-pub-1", WORSE)], model="m", provider="p", round="2026-r1")
+    project.add_run("b", [chat_record("r-pub-1", WORSE)] + rest, model="m", provider="p", round="2026-r1")
     data = _data(project)
     (group,) = data.runs
     assert group.id == "a" and group.replicates == ("a", "b")
@@ -65,9 +66,10 @@ def test_runs_of_one_model_on_one_provider_in_one_round_are_replicates(project):
 
 def test_pooled_replicates_weigh_every_response_the_same(project, monkeypatch):
     monkeypatch.setattr(Extracting, "replicates", "pooled")
-    project.add_run("a", [chat_record("r-pub-1", GOOD), chat_record("r-pub-1", GOOD, repeat=1)], model="m",
+    rest = [chat_record(i, GOOD) for i in ITEMS if i != "r-pub-1"]
+    project.add_run("a", [chat_record("r-pub-1", GOOD), chat_record("r-pub-1", GOOD, repeat=1)] + rest, model="m",
                     provider="p", round="2026-r1")
-    project.add_run("b", [chat_record("r-pub-1", WORSE)], model="m", provider="p", round="2026-r1")
+    project.add_run("b", [chat_record("r-pub-1", WORSE)] + rest, model="m", provider="p", round="2026-r1")
     data = _data(project)
     pos = [i.id for i in data.items].index("r-pub-1")
     names = list(data.figure_names)
@@ -80,3 +82,17 @@ def test_runs_without_common_anchors_are_compared_on_nothing(project):
                     anchors=ITEMS)
     (comp,) = _stats(project)["anchors"]
     assert comp["items"] == 0 and comp["metrics"] == {}
+
+
+def test_a_partial_run_never_replaces_a_complete_one_and_rounds_go_by_date(project):
+    full = [chat_record(i, GOOD) for i in ITEMS]
+    project.add_run("m-full", full, model="m", provider="p", round="2026-r1", started="2026-11-01T00:00:00Z")
+    # a later, 2-item smoke test in a round whose name sorts after "2026-r1"
+    project.add_run("m-smoke", [chat_record(i, WORSE) for i in ITEMS[:2]], model="m", provider="p", round="adhoc",
+                    started="2026-11-20T00:00:00Z")
+    # an earlier round whose name sorts last: by date it is the earlier one
+    project.add_run("m-old", full, model="m", provider="p", round="zz-first", started="2026-10-01T00:00:00Z")
+    doc = _stats(project)
+    assert list(doc["runs"]) == ["m-full"] and list(doc["earlier_runs"]) == ["m-old"]
+    assert doc["incomplete_runs"]["m-smoke"]["items_covered"] == 2 and doc["incomplete_runs"]["m-smoke"]["items"] == 5
+    assert doc["strata"]["all"]["metrics"]["accuracy"]["m-full"]["estimate"] == 1.0

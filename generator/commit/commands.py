@@ -10,8 +10,9 @@ from pathlib import Path
 
 import click
 
-ROOT_OPTION = click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
-                           show_default=True, help="Project folder holding content/.")
+from .. import options
+
+ROOT_OPTION = options.ROOT
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 

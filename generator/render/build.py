@@ -33,6 +33,7 @@ class BuildReport:
     files: int = 0
     seconds: dict[str, float] = field(default_factory=dict)  # by stage, in order
     draft: str | None = None
+    warnings: list[str] = field(default_factory=list)
 
 
 def _nav(site: SiteData) -> list[dict]:
@@ -153,6 +154,7 @@ def build_site(root: Path, out: Path | None = None, draft: bool = False, resampl
             site = gather(root, draft, resamples, jobs, progress, skip_scorer_b)
             report.seconds = dict(site.seconds)
             report.draft = site.draft
+            report.warnings = list(site.warnings)
             write_site(site, report.out, report, say)
             if site.staging is not None:  # the outputs of a build that succeeded, and only of one
                 for name in ("rescore", "stats"):

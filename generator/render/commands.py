@@ -37,6 +37,8 @@ def build(root: Path, out: Path | None, draft: bool, resamples: int | None, jobs
     say = None if quiet else (lambda stage: click.echo(f"{stage}...", err=True))
     report = build_site(root, out, draft, resamples, options.jobs_or_cpus(jobs), options.progress_factory(quiet),
                         skip_scorer_b, say)
+    for w in report.warnings:
+        click.echo(w, err=True)
     if report.draft:
         click.echo(f"warning: every page is marked \u201c{report.draft}\u201d", err=True)
     total = sum(report.seconds.values())

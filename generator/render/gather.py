@@ -72,6 +72,7 @@ class SiteData:
     seconds: dict[str, float] = field(default_factory=dict)  # time by stage of gathering
     # build/rescore and build/stats as this build computed them, swapped in once the site is written
     staging: Path | None = None
+    warnings: list[str] = field(default_factory=list)
 
 
 def _balance(path: Path) -> dict | None:
@@ -159,6 +160,7 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
     staging = Path(tempfile.mkdtemp(prefix=".site-outputs-", dir=root / "build"))
     write_outputs(staging / "rescore", results)
     suites = []
+    warnings: list[str] = []
     for res in results:
         name = res.suite.name
         data = suite_data(res)
@@ -169,6 +171,9 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
             with progress(planned_rows(data, count), f"statistics of {name}") as bar:
                 doc = compute(data, count, bar.update)
         stats_path = write_stats(doc, staging / "stats")
+        for run_id, inc in sorted(doc.get("incomplete_runs", {}).items()):
+            warnings.append(f"warning: {name}: run {run_id} covers {inc['items_covered']} of {inc['items']} items "
+                            "of its half: incomplete, not ranked (listed apart on the suite page)")
         balance = _balance(res.suite.root / "balance.json")
         sd = SuiteView(res, res.plugin, data.declared, doc, res.agreement, balance,
                        staging / "rescore" / name, stats_path,
@@ -182,4 +187,5 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
     commitments = commitments_context(root) if (root / "content" / "commitments").is_dir() else []
     runs = [r.run for res in results for r in res.runs]
     return SiteData(root, suites, load_pages(root / "content" / "pages"), commitments, build_date(root, runs),
-                    reason if draft else None, (sum(r.simulated for r in runs), len(runs)), seconds, staging)
+                    reason if draft else None, (sum(r.simulated for r in runs), len(runs)), seconds, staging,
+                    warnings)

@@ -40,6 +40,9 @@ def stats(root: Path, resamples: int | None, suites: tuple[str, ...], jobs: int 
             with progress(planned_rows(data, count), f"resampling {res.suite.name}") as bar:
                 doc = compute(data, count, bar.update)
         path = write_stats(doc, root / "build" / "stats")
+        for run_id, inc in sorted(doc["incomplete_runs"].items()):
+            click.echo(f"warning: run {run_id} covers {inc['items_covered']} of {inc['items']} items of its half: "
+                       "incomplete, not ranked", err=True)
         click.echo(f"{res.suite.name}: {len(data.runs)} run group(s), {len(doc['strata'])} strata, {count} resamples; "
                    f"wrote {path}")
     if any(res.agreement.get("status") == "disagree" for res in scored):

@@ -26,9 +26,10 @@ FORMAT = 1
 RATIO_GROUP = "ratios"  # all ratio metrics of a suite share one W per stratum
 ZERO_DENOMINATOR = ("a ratio whose denominator is 0 has no value: on the full data no estimate; in a resample, "
                     "that resample is left out of the interval (counted as undefined_resamples) and of max-T")
-RUN_GROUP = ("one model on one provider (model x provider), in its latest round; several runs of it in one round "
-             "are replicates, combined per item as the suite declares; earlier rounds of the same model and "
-             "provider enter only the anchor comparison")
+RUN_GROUP = ("one model on one provider (model x provider), in its latest round by declared start date; several "
+             "runs of it in one round are replicates, combined per item as the suite declares; earlier rounds of "
+             "the same model and provider enter only the anchor comparison; a run without a stored response for "
+             "every item of its half is incomplete and never ranked")
 
 
 def planned_rows(data: SuiteData, resamples: int) -> int:
@@ -127,6 +128,9 @@ def compute(data: SuiteData, resamples: int, on_chunk: Callable[[int], None] | N
                  for r in data.runs},
         "earlier_runs": {r.id: {"model": r.model, "provider": r.provider, "hosting": r.hosting,
                                 "simulated": r.simulated, "round": r.round} for r in data.earlier},
+        "incomplete_runs": {r.id: {"model": r.model, "provider": r.provider, "hosting": r.hosting,
+                                   "simulated": r.simulated, "round": r.round, "items_covered": r.coverage[0],
+                                   "items": r.coverage[1]} for r in data.incomplete},
         "strata": out_strata, "skipped_strata": skipped, "operations": ops,
         "gap": _gaps(data, halves),
         "anchors": anchor_comparisons(data, resamples),

@@ -1,7 +1,9 @@
 """What the engine needs, built in memory from a scored suite: items, run groups and their per-item
 figures, and the calls of each run.
 
-A run group is one model on one provider in its latest round. Several runs of the same model,
+A run group is one model on one provider in its latest round (by the date its runs declare they
+started). A run without a stored response for every item of its half is incomplete: it is never ranked
+and never replaces a complete run; the site lists it apart with its coverage. Several runs of the same model,
 provider and round are replicates: one group whose per-item figures combine as the suite declares
 ("mean": each run's per-item mean weighs the same; "pooled": every response weighs the same).
 Earlier rounds of a group are kept apart, for the anchor comparison only.
@@ -38,6 +40,7 @@ class RunInfo:
     started: str = ""
     anchors: tuple[str, ...] = ()
     replicates: tuple[str, ...] = ()  # the runs of the group (one for a single run)
+    coverage: tuple[int, int] = (0, 0)  # (items of its half with a stored response, items of its half)
 
 
 @dataclass
@@ -52,6 +55,7 @@ class SuiteData:
     repeats: np.ndarray  # runs x items, 0 where the run has no row
     calls: dict[str, list[dict]]  # run group -> calls of its runs (dicts of strings, as in calls.csv)
     earlier: list[RunInfo] = field(default_factory=list)  # earlier rounds of a current run group
+    incomplete: list[RunInfo] = field(default_factory=list)  # runs missing items of their half: never ranked
     all_runs: list[RunInfo] = field(default_factory=list)  # current and earlier, the order of all_figs
     all_figs: np.ndarray | None = None
     all_repeats: np.ndarray | None = None
@@ -61,16 +65,17 @@ def suite_data(scored) -> SuiteData:
     """From a scored suite (pipeline.ScoredSuite)."""
     declared = Declared(scored.plugin)
     groups: dict[tuple[str, str, str], list] = defaultdict(list)
+    incomplete = []
     for r in sorted(scored.runs, key=lambda r: r.run.id):
+        if r.missing:  # a run that does not cover its half never replaces a complete one, nor is ranked
+            expected = sum(1 for i in scored.items if r.run.half in ("both", i.half))
+            incomplete.append(_info(r.run, [r], (expected - r.missing, expected)))
+            continue
         groups[(r.run.model, r.run.provider, str(r.run.meta.get("round", "")))].append(r)
     infos, figs, repeats, calls = [], [], [], {}
     for members in groups.values():
-        first = members[0].run
-        anchors = tuple(dict.fromkeys(a for m in members for a in m.run.meta.get("anchors", []) if isinstance(a, str)))
-        info = RunInfo(first.id, first.model, first.provider, first.hosting, any(m.run.simulated for m in members),
-                       first.meta.get("prices"), str(first.meta.get("round", "")),
-                       min(str(m.run.meta.get("started", "")) for m in members), anchors,
-                       tuple(m.run.id for m in members))
+        expected = sum(1 for i in scored.items if members[0].run.half in ("both", i.half))
+        info = _info(members[0].run, members, (expected, expected))
         f, rep = combine(members, scored.plugin.replicates)
         infos.append(info)
         figs.append(declared.expand(f))
@@ -85,7 +90,16 @@ def suite_data(scored) -> SuiteData:
     keep = [k for k, info in enumerate(infos) if info in current]
     return SuiteData(scored.suite, scored.plugin, declared, scored.items, current, declared.figure_names,
                      all_figs[keep], all_repeats[keep], {r.id: calls[r.id] for r in current},
-                     earlier, infos, all_figs, all_repeats)
+                     earlier=earlier, all_runs=infos, all_figs=all_figs, all_repeats=all_repeats,
+                     incomplete=incomplete)
+
+
+def _info(first, members: list, coverage: tuple[int, int]) -> RunInfo:
+    anchors = tuple(dict.fromkeys(a for m in members for a in m.run.meta.get("anchors", []) if isinstance(a, str)))
+    return RunInfo(first.id, first.model, first.provider, first.hosting, any(m.run.simulated for m in members),
+                   first.meta.get("prices"), str(first.meta.get("round", "")),
+                   min(str(m.run.meta.get("started", "")) for m in members), anchors,
+                   tuple(m.run.id for m in members), coverage)
 
 
 def combine(members: list, how: str) -> tuple[np.ndarray, np.ndarray]:
@@ -110,14 +124,15 @@ def combine(members: list, how: str) -> tuple[np.ndarray, np.ndarray]:
 def split_rounds(infos: list[RunInfo]) -> tuple[list[RunInfo], list[RunInfo]]:
     """(current, earlier): per model and provider, the group of the latest round is current.
 
-    Rounds are ordered by their names, then by start time.
+    Rounds are ordered by the date their runs declare they started (`started` in run.json), then by
+    the round's name: a round's name is a label, not a date.
     """
     groups: dict[tuple[str, str], list[RunInfo]] = defaultdict(list)
     for info in infos:
         groups[(info.model, info.provider)].append(info)
     current, earlier = [], []
     for runs in groups.values():
-        ordered = sorted(runs, key=lambda r: (r.round, r.started, r.id))
+        ordered = sorted(runs, key=lambda r: (r.started, r.round, r.id))
         current.append(ordered[-1])
         earlier += ordered[:-1]
     return sorted(current, key=lambda r: r.id), sorted(earlier, key=lambda r: r.id)

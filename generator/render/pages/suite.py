@@ -104,6 +104,21 @@ def report_tables(sd: SuiteView) -> list[Table]:
     return out
 
 
+def incomplete_table(sd: SuiteView) -> Table | None:
+    """Runs that miss items of their half: listed apart with their coverage, never ranked."""
+    runs = sd.stats.get("incomplete_runs", {})
+    if not runs:
+        return None
+    table = Table("incomplete-runs", "Incomplete runs: not ranked (a stored response is missing for some items)",
+                  [Column("run", "Run"), Column("model", "Model"), Column("provider", "Provider"),
+                   Column("round", "Round"), Column("coverage", "Items with a response", True)], export=None)
+    for run, info in sorted(runs.items()):
+        sim = " (simulated)" if info["simulated"] else ""
+        table.rows.append([text(run), text(info["model"] + sim), text(info["provider"]), text(info["round"]),
+                           text(f"{info['items_covered']} of {info['items']}", sort=info["items_covered"], cls="num")])
+    return table
+
+
 def pages(site: SiteData):
     for sd in site.suites:
         name = sd.suite.name
@@ -120,6 +135,7 @@ def pages(site: SiteData):
             d["leaderboard"].export = None
         ctx = {"sd": sd, "suite": sd.suite, "main": main, "datasets": datasets, "gap": gap, "balance": balance,
                "strata": stratum_links(sd), "skipped": sd.stats.get("skipped_strata", {}), "reports": reports,
+               "incomplete": incomplete_table(sd),
                "method": sd.stats["method"], "tradeoffs": tradeoff_charts(sd, f"tradeoff-{name}"),
                "public_items": len(sd.public_items), "items_href": suite_path(sd, "items/index.html"),
                "n_items": len(sd.result.items)}
