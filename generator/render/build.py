@@ -78,6 +78,8 @@ def _static(target: Path, site: SiteData) -> list[dict]:
     shutil.copyfile(SCORER_CORE, static / "core.js")
     for sd in site.suites:  # only the scorer B scripts of the suites on the site
         for k, script in enumerate(sd.plugin.scorer_b.scripts):
+            if not script.is_file() and site.draft:  # a draft built without scorer B: no re-check then
+                continue
             published = static / scorer_script_path(sd.plugin, k)
             published.parent.mkdir(exist_ok=True)
             shutil.copyfile(script, published)
