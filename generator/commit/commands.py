@@ -11,10 +11,10 @@ from pathlib import Path
 import click
 
 from .. import options
+from ..errors import EXIT_FAILED
+from ..errors import EXIT_INPUT as EXIT_USAGE
 
 ROOT_OPTION = options.ROOT
-EXIT_FAILED = 1
-EXIT_USAGE = 2
 
 
 def _fail(exc: Exception) -> None:

@@ -12,8 +12,8 @@ from pathlib import Path
 import click
 
 from .. import options
+from ..errors import EXIT_INPUT as EXIT_INPUT_ERRORS
 
-EXIT_INPUT_ERRORS = 2
 _ROOT = options.ROOT
 
 
