@@ -1,0 +1,3 @@
+"""placeholder"""
+def report_tables(scored):
+    return []
