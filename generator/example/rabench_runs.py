@@ -44,17 +44,17 @@ TARGETS = (
            "text and the file facts, runs the arithmetic check, keeps a duplicate index for one repetition and "
            "returns verifiable findings. Latency is nominal (a fixed cost model), not measured.", 40.0),
     Target("diy-lumen-2-cloudco", "lumen-2", "cloudco", "hosted", "diy",
-           "Simulated model, not a real one: a strong plain-prompt model: 95% of fields right, mean risk 0.68 on "
-           "fakes and 0.3 on genuine receipts, names the edited field in 45% of flagged fakes, 3% failed calls.",
-           5200, 0.95, 0.68, 0.45, 0.03, ("2.50", "10.00")),
+           "Simulated model, not a real one: a strong plain-prompt model: 95% of fields right, mean risk 0.58 on "
+           "fakes and 0.35 on genuine receipts, names the edited field in 45% of flagged fakes, 3% failed calls.",
+           5200, 0.95, 0.58, 0.45, 0.03, ("2.50", "10.00")),
     Target("diy-quartz-mini-budgetapi", "quartz-mini", "budgetapi", "hosted", "diy",
-           "Simulated model, not a real one: a small plain-prompt model: 82% of fields right, mean risk 0.5 on "
-           "fakes (barely above genuine), names the edited field in 15% of flagged fakes, 6% failed calls.",
-           1900, 0.82, 0.5, 0.15, 0.06, ("0.15", "0.60")),
+           "Simulated model, not a real one: a small plain-prompt model: 82% of fields right, mean risk 0.45 on "
+           "fakes (barely above genuine, 0.35), names the edited field in 15% of flagged fakes, 6% failed calls.",
+           1900, 0.82, 0.45, 0.15, 0.06, ("0.15", "0.60")),
     Target("diy-heron-open-8b-on-prem", "heron-open-8b", "on-prem", "self-hosted", "diy",
-           "Simulated model, not a real one: an open 8B model served locally: 88% of fields right, mean risk 0.58 "
-           "on fakes, names the edited field in 25% of flagged fakes, 4% failed calls.",
-           3300, 0.88, 0.58, 0.25, 0.04, ("0.05", "0.05")),
+           "Simulated model, not a real one: an open 8B model served locally: 88% of fields right, mean risk 0.5 "
+           "on fakes (0.35 on genuine), names the edited field in 25% of flagged fakes, 4% failed calls.",
+           3300, 0.88, 0.5, 0.25, 0.04, ("0.05", "0.05")),
 )
 KEYWORD_OF = {"total": "total", "subtotal": "subtotal", "tax_total": "tax", "date": "date", "merchant": "logo",
               "line_items": "price"}
@@ -81,8 +81,8 @@ def diy_answer(t: Target, case: dict, rng) -> dict:
     if rng.random() > t.field_acc:
         lines.append({"description": "Service charge", "total": "1.00"})
     mean = t.risk_fake + (0.1 if label["provenance"] == "intact" and label["fake_class"] == "ai_full" else 0) \
-        if label["fake"] else 0.3
-    risk = min(1.0, max(0.0, rng.gauss(mean, 0.18)))
+        if label["fake"] else 0.35
+    risk = min(1.0, max(0.0, rng.gauss(mean, 0.22)))
     reasons = ["fonts and spacing look consistent"] if risk < 0.5 else ["the print looks digitally retouched"]
     if label["fake"] and label["edited_field"] and rng.random() < t.name_rate:
         reasons.insert(0, f"the {KEYWORD_OF[label['edited_field']]} area looks altered")

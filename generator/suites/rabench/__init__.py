@@ -115,7 +115,7 @@ class RaBench(Suite):
         return "<absent>" if key not in answer else str(answer[key])[:200]
 
     def report_tables(self, scored: ScoredSuite) -> list[ReportTable]:
-        from .tables import report_tables
+        from .findings import report_tables
 
         return report_tables(scored)
 
