@@ -355,5 +355,42 @@ def main() -> None:
     print(len(CASES), "cases")
 
 
+
+
+def add_corpus_cases(limit: int = 70) -> None:
+    """Regression cases from the example corpus and runs (real receipts and replies of every target)
+    whose expected rows are scorer A's; every such case is also covered by a rule-by-rule case above."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from generator.content import Item
+    from generator.parse.response import read_outcome
+    from generator.suites.rabench import SUITE
+
+    root = Path(__file__).resolve().parents[1]
+    items = {}
+    for path in sorted((root / "content" / "suites" / "ra-bench" / "items").glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            raw = json.loads(line)
+            items[raw["id"]] = raw
+    picked = 0
+    for run in sorted((root / "results" / "ra-bench").iterdir()):
+        lines = (run / "responses.jsonl").read_text(encoding="utf-8").splitlines()
+        for k, line in enumerate(lines):
+            if k % 31 or picked >= limit:
+                continue
+            rec = json.loads(line)
+            raw = dict(items[rec["item"]])
+            raw["document"] = {"text": "(not read by the scorers)"}
+            rec["request"] = {}
+            spec, _ = SUITE.parse_item(raw)
+            item = Item(raw["id"], raw["dataset"], raw["half"], {}, raw["document"], spec)
+            rows = SUITE.score(item, read_outcome(rec, SUITE.extract_answer, SUITE.answer_what), "run", 0)
+            CASES.append({"id": f"corpus-{run.name}-{rec['item']}-{rec['repeat']}", "item": raw, "record": rec,
+                          "expected": [[r.unit, r.verdict] for r in rows],
+                          "orders": {r.unit: r.order for r in rows if r.order}})
+            picked += 1
+
+
 if __name__ == "__main__":
+    add_corpus_cases()
     main()
