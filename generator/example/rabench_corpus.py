@@ -117,7 +117,8 @@ def base_case(k: int, seed: int = SEED, partner: dict | None = None) -> dict:
     f, lines = _printed(rng, mtype, day, partner["label"]["fields"]["merchant"] if partner else None)
     source = "pdf" if fake_class == "hand_edited" and rng.random() < 0.7 else rng.choice(("photo", "photo", "scan", "pdf"))
     original = {"total": f["total"], "date": f["date"], "merchant": f["merchant"]}
-    provenance = rng.choice(("intact", "intact", "stripped", "none")) if fake_class else rng.choice(("intact", "intact", "intact", "stripped", "none"))
+    shares = ("intact", "intact", "stripped", "none") if fake_class else ("intact", "intact", "intact", "stripped", "none")
+    provenance = rng.choice(shares)
     edited = None
     if fake_class in ("inpainted", "hand_edited"):
         edited = rng.choice(("total", "total", "subtotal", "tax_total", "date", "merchant", "line_items"))

@@ -5,15 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
-from typing import TYPE_CHECKING
 
 from ...stats.quantiles import nearest_rank
 from ...stats.wilson import wilson
 from ...suite_api import Estimate, ReportTable
 from . import measure as m
-
-if TYPE_CHECKING:
-    from ...pipeline import ScoredSuite
 
 NS = "not supported"
 MIN_N = 10
@@ -83,7 +79,8 @@ def checks(targets, items) -> ReportTable:
             cases = [(c, t.base[c]) for c in ids if c in t.base]
             pos = [r for c, r in cases if not label[c]["adds_up"]]
             neg_genuine = [r for c, r in cases if label[c]["adds_up"] and not label[c]["fake"]]
-            verdict = (lambda r: r["check:totals_add_up"][0])
+            def verdict(r: dict) -> str:
+                return r["check:totals_add_up"][0]
             recall = m.rate(pos, lambda r: verdict(r) == "found")
             precision = m.rate([r for _c, r in cases], lambda r: verdict(r) == "found",
                                lambda r: verdict(r) in ("found", "false_flag"))
