@@ -359,7 +359,7 @@ def main() -> None:
 
 def add_corpus_cases(limit: int = 70) -> None:
     """Regression cases from the example corpus and runs (real receipts and replies of every target)
-    whose expected rows are scorer A's; every such case is also covered by a rule-by-rule case above."""
+    whose expected rows are scorer A's output (regression cases, not hand-derived)."""
     import sys
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from generator.content import Item
