@@ -54,6 +54,19 @@ def generate_aubas(root: Path) -> list[Path]:
     return written + write_aubas_results(root / "results", load_generated_items(suite_dir / "items"), suite_dir)
 
 
+def generate_rabench(root: Path) -> list[Path]:
+    """Rewrite RA-Bench's items and its example results (both byte-reproducible)."""
+    from .rabench_corpus import write_items
+    from .rabench_runs import SUITE as RABENCH
+    from .rabench_runs import write_results
+
+    suite_dir = root / "content" / "suites" / RABENCH
+    shutil.rmtree(suite_dir / "items", ignore_errors=True)
+    written = write_items(suite_dir / "items")
+    shutil.rmtree(root / "results" / RABENCH, ignore_errors=True)
+    return written + write_results(root / "results", load_generated_items(suite_dir / "items"), suite_dir)
+
+
 def generate_example(root: Path, seed: int = 20261020, progress: bool = True) -> list[Path]:
     """Rewrite the corpus from the seed, then results/extracting/ by running the harness; then
     the au-bas suite's items and results."""
@@ -65,4 +78,6 @@ def generate_example(root: Path, seed: int = 20261020, progress: bool = True) ->
         written += [outcome.run_dir / "run.json", outcome.run_dir / "responses.jsonl"]
     if (root / "content" / "suites" / "au-bas" / "suite.toml").is_file():
         written += generate_aubas(root)
+    if (root / "content" / "suites" / "ra-bench" / "suite.toml").is_file():
+        written += generate_rabench(root)
     return written

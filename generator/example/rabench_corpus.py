@@ -1,0 +1,201 @@
+"""The example corpus of RA-Bench: generated receipts as printed text plus the file facts a real engine
+reads (metadata tags, PDF modification records, thumbnail, capture date, image hash), with labels.
+
+320 base cases (192 genuine, 128 fakes in four classes) and 64 duplicate transforms of earlier cases.
+Every draw comes from a Random seeded by sha256 of (seed, case): byte-identical output.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import random
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+
+SEED = 20261101
+N_BASE, N_TRANSFORMS = 320, 64
+CENT = Decimal("0.01")
+MERCHANTS = {
+    "grocery": ["Greenfield Market", "Épicerie Lumière", "Corner Fresh & Co", "Harvest Foods"],
+    "restaurant": ["Café Rosé", "The Copper Pot", "Sakura Noodle Bar", "Luigi's Trattoria"],
+    "fuel": ["Northway Fuel", "Petro Stop 24", "Ridgeline Gas"],
+    "retail": ["Paper & Pen Supply", "Brightline Electronics", "Atlas Hardware"],
+    "travel": ["Metro Taxi Co", "Harbour Hotel", "SkyPark Parking"],
+}
+GOODS = {
+    "grocery": ["Milk 2L", "Bread loaf", "Eggs (12)", "Apples 1kg", "Coffee beans", "Olive oil", "Rice 5kg"],
+    "restaurant": ["Flat white", "Club sandwich", "Ramen bowl", "Tiramisu", "Sparkling water", "Pasta al pesto"],
+    "fuel": ["Unleaded 95", "Diesel", "Car wash", "Snack bar", "Windscreen fluid"],
+    "retail": ["Notebook A5", "USB-C cable", "Printer paper", "Screwdriver set", "Batteries AA"],
+    "travel": ["Taxi fare", "Room night", "Parking 4h", "City tax", "Breakfast"],
+}
+CURRENCY = {"USD": ("$", Decimal("0.08")), "EUR": ("€", Decimal("0.20")), "GBP": ("£", Decimal("0.20"))}
+CLASSES = ("ai_full", "inpainted", "hand_edited", "template")
+AI_TOOLS = ("Midjourney 7", "DALL-E 3", "Stable Diffusion XL")
+GENERATORS = ("ReceiptMaker Online", "InvoiceHome Generator")
+EDITORS = ("Adobe Photoshop 25.1", "GIMP 2.10")
+TRANSFORMS = ("re_encoded", "cropped", "re_shot")
+
+
+def rng_for(seed: int, *parts: object) -> random.Random:
+    text = "|".join(str(p) for p in (seed, *parts))
+    return random.Random(int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big"))
+
+
+def money(x: Decimal) -> str:
+    return f"{x.quantize(CENT, rounding=ROUND_HALF_UP):.2f}"
+
+
+def receipt_text(f: dict, lines: list[dict], symbol: str) -> str:
+    out = [f["merchant"], f["address"]]
+    if f["receipt_number"] is not None:
+        out.append(f"Receipt #: {f['receipt_number']}")
+    out += [f"Date: {f['date']}", "-" * 40]
+    out += [f"{x['description']:<28}{symbol}{x['total']:>10}" for x in lines]
+    out += ["-" * 40, f"{'Subtotal':<28}{symbol}{f['subtotal']:>10}"]
+    if f["tax_total"] is not None:
+        out.append(f"{'Tax':<28}{symbol}{f['tax_total']:>10}")
+    out += [f"{'TOTAL':<28}{symbol}{f['total']:>10}", f"Currency: {f['currency']}", "Thank you!"]
+    return "\n".join(out)
+
+
+def _printed(rng: random.Random, mtype: str, day: dt.date, merchant: str | None = None) -> tuple[dict, list[dict]]:
+    merchant = merchant or rng.choice(MERCHANTS[mtype])
+    currency = rng.choice(tuple(CURRENCY))
+    lines = [{"description": d, "total": money(Decimal(rng.randint(99, 4999)) / 100)}
+             for d in rng.sample(GOODS[mtype], rng.randint(1, 4))]
+    subtotal = sum((Decimal(x["total"]) for x in lines), Decimal("0"))
+    tax = (subtotal * CURRENCY[currency][1]).quantize(CENT, rounding=ROUND_HALF_UP) if rng.random() < 0.9 else None
+    fields = {"merchant": merchant, "address": f"{rng.randint(1, 999)} {rng.choice(['High St', 'Main Rd', 'Quay Ave'])}",
+              "receipt_number": f"{rng.choice('ABCRT')}-{rng.randint(1000, 99999)}" if rng.random() < 0.85 else None,
+              "date": day.isoformat(), "subtotal": money(subtotal), "tax_total": None if tax is None else money(tax),
+              "total": money(subtotal + (tax or 0)), "currency": currency}
+    return fields, lines
+
+
+def _tamper(rng: random.Random, f: dict, lines: list[dict], field: str, consistent: bool) -> None:
+    """Change the printed `field` as a fraudster would; fix the arithmetic only when `consistent`."""
+    if field == "merchant":
+        f["merchant"] = rng.choice([m for ms in MERCHANTS.values() for m in ms if m != f["merchant"]])
+    elif field == "date":
+        f["date"] = (dt.date.fromisoformat(f["date"]) + dt.timedelta(days=rng.randint(20, 90))).isoformat()
+    elif field == "line_items":
+        k = rng.randrange(len(lines))
+        lines[k]["total"] = money(Decimal(lines[k]["total"]) * rng.choice((2, 3, 5)))
+        if consistent:
+            sub = sum((Decimal(x["total"]) for x in lines), Decimal("0"))
+            f["subtotal"] = money(sub)
+            f["total"] = money(sub + Decimal(f["tax_total"] or "0"))
+    else:  # an amount: total, subtotal or tax_total
+        bump = Decimal(rng.randint(500, 9000)) / 100
+        f[field] = money(Decimal(f[field] or "0") + bump)
+        if consistent and field != "total":
+            f["total"] = money(Decimal(f["subtotal"]) + Decimal(f["tax_total"] or "0"))
+        elif consistent:
+            f["subtotal"] = money(Decimal(f["subtotal"]) + bump)
+            lines[-1]["total"] = money(Decimal(lines[-1]["total"]) + bump)
+
+
+def adds_up(f: dict, lines: list[dict]) -> bool:
+    sub = sum((Decimal(x["total"]) for x in lines), Decimal("0"))
+    return sub == Decimal(f["subtotal"]) and Decimal(f["subtotal"]) + Decimal(f["tax_total"] or "0") == Decimal(f["total"])
+
+
+def _hash(rng: random.Random) -> str:
+    return f"{rng.getrandbits(64):016x}"
+
+
+def base_case(k: int, seed: int = SEED, partner: dict | None = None) -> dict:
+    rng = rng_for(seed, "case", k)
+    fake_class = CLASSES[k % 10 - 6] if k % 10 >= 6 else None  # 6 of every 10 cases are genuine
+    mtype = rng.choice(tuple(MERCHANTS))
+    day = dt.date(2026, 1, 1) + dt.timedelta(days=rng.randint(0, 270))
+    if partner is not None:  # a hard negative: same merchant, template and day, a different receipt
+        mtype, day = partner["strata"]["merchant_type"], dt.date.fromisoformat(partner["label"]["fields"]["date"])
+    f, lines = _printed(rng, mtype, day, partner["label"]["fields"]["merchant"] if partner else None)
+    source = "pdf" if fake_class == "hand_edited" and rng.random() < 0.7 else rng.choice(("photo", "photo", "scan", "pdf"))
+    original = {"total": f["total"], "date": f["date"], "merchant": f["merchant"]}
+    shares = ("intact", "intact", "stripped", "none") if fake_class else ("intact", "intact", "intact", "stripped", "none")
+    provenance = rng.choice(shares)
+    edited = None
+    if fake_class in ("inpainted", "hand_edited"):
+        edited = rng.choice(("total", "total", "subtotal", "tax_total", "date", "merchant", "line_items"))
+        if edited == "tax_total" and f["tax_total"] is None:
+            edited = "total"
+        _tamper(rng, f, lines, edited, consistent=rng.random() < (0.3 if fake_class == "hand_edited" else 0.5))
+    elif fake_class in ("ai_full", "template") and rng.random() < 0.3:  # generators get arithmetic wrong
+        f["total"] = money(Decimal(f["total"]) + Decimal(rng.randint(1, 300)) / 100)
+    elif fake_class is None and rng.random() < 0.04:  # a genuine misprint
+        f["total"] = money(Decimal(f["total"]) + CENT)
+    file = {"format": "pdf" if source == "pdf" else "jpeg", "image_hash": _hash(rng), "software": None,
+            "source_type": None, "pdf_modified": False, "thumbnail": None, "camera": None, "capture_date": None}
+    if provenance == "intact":
+        if source == "photo" and fake_class in (None, "inpainted"):
+            file["camera"] = rng.choice(("Pixel 8", "iPhone 15", "Galaxy S24"))
+            shot = dt.date.fromisoformat(original["date"]) + dt.timedelta(days=rng.randint(0, 3))
+            file["capture_date"] = shot.isoformat()
+        if source == "scan" and fake_class is None:
+            file["software"] = rng.choice(("ScanSnap Home 2.2", "Microsoft Word 16"))
+        if fake_class == "ai_full":
+            file["software"], file["source_type"] = rng.choice(AI_TOOLS), "trainedAlgorithmicMedia"
+        elif fake_class == "template":
+            file["software"] = rng.choice(GENERATORS)
+        elif fake_class == "inpainted":
+            file["software"] = rng.choice(EDITORS)
+            if rng.random() < 0.6:
+                file["thumbnail"] = original
+        elif fake_class == "hand_edited" and source == "pdf":
+            file["pdf_modified"] = True
+    label = {"fields": {k: f[k] for k in ("merchant", "date", "subtotal", "tax_total", "total", "currency",
+                                          "receipt_number")},
+             "line_items": [dict(x) for x in lines], "adds_up": adds_up(f, lines), "fake": fake_class is not None,
+             "fake_class": fake_class, "edited_field": edited, "provenance": provenance, "lineage": None,
+             "hard_negative": partner is not None}
+    symbol = CURRENCY[f["currency"]][0]
+    strata = {"source": source, "merchant_type": mtype, "provenance": provenance, "class": fake_class or "genuine"}
+    return {"id": f"rab-{k:04d}", "dataset": "receipts", "half": "public" if k % 2 else "private", "strata": strata,
+            "document": {"text": receipt_text(f, lines, symbol), "file": file}, "label": label}
+
+
+def transform_case(k: int, original: dict, seed: int = SEED) -> dict:
+    rng = rng_for(seed, "transform", k)
+    kind = TRANSFORMS[k % 3]
+    text = original["document"]["text"]
+    file = dict(original["document"]["file"])
+    if kind == "cropped":
+        text = "\n".join(text.split("\n")[1:])  # the header line is cut off
+        file["image_hash"] = _hash(rng)
+    elif kind == "re_shot":
+        text = text.replace("0", "O", 1).replace("Subtotal", "Subtota1")
+        file.update(image_hash=_hash(rng), software=None, source_type=None, thumbnail=None, pdf_modified=False,
+                    format="jpeg", camera="Pixel 8", capture_date=None)
+    label = {**original["label"], "fake": False, "fake_class": None, "edited_field": None, "hard_negative": False,
+             "lineage": {"original": original["id"], "transform": kind}}
+    return {"id": f"rab-t{k:03d}", "dataset": "receipts", "half": original["half"],
+            "strata": {"transform": kind}, "document": {"text": text, "file": file}, "label": label}
+
+
+def generate(seed: int = SEED) -> list[dict]:
+    cases: list[dict] = []
+    for k in range(1, N_BASE + 1):
+        partner = None
+        if k % 10 == 3 and k > 10:  # a hard negative of an earlier genuine case
+            partner = next(c for c in reversed(cases) if not c["label"]["fake"] and not c["label"]["hard_negative"])
+        cases.append(base_case(k, seed, partner))
+    rng = rng_for(seed, "transforms")
+    originals = rng.sample(cases, N_TRANSFORMS)
+    return cases + [transform_case(k + 1, o, seed) for k, o in enumerate(sorted(originals, key=lambda c: c["id"]))]
+
+
+def write_items(items_dir: Path, seed: int = SEED) -> list[Path]:
+    items_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    cases = generate(seed)
+    for half in ("public", "private"):
+        path = items_dir / f"receipts.{half}.jsonl"
+        path.write_text("".join(json.dumps(c, sort_keys=True, ensure_ascii=False) + "\n"
+                                for c in cases if c["half"] == half), encoding="utf-8")
+        written.append(path)
+    return written

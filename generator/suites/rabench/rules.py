@@ -1,0 +1,247 @@
+"""RA-Bench's scorer A: verdict rows of one response (content/pages/scoring-ra-bench.md, sections 2 to 3)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from decimal import Decimal, InvalidOperation
+
+from rapidfuzz.distance import Levenshtein
+
+from ...parse.response import ANSWER, FAILED, Outcome
+from ...parse.text import WHITESPACE
+from ...score.verdicts import Verdict, verdict_row
+
+FIELDS = ("merchant", "date", "subtotal", "tax_total", "total", "currency", "receipt_number")
+AMOUNTS = ("subtotal", "tax_total", "total")
+EDITABLE = ("merchant", "date", "subtotal", "tax_total", "total", "line_items")
+CENT = Decimal("0.01")
+PROOF_KINDS = ("ai_generator_tag", "ai_source_type", "generator_tag", "pdf_modified", "thumbnail_mismatch",
+               "capture_before_purchase", "totals_add_up", "duplicate_match")
+CHECK_KINDS = {"totals_add_up": ("total", "subtotal"), "tax_rate": ("tax_total",), "receipt_age": ("date",),
+               "currency": ()}
+KEYWORDS = {"total": ("total", "amount due"), "subtotal": ("subtotal",), "tax_total": ("tax", "vat", "gst"),
+            "date": ("date",), "merchant": ("merchant", "store", "vendor", "logo", "name"),
+            "line_items": ("item", "line", "quantity", "price")}
+_AMOUNT = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+_AMOUNT_DROP = dict.fromkeys(map(ord, ",$€£" + WHITESPACE))
+
+
+# ---------------------------------------------------------------- reading values (rule 2)
+
+def is_null(value: object) -> bool:
+    return value is None or (isinstance(value, str) and value.strip(WHITESPACE) == "")
+
+
+def amount(value: object) -> Decimal | None:
+    if isinstance(value, Decimal):
+        return value
+    if isinstance(value, str):
+        text = value.translate(_AMOUNT_DROP)
+        if _AMOUNT.fullmatch(text):
+            return Decimal(text)
+    return None
+
+
+def canonical(value: Decimal) -> str:
+    if value == 0:
+        return "0"
+    text = f"{value:f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+def risk_of(answer: dict | None) -> Decimal | None:
+    r = None if answer is None else answer.get("risk")
+    if isinstance(r, Decimal) and not isinstance(r, bool) and 0 <= r <= 1:
+        return r
+    return None
+
+
+def normalise(text: str) -> str:
+    text = "".join(c for c in unicodedata.normalize("NFKD", text) if unicodedata.category(c) != "Mn")
+    text = text.lower().replace("&", " and ")
+    text = "".join(c for c in text if c in WHITESPACE or unicodedata.category(c)[0] in "LN")
+    return " ".join(t for t in re.split("[" + re.escape(WHITESPACE) + "]+", text) if t)
+
+
+def alike(a: str, b: str, num: int, den: int) -> bool:
+    """similarity(a, b) >= num/den, exactly: den x (m - d) >= num x m."""
+    m = max(len(a), len(b))
+    return m == 0 or den * (m - Levenshtein.distance(a, b)) >= num * m
+
+
+def _alnum(text: str) -> str:
+    return "".join(c for c in text if unicodedata.category(c)[0] in "LN").lower()
+
+
+def field_matches(name: str, got: object, want: str) -> bool:
+    if name == "merchant":
+        return isinstance(got, str) and alike(normalise(got), normalise(want), 9, 10)
+    if name in ("date", "currency"):
+        return isinstance(got, str) and got == want
+    if name in AMOUNTS:
+        value = amount(got)
+        return value is not None and abs(value - Decimal(want)) <= CENT
+    return isinstance(got, str) and _alnum(got) == _alnum(want)
+
+
+# ---------------------------------------------------------------- line items (rule 3.2)
+
+def max_matching(edges: list[list[int]], n_right: int) -> int:
+    """Size of a maximum bipartite matching (augmenting paths); edges[i] = right nodes of left node i."""
+    match_right = [-1] * n_right
+
+    def augment(i: int, seen: list[bool]) -> bool:
+        for j in edges[i]:
+            if not seen[j]:
+                seen[j] = True
+                if match_right[j] == -1 or augment(match_right[j], seen):
+                    match_right[j] = i
+                    return True
+        return False
+
+    return sum(augment(i, [False] * n_right) for i in range(len(edges)))
+
+
+def line_counts(labelled: list[dict], extracted: object) -> tuple[int, int, int]:
+    got = extracted if isinstance(extracted, list) else []
+    usable = []
+    for e in got:
+        total = amount(e.get("total")) if isinstance(e, dict) else None
+        ok = isinstance(e, dict) and isinstance(e.get("description"), str) and total is not None
+        usable.append((normalise(e["description"]), total) if ok else None)
+    edges = [[j for j, u in enumerate(usable)
+              if u is not None and abs(u[1] - Decimal(lab["total"])) <= CENT
+              and alike(normalise(lab["description"]), u[0], 4, 5)] for lab in labelled]
+    tp = max_matching(edges, len(usable))
+    return tp, len(got) - tp, len(labelled) - tp
+
+
+# ---------------------------------------------------------------- reasons (rules 3.5, 3.6)
+
+def reasons_of(answer: dict | None) -> list[tuple[str, str | None, str] | None]:
+    """Each reason as (text, kind or None, detail); None for an element that is neither."""
+    raw = answer.get("reasons") if answer is not None else None
+    out: list[tuple[str, str | None, str] | None] = []
+    for r in raw if isinstance(raw, list) else []:
+        if isinstance(r, str):
+            out.append((r, None, ""))
+        elif isinstance(r, dict):
+            def text(key: str) -> str:
+                return r[key] if isinstance(r.get(key), str) else ""
+            out.append((text("text"), r["kind"] if isinstance(r.get("kind"), str) else None, text("detail")))
+        else:
+            out.append(None)
+    return out
+
+
+def _whole_word(text: str, word: str) -> bool:
+    start = text.find(word)
+    while start != -1:
+        end = start + len(word)
+        before = text[start - 1] if start else ""
+        after = text[end] if end < len(text) else ""
+        if not any(c and unicodedata.category(c)[0] in "LN" for c in (before, after)):
+            return True
+        start = text.find(word, start + 1)
+    return False
+
+
+def points_at(reason: tuple[str, str | None, str] | None, field: str) -> bool:
+    if reason is None:
+        return False
+    text, kind, _detail = reason
+    tag = "@" + field
+    start = text.find(tag)
+    while start != -1:
+        end = start + len(tag)
+        if end == len(text) or not (text[end] == "_" or unicodedata.category(text[end])[0] in "LN"):
+            return True
+        start = text.find(tag, start + 1)
+    if kind is not None:
+        return field in CHECK_KINDS.get(kind, ())
+    low = text.lower()
+    return any(_whole_word(low, w) for w in KEYWORDS[field])
+
+
+def is_proof(reason: tuple[str, str | None, str] | None) -> bool:
+    if reason is None or reason[1] not in PROOF_KINDS:
+        return False
+    detail = reason[2].strip(WHITESPACE)
+    return detail != "" and (reason[1] != "totals_add_up" or any("0" <= c <= "9" for c in detail))
+
+
+# ---------------------------------------------------------------- rows (rule 3)
+
+def score(item, outcome: Outcome, run: str, repeat: int) -> list[Verdict]:
+    label = item.spec
+    answer = outcome.answer if outcome.status == ANSWER else None
+    bad = None if answer is not None else (FAILED if outcome.status == FAILED else "unparseable")
+
+    def row(unit: str, kind: str, verdict: str, reason: str = "", order: str = "") -> Verdict:
+        return verdict_row(run, item.id, repeat, unit, kind, verdict, reason or (outcome.reason if bad else ""), order)
+
+    dup = answer.get("duplicate") if answer is not None else None
+    seen = isinstance(dup, dict) and dup.get("seen_before") is True
+    if label["lineage"] is not None:
+        verdict = ("exact_match" if dup.get("match") == "exact" else "match") if seen else "missed"  # type: ignore[union-attr]
+        return [row("duplicate:transform", "duplicate", verdict)]
+    rows = []
+    fields = answer["fields"] if answer is not None else {}
+    for name in FIELDS:
+        if name not in label["fields"]:
+            continue
+        want, got = label["fields"][name], fields.get(name)
+        if bad:
+            verdict = bad
+        elif want is None:
+            verdict = "null_ok" if is_null(got) else "invented"
+        elif is_null(got):
+            verdict = "false_null"
+        else:
+            verdict = "correct" if field_matches(name, got, want) else "wrong"
+        order = ""
+        if name == "total" and not bad and (value := amount(got)) is not None:
+            order = canonical(value)
+        rows.append(row(f"field:{name}", "field", verdict, order=order))
+    if label.get("line_items") is not None:
+        n = len(label["line_items"])
+        if bad:
+            rows.append(row("line_items", "line_items", bad, order=f"0 0 {n}"))
+        else:
+            tp, fp, fn = line_counts(label["line_items"], answer.get("line_items"))  # type: ignore[union-attr]
+            rows.append(row("line_items", "line_items", "counted", order=f"{tp} {fp} {fn}"))
+    checks = answer.get("checks") if answer is not None else None
+    c = checks.get("totals_add_up") if isinstance(checks, dict) else None
+    positive = not label["adds_up"]
+    if bad:
+        verdict = bad
+    elif c == "failed":
+        verdict = "found" if positive else "false_flag"
+    elif c == "passed":
+        verdict = "missed" if positive else "cleared"
+    else:
+        verdict = "not_run"
+    rows.append(row("check:totals_add_up", "check", verdict))
+    risk = risk_of(answer)
+    flagged = risk is not None and risk >= Decimal("0.5")
+    verdict = ("caught" if flagged else "missed") if label["fake"] else ("false_flag" if flagged else "cleared")
+    rows.append(row("decision", "decision", verdict, order="" if risk is None else canonical(risk)))
+    reasons = reasons_of(answer)
+    if label["fake"] and label["edited_field"] is not None:
+        named = any(points_at(r, label["edited_field"]) for r in reasons[:3])
+        rows.append(row("edited_field", "evidence", "not_flagged" if not flagged else "named" if named else "not_named"))
+    rows.append(row("proof", "evidence", "proof" if any(map(is_proof, reasons)) else "no_proof"))
+    if not label["fake"]:
+        unit = "duplicate:hard_negative" if label["hard_negative"] else "duplicate:genuine"
+        rows.append(row(unit, "duplicate", "false_match" if seen else "no_match"))
+    return rows
+
+
+def parse_decimal(text: object) -> Decimal | None:
+    try:
+        return Decimal(text) if isinstance(text, str) else None  # type: ignore[arg-type]
+    except InvalidOperation:
+        return None
