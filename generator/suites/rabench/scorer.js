@@ -2,8 +2,10 @@
  * Tally scorer B, RA-Bench suite: receipt extraction, checks, fake detection, evidence and
  * duplicates.
  *
- * Written from content/pages/scoring-ra-bench.md (the rule page) alone; rule numbers in comments
- * refer to that page. One classic script, no build step, loaded after scorer B's core
+ * Written from content/pages/scoring-ra-bench.md (the rule page) alone, with rules 1 and 3.3 of
+ * content/pages/scoring-extracting.md that it refers to (reading a record, the JSON object that
+ * counts, White_Space); rule numbers in comments refer to the RA-Bench page unless they say
+ * otherwise. One classic script, no build step, loaded after scorer B's core
  * (scorer-js/core.js, the global TallyCore), whose exact JSON parser, decimals, whitespace
  * helpers and record reader it uses. It registers itself under the suite's name, 'ra-bench'
  * (TallyCore.scorer('ra-bench')); under Node it is also a CommonJS module exporting its api.
@@ -54,8 +56,10 @@
     line_items: ['item', 'line', 'quantity', 'price']
   };
 
-  /** Nesting bound of the JSON finder (deep enough for any answer; the parser is iterative). */
-  var MAX_DEPTH = 10000;
+  /** Rule 1.1 of the extracting page: at most 100 levels of nesting (the outer object is
+   * level 1), and only the first 1,000 `{` characters of the content are tried. */
+  var MAX_DEPTH = 100;
+  var MAX_BRACES = 1000;
   /** Beyond this many digits of span an amount comparison is not attempted (see withinCent). */
   var MAX_SPAN = 100000;
 
@@ -260,14 +264,18 @@
   // ---------------------------------------------------------------------------------------
 
   /**
-   * The first `{` of the text at which a complete strict JSON object begins; its value or null.
-   * A start whose parse fails (not by depth) makes every object still open at the failure fail
-   * the same way, so those starts are skipped.
+   * The first `{` of the text at which a complete strict JSON object begins (rule 1.1 of the
+   * extracting page); its value or null. Only the first MAX_BRACES `{` characters are tried, and
+   * an object nesting deeper than MAX_DEPTH is not accepted. A start whose parse fails (not by
+   * depth) makes every object still open at the failure fail the same way, so those starts are
+   * skipped (they still count among the first MAX_BRACES).
    */
   function firstObject(text) {
     var skip = new Set();
+    var tried = 0;
     var i = text.indexOf('{');
-    while (i >= 0) {
+    while (i >= 0 && tried < MAX_BRACES) {
+      tried++;
       if (!skip.has(i)) {
         var r = C.parseValueAt(text, i, MAX_DEPTH);
         if (r.ok) return r.value;
