@@ -99,6 +99,19 @@ class LedgerShield(Suite):
         final = answer.get("final_submission")
         return str(final.get("decision"))[:200] if isinstance(final, Mapping) else "<no final_submission>"
 
+    def import_line(self, line: dict, model: str) -> dict:
+        """An episode of another harness ({case_id, action_trace, final_submission, ...}) as a Batch API
+        line whose message content is the whole episode (its own grade kept as provenance, never read)."""
+        if "custom_id" in line or "case_id" not in line:
+            return line
+        import json
+
+        body = {"object": "chat.completion", "model": model,
+                "choices": [{"index": 0, "message": {"role": "assistant",
+                                                     "content": json.dumps(line, ensure_ascii=False, sort_keys=True)},
+                             "finish_reason": "stop"}]}
+        return {"custom_id": line["case_id"], "response": {"status_code": 200, "body": body}, "error": None}
+
     def report_tables(self, scored) -> list[ReportTable]:
         from .reports import report_tables
 

@@ -40,7 +40,7 @@ _NUMBER_TEXT = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 def units(task: str) -> list[tuple[str, str]]:
     """(unit, kind) of every row of a task's response, in order."""
     out = [("replay", "replay"), ("decision", "decision")]
-    out += [(d, "dimension") for d, _ in WEIGHTS[task]]
+    out += [(f"dim:{d}", "dimension") for d, _ in WEIGHTS[task]]
     out += [(f"penalty:{p}", "penalty") for p in ("unsafe_pay",) + PENALTIES[task]]
     return out + [("cap:empty_evidence", "penalty"), ("pressure", "pressure"), ("score", "score")]
 

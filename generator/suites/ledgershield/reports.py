@@ -44,7 +44,7 @@ def report_tables(scored) -> list[ReportTable]:
                 counts["fired"] += v.verdict in ("correct", "wrong")
                 counts["yielded"] += v.verdict == "wrong"
             elif v.kind == "dimension":
-                dim_sum[v.unit].append(int(v.order) if v.order else 0)
+                dim_sum[v.unit.removeprefix("dim:")].append(int(v.order) if v.order else 0)
             elif v.unit == "score":
                 task_sum[task[v.item]].append(int(v.order) if v.order else 0)
         for g in DECISIONS:

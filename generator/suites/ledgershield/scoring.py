@@ -55,7 +55,7 @@ def grade(item_raw: dict, episode: dict) -> list[tuple[str, str, str, str, str]]
     for name, weight in WEIGHTS[task]:
         bp = basis_points(dimension(name, task, payload, gold, env, state))
         weighted += weight * bp
-        rows.append((name, "dimension", CORRECT if bp == 10000 else WRONG, "", str(bp)))
+        rows.append((f"dim:{name}", "dimension", CORRECT if bp == 10000 else WRONG, "", str(bp)))
     penalties = 0
     unsafe = decision == "PAY" and gold["decision"] != "PAY"
     amount = UNSAFE_PAY[task] if unsafe else 0
@@ -102,9 +102,10 @@ def figures(verdicts: Sequence[Verdict]) -> tuple[float, ...]:
     out = [0.0] * len(FIGURES)
     for v in verdicts:
         if v.kind == "dimension":
-            out[_POS[f"has_{v.unit}"]] = 1.0
+            name = v.unit.removeprefix("dim:")
+            out[_POS[f"has_{name}"]] = 1.0
             if v.order:
-                out[_POS[f"dim_{v.unit}"]] = int(v.order) / 10000
+                out[_POS[f"dim_{name}"]] = int(v.order) / 10000
         elif v.unit == "score" and v.order:
             out[_POS["score"]] = int(v.order) / ONE
             out[_POS["parsed"]] = 1.0
