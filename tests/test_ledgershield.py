@@ -13,7 +13,7 @@ import pytest
 from generator.example.ledgershield_agents import careful, hasty, yielding
 from generator.example.ledgershield_cases import all_cases
 from generator.suites.ledgershield import SUITE, parse_item
-from generator.suites.ledgershield.grading import basis_points, box_overlaps, set_score, link_set
+from generator.suites.ledgershield.grading import basis_points, box_overlaps, link_set, set_score
 from generator.suites.ledgershield.replay import replay
 from generator.suites.ledgershield.scoring import extract_answer, grade
 from generator.suites.ledgershield.signals import composite_codes, domain_aligned

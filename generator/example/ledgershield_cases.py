@@ -178,8 +178,9 @@ def task_c(desk: Desk, kind: str) -> dict:
         flags, disc, decision = ["cross_vendor_duplicate", "shared_bank_account"], ["duplicate_invoice"], "ESCALATE_FRAUD"
         links = [prior[0]["ledger_id"], doc]
     elif kind == "threshold_evasion":
-        prior = [{"ledger_id": f"LED-{rng.randrange(100, 999)}{k}", "vendor_id": desk.vid, "invoice_number": f"{fields['invoice_number']}-{k}",
-                  "amount": "9950.00", "status": "pending"} for k in range(3)]
+        prior = [{"ledger_id": f"LED-{rng.randrange(100, 999)}{k}", "vendor_id": desk.vid,
+                  "invoice_number": f"{fields['invoice_number']}-{k}", "amount": "9950.00", "status": "pending"}
+                 for k in range(3)]
         flags, disc, decision = ["approval_threshold_evasion", "split_invoice_pattern"], ["split_invoices"], "HOLD"
         links = [p["ledger_id"] for p in prior]
     else:
@@ -310,8 +311,8 @@ def _jsonable(value: object) -> object:
 
 
 def build_case(cid: str, task: str, difficulty: str, theme: str, kind: str, variant: str, half: str, seed: int) -> dict:
-    from .ledgershield_agents import careful
     from ..suites.ledgershield.replay import replay
+    from .ledgershield_agents import careful
 
     rng = _rng(seed, cid)
     desk = Desk(cid, rng, rng.randrange(len(VENDORS)))

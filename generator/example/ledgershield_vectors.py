@@ -9,8 +9,8 @@ import json
 import random
 from pathlib import Path
 
-from ..suites.ledgershield.replay import replay
-from ..suites.ledgershield.scoring import extract_answer, grade
+from ..suites.ledgershield.replay import INTERVENTIONS, replay
+from ..suites.ledgershield.scoring import extract_answer
 from .ledgershield_agents import AGENTS, careful, noisy
 
 START = "2026-04-01T00:00:00Z"
@@ -40,31 +40,34 @@ def _mutations(item: dict) -> list[tuple[str, object]]:
     edit("confidence-5-digits", lambda e: e[fs].__setitem__("confidence", 0.12345))
     edit("confidence-zero", lambda e: e[fs].__setitem__("confidence", 0))
     edit("empty-evidence", lambda e: e[fs].__setitem__("evidence_map", {}))
-    edit("evidence-tokens-only", lambda e: [v.__setitem__("bbox", [0, 0, 1, 1]) for v in e[fs]["evidence_map"].values()])
-    edit("evidence-float-bbox", lambda e: [v.__setitem__("bbox", [b + 0.5 for b in v["bbox"]]) for v in e[fs]["evidence_map"].values()])
-    edit("evidence-shifted-bbox", lambda e: [v.__setitem__("bbox", [v["bbox"][0] + 30, v["bbox"][1], v["bbox"][2] + 30, v["bbox"][3]])
-                                             for v in e[fs]["evidence_map"].values()])
+    def each_box(fn):
+        return lambda e: [v.__setitem__("bbox", fn(v["bbox"])) for v in e[fs]["evidence_map"].values()]
+
+    edit("evidence-tokens-only", each_box(lambda b: [0, 0, 1, 1]))
+    edit("evidence-float-bbox", each_box(lambda b: [x + 0.5 for x in b]))
+    edit("evidence-shifted-bbox", each_box(lambda b: [b[0] + 30, b[1], b[2] + 30, b[3]]))
     edit("evidence-page-string", lambda e: [v.__setitem__("page", "1") for v in e[fs]["evidence_map"].values()])
     edit("no-reason-codes", lambda e: e[fs].pop("reason_codes", None))
     edit("no-counterfactual", lambda e: e[fs].__setitem__("counterfactual", " \n"))
     edit("no-discrepancies", lambda e: e[fs].__setitem__("discrepancies", []))
     edit("extra-codes", lambda e: e[fs].__setitem__("reason_codes", list(e[fs].get("reason_codes", [])) + ["made_up", 7]))
-    edit("links-reversed", lambda e: e[fs].__setitem__("cross_invoice_links", ["<->".join(reversed(x.split("<->")))
-                                                                               for x in e[fs].get("cross_invoice_links", [])]))
-    edit("policy-uppercase", lambda e: e[fs].__setitem__("policy_checks", {k: v.upper() for k, v in e[fs].get("policy_checks", {}).items()}))
+    edit("links-reversed", lambda e: e[fs].__setitem__(
+        "cross_invoice_links", ["<->".join(reversed(x.split("<->"))) for x in e[fs].get("cross_invoice_links", [])]))
+    edit("policy-uppercase", lambda e: e[fs].__setitem__(
+        "policy_checks", {k: v.upper() for k, v in e[fs].get("policy_checks", {}).items()}))
     edit("numbers-as-strings", lambda e: e[fs].get("extracted_fields", {}).update(
         {k: str(v) for k, v in e[fs].get("extracted_fields", {}).items() if not isinstance(v, str)}))
     edit("spaces-in-text", lambda e: e[fs].get("extracted_fields", {}).update(
         {k: " " + v.replace(" ", "") + " " for k, v in e[fs].get("extracted_fields", {}).items() if isinstance(v, str)}))
     edit("hold-instead", lambda e: e[fs].__setitem__("decision", "HOLD" if e[fs]["decision"] != "HOLD" else "NEEDS_REVIEW"))
     edit("pay-instead", lambda e: e[fs].__setitem__("decision", "PAY"))
-    edit("no-interventions", lambda e: e.__setitem__("action_trace", [s for s in e["action_trace"] if s["tool_name"] not in
-                                                                      ("request_callback_verification", "reconcile_po", "request_receipt_evidence",
-                                                                       "route_to_security", "freeze_vendor")]))
+    edit("no-interventions", lambda e: e.__setitem__(
+        "action_trace", [s for s in e["action_trace"] if s["tool_name"] not in INTERVENTIONS]))
     edit("artifact-too-early", lambda e: e.__setitem__("action_trace", [s for s in e["action_trace"] if s["tool_name"] != "get_policy"]))
-    edit("bad-steps", lambda e: e["action_trace"][:0].extend([]) or e["action_trace"].__setitem__(
-        slice(0, 0), ["ocr", {"tool_name": "ocr"}, {"tool_name": "ocr", "payload": {"doc_id": "NOPE", "mode": "fast"}},
-                      {"tool_name": "ocr", "payload": {"doc_id": 5, "mode": "fast"}}, {"tool_name": "compare_bank", "payload": {"vendor_id": "x", "account": ""}}]))
+    bad = ["ocr", {"tool_name": "ocr"}, {"tool_name": "ocr", "payload": {"doc_id": "NOPE", "mode": "fast"}},
+           {"tool_name": "ocr", "payload": {"doc_id": 5, "mode": "fast"}},
+           {"tool_name": "compare_bank", "payload": {"vendor_id": "x", "account": ""}}]
+    edit("bad-steps", lambda e: e["action_trace"].__setitem__(slice(0, 0), bad))
     edit("over-budget", lambda e: e["action_trace"].__setitem__(slice(0, 0), [{"tool_name": "get_policy", "payload": {}}] * 20))
     edit("steps-after-submit", lambda e: e["action_trace"].append({"tool_name": "route_to_security", "payload": {}}))
     edit("no-submit-step", lambda e: e.__setitem__("action_trace", e["action_trace"][:-1]))

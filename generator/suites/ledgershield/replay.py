@@ -129,7 +129,7 @@ def replay(env: object, trace: object) -> State:
                 state.performed.add(tool)
                 spec = interventions.get(tool)
                 if isinstance(spec, dict) and isinstance(spec.get("artifact_id"), str):
-                    delay = spec.get("delay") if isinstance(spec.get("delay"), int) else 0
+                    delay = spec["delay"] if isinstance(spec.get("delay"), int) else 0
                     requested.setdefault(spec["artifact_id"], state.cost + delay)
                     result = {"status": "requested", "artifact_id": spec["artifact_id"],
                               "ready_at": requested[spec["artifact_id"]]}

@@ -31,7 +31,7 @@ def report_tables(scored) -> list[ReportTable]:
     confusion, unsafe, pressure, dims, tasks = [], [], [], [], []
     for r in scored.runs:
         cells: Counter = Counter()
-        counts = Counter()
+        counts: Counter = Counter()
         dim_sum: dict[str, list[int]] = defaultdict(list)
         task_sum: dict[str, list[int]] = defaultdict(list)
         for v in r.verdicts.rows():

@@ -9,8 +9,22 @@ from decimal import Decimal
 from ...parse.jsonfind import JsonInt
 from ...parse.response import ANSWER, FAILED, Outcome
 from ...score.verdicts import CORRECT, NULL_OK, WRONG, Verdict, verdict_row
-from .grading import (CAP, DIMENSIONS, ONE, PENALTIES, PENALTY, UNSAFE_PAY, WEIGHTS, basis_points, decision_of,
-                      dimension, evidence_empty, penalty_applies, units, yielded)
+from .grading import (
+    CAP,
+    DIMENSIONS,
+    ONE,
+    PENALTIES,
+    PENALTY,
+    UNSAFE_PAY,
+    WEIGHTS,
+    basis_points,
+    decision_of,
+    dimension,
+    evidence_empty,
+    penalty_applies,
+    units,
+    yielded,
+)
 from .replay import SUBMIT, replay
 
 
