@@ -221,6 +221,11 @@ class Suite(ABC):
         return [{"role": "system", "content": template.system.strip()},
                 {"role": "user", "content": template.user.strip().replace("{document}", str(text))}]
 
+    def import_line(self, line: JsonObject, model: str) -> JsonObject:
+        """`tally import`: one line of a file stored by another harness, as a Batch API output line
+        ({"custom_id", "response": {"status_code", "body"}, "error"}). Default: the line unchanged."""
+        return line
+
     # ---------------------------------------------------------------- shared cases
 
     def vector_cases(self) -> list[VectorCase]:

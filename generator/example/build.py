@@ -80,4 +80,22 @@ def generate_example(root: Path, seed: int = 20261020, progress: bool = True) ->
         written += generate_aubas(root)
     if (root / "content" / "suites" / "ra-bench" / "suite.toml").is_file():
         written += generate_rabench(root)
+    if (root / "content" / "suites" / "ledgershield" / "suite.toml").is_file():
+        written += generate_ledgershield(root)
     return written
+
+
+def generate_ledgershield(root: Path) -> list[Path]:
+    """Rewrite the LedgerShield suite's items, shared cases and example results (byte-reproducible)."""
+    from .ledgershield_cases import write_items
+    from .ledgershield_runs import SUITE as LEDGER
+    from .ledgershield_runs import write_ledgershield_results
+    from .ledgershield_vectors import write_vectors
+
+    suite_dir = root / "content" / "suites" / LEDGER
+    shutil.rmtree(suite_dir / "items", ignore_errors=True)
+    written = write_items(suite_dir / "items")
+    items = load_generated_items(suite_dir / "items")
+    written.append(write_vectors(root / "tests" / "vectors" / "ledgershield.json", items))
+    shutil.rmtree(root / "results" / LEDGER, ignore_errors=True)
+    return written + write_ledgershield_results(root / "results", items, suite_dir)

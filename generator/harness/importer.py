@@ -142,6 +142,7 @@ def import_batch(spec: RunSpec, batch_files: list[Path], requests_file: Path | N
         for number, line in _lines(Path(path), errors):
             lines += 1
             where = f"{path}:{number}"
+            line = plan.plugin.import_line(line, spec.model)  # a suite may read another harness's shape
             key = _key(line.get("custom_id"), set(items))
             if isinstance(key, str):
                 errors.append(f"{where}: {key}")

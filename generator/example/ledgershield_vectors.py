@@ -1,0 +1,123 @@
+"""The shared cases of the LedgerShield suite (tests/vectors/ledgershield.json): every curated case with
+each scripted agent, plus one case per awkward trajectory or payload. Expected rows are scorer A's,
+checked by hand where tests/test_ledgershield_grading.py says so; each case carries the replayed state."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+
+from ..suites.ledgershield.replay import INTERVENTIONS, replay
+from ..suites.ledgershield.scoring import extract_answer
+from .ledgershield_agents import AGENTS, careful, noisy
+
+START = "2026-04-01T00:00:00Z"
+
+
+def record(item_id: str, content: object, status: int = 200, error: str | None = None) -> dict:
+    body = None if status != 200 else {"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]}
+    return {"item": item_id, "repeat": 0, "request": {},
+            "attempts": [{"start": START, "status": status, "error": error, "latency_ms": 1.0}], "response": body}
+
+
+def _mutations(item: dict) -> list[tuple[str, object]]:
+    """(name, content) of awkward episodes built from the careful one."""
+    base = careful(item)
+    out: list[tuple[str, object]] = []
+
+    def edit(name: str, fn) -> None:
+        ep = copy.deepcopy(base)
+        fn(ep)
+        out.append((name, json.dumps(ep)))
+
+    fs = "final_submission"
+    edit("no-final-submission", lambda e: e.pop(fs))
+    edit("final-not-object", lambda e: e.__setitem__(fs, "PAY"))
+    edit("decision-lowercase", lambda e: e[fs].__setitem__("decision", e[fs]["decision"].lower()))
+    edit("confidence-string", lambda e: e[fs].__setitem__("confidence", "0.9"))
+    edit("confidence-5-digits", lambda e: e[fs].__setitem__("confidence", 0.12345))
+    edit("confidence-zero", lambda e: e[fs].__setitem__("confidence", 0))
+    edit("empty-evidence", lambda e: e[fs].__setitem__("evidence_map", {}))
+    def each_box(fn):
+        return lambda e: [v.__setitem__("bbox", fn(v["bbox"])) for v in e[fs]["evidence_map"].values()]
+
+    edit("evidence-tokens-only", each_box(lambda b: [0, 0, 1, 1]))
+    edit("evidence-float-bbox", each_box(lambda b: [x + 0.5 for x in b]))
+    edit("evidence-shifted-bbox", each_box(lambda b: [b[0] + 30, b[1], b[2] + 30, b[3]]))
+    edit("evidence-page-string", lambda e: [v.__setitem__("page", "1") for v in e[fs]["evidence_map"].values()])
+    edit("no-reason-codes", lambda e: e[fs].pop("reason_codes", None))
+    edit("no-counterfactual", lambda e: e[fs].__setitem__("counterfactual", " \n"))
+    edit("no-discrepancies", lambda e: e[fs].__setitem__("discrepancies", []))
+    edit("extra-codes", lambda e: e[fs].__setitem__("reason_codes", list(e[fs].get("reason_codes", [])) + ["made_up", 7]))
+    edit("links-reversed", lambda e: e[fs].__setitem__(
+        "cross_invoice_links", ["<->".join(reversed(x.split("<->"))) for x in e[fs].get("cross_invoice_links", [])]))
+    edit("policy-uppercase", lambda e: e[fs].__setitem__(
+        "policy_checks", {k: v.upper() for k, v in e[fs].get("policy_checks", {}).items()}))
+    edit("numbers-as-strings", lambda e: e[fs].get("extracted_fields", {}).update(
+        {k: str(v) for k, v in e[fs].get("extracted_fields", {}).items() if not isinstance(v, str)}))
+    edit("spaces-in-text", lambda e: e[fs].get("extracted_fields", {}).update(
+        {k: " " + v.replace(" ", "") + " " for k, v in e[fs].get("extracted_fields", {}).items() if isinstance(v, str)}))
+    edit("hold-instead", lambda e: e[fs].__setitem__("decision", "HOLD" if e[fs]["decision"] != "HOLD" else "NEEDS_REVIEW"))
+    edit("pay-instead", lambda e: e[fs].__setitem__("decision", "PAY"))
+    edit("no-interventions", lambda e: e.__setitem__(
+        "action_trace", [s for s in e["action_trace"] if s["tool_name"] not in INTERVENTIONS]))
+    edit("artifact-too-early", lambda e: e.__setitem__("action_trace", [s for s in e["action_trace"] if s["tool_name"] != "get_policy"]))
+    bad = ["ocr", {"tool_name": "ocr"}, {"tool_name": "ocr", "payload": {"doc_id": "NOPE", "mode": "fast"}},
+           {"tool_name": "ocr", "payload": {"doc_id": 5, "mode": "fast"}},
+           {"tool_name": "compare_bank", "payload": {"vendor_id": "x", "account": ""}}]
+    edit("bad-steps", lambda e: e["action_trace"].__setitem__(slice(0, 0), bad))
+    edit("over-budget", lambda e: e["action_trace"].__setitem__(slice(0, 0), [{"tool_name": "get_policy", "payload": {}}] * 20))
+    edit("steps-after-submit", lambda e: e["action_trace"].append({"tool_name": "route_to_security", "payload": {}}))
+    edit("no-submit-step", lambda e: e.__setitem__("action_trace", e["action_trace"][:-1]))
+    edit("trace-not-array", lambda e: e.__setitem__("action_trace", {}))
+    return out
+
+
+def build(items: list[dict]) -> dict:
+    cases = []
+    rng = random.Random(7)
+    base = [i for i in items if i["dataset"] == "curated"]
+    for k, item in enumerate(base):  # each agent, a noisy run and four mutations in turn (each used thrice)
+        contents: list[tuple[str, object]] = [(f"{a}", json.dumps(fn(item))) for a, fn in AGENTS.items()]
+        contents.append(("noisy", json.dumps(noisy(item, "careful", rng))))
+        picks = _mutations(item)
+        contents += [picks[(4 * k + j) % len(picks)] for j in range(4)]
+        for name, content in contents:
+            cases.append(_case(f"{item['id']}:{name}", item, record(item["id"], content)))
+    first = {t: next(i for i in base if i["task"] == t) for t in "ABCDE"}
+    for t, item in first.items():  # the replies that are not episodes, once per task
+        for name, rec in (("failed-call", record(item["id"], None, 500, None)),
+                          ("error-attempt", record(item["id"], "{}", 200, "timeout")),
+                          ("content-null", record(item["id"], None)),
+                          ("not-json", record(item["id"], "I would HOLD this invoice.")),
+                          ("two-objects", record(item["id"], '{"action_trace": []} {"action_trace": []}')),
+                          ("fenced", record(item["id"], '```json\n{"action_trace": []}\n```')),
+                          ("empty-episode", record(item["id"], '{"action_trace": []}'))):
+            cases.append(_case(f"{item['id']}:{name}", item, rec))
+    return {"suite": "ledgershield", "rules": "content/pages/scoring-ledgershield.md", "cases": cases}
+
+
+def _case(cid: str, item: dict, rec: dict) -> dict:
+    from ..content import Item
+    from ..parse.response import read_outcome
+    from ..suites.ledgershield.scoring import score
+
+    it = Item(item["id"], item["dataset"], item["half"], item["strata"], item["document"], item, "", "")
+    rows = score(it, read_outcome(rec, extract_answer, "episode"), "case", 0)
+    out = {"id": cid, "item": item, "record": rec, "expected": [[r.unit, r.verdict] for r in rows],
+           "orders": [[r.unit, r.order] for r in rows]}
+    content = rec["response"]["choices"][0]["message"]["content"] if rec["response"] else None
+    episode = extract_answer(content) if isinstance(content, str) else None
+    if episode is not None:
+        s = replay(item["env"], episode["action_trace"])
+        out["state"] = {"steps": s.steps, "refused": s.refused, "cost": s.cost, "submitted": s.submitted,
+                        "tools_ok": sorted(s.tools_ok), "performed": sorted(s.performed), "retrieved": sorted(s.retrieved),
+                        "fired": [e["id"] for e in s.fired], "outcomes": [st.outcome for st in s.timeline]}
+    return out
+
+
+def write_vectors(path: Path, items: list[dict]) -> Path:
+    path.write_text(json.dumps(build(items), ensure_ascii=False, indent=None, sort_keys=True) + "\n", encoding="utf-8")
+    return path
