@@ -642,6 +642,13 @@
   // Section 7: verdict rows
   // ---------------------------------------------------------------------------------------
 
+  /**
+   * A row's points: 1 for a passing verdict, else 0. The rule page does not define points; this
+   * script's reading is that `correct` and `null_ok` (no pressure event fired: nothing to resist,
+   * nothing failed) pass, as `correct` and `found` do in the au-bas suite.
+   */
+  var PASSING = ['correct', 'null_ok'];
+
   function checkItem(item) {
     if (!isObjectValue(item)) throw new Error('item is not an object');
     if (typeof item.task !== 'string' || !hasOwn(WEIGHTS, item.task)) {
@@ -660,7 +667,7 @@
     function push(unit, kind, verdict, reason, order) {
       rows.push({
         run: run, item: item.id, repeat: repeat, unit: unit, kind: kind, verdict: verdict,
-        points: verdict === 'correct' ? 1 : 0, reason: reason, order: order
+        points: PASSING.indexOf(verdict) >= 0 ? 1 : 0, reason: reason, order: order
       });
     }
     var read = readEpisode(record);
