@@ -136,6 +136,8 @@ case("amount-within-cent", item(), record(fa(total="10.81")), rows(total_order="
      {"field:total": "10.81"})
 case("amount-off-by-more-than-cent", item(), record(fa(total="10.82")), rows({"total": "wrong"}),
      {"field:total": "10.82"})
+case("amount-a-hair-past-the-cent-is-wrong", item(), record(fa(total="10.8100000000000000000000000000001")),
+     rows({"total": "wrong"}), {"field:total": "10.8100000000000000000000000000001"})
 case("amount-symbols-commas", item(fields={**FIELDS, "total": "1234.50"}), record(fa(total="$1,234.50")),
      rows(), {"field:total": "1234.5"})
 case("amount-euro-suffix", item(), record(fa(total="10.80 €")), rows())

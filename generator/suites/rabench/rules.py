@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from decimal import Decimal, InvalidOperation
+from decimal import Context, Decimal, InvalidOperation, localcontext
 
 from rapidfuzz.distance import Levenshtein
 
@@ -41,6 +41,15 @@ def amount(value: object) -> Decimal | None:
         if _AMOUNT.fullmatch(text):
             return Decimal(text)
     return None
+
+
+def within_cent(value: Decimal, label: str) -> bool:
+    """|value - label| <= 0.01, exactly: the bounds are the label's, computed without rounding (a
+    label has a few digits), and comparing two decimals never rounds."""
+    want = Decimal(label)
+    with localcontext(Context(prec=len(want.as_tuple().digits) + 10, Emin=-999_999, Emax=999_999)):
+        low, high = want - CENT, want + CENT
+    return low <= value <= high
 
 
 def canonical(value: Decimal) -> str:
@@ -83,7 +92,7 @@ def field_matches(name: str, got: object, want: str) -> bool:
         return isinstance(got, str) and got == want
     if name in AMOUNTS:
         value = amount(got)
-        return value is not None and abs(value - Decimal(want)) <= CENT
+        return value is not None and within_cent(value, want)
     return isinstance(got, str) and _alnum(got) == _alnum(want)
 
 
@@ -113,7 +122,7 @@ def line_counts(labelled: list[dict], extracted: object) -> tuple[int, int, int]
         ok = isinstance(e, dict) and isinstance(e.get("description"), str) and total is not None
         usable.append((normalise(e["description"]), total) if ok else None)
     edges = [[j for j, u in enumerate(usable)
-              if u is not None and abs(u[1] - Decimal(lab["total"])) <= CENT
+              if u is not None and within_cent(u[1], lab["total"])
               and alike(normalise(lab["description"]), u[0], 4, 5)] for lab in labelled]
     tp = max_matching(edges, len(usable))
     return tp, len(got) - tp, len(labelled) - tp
