@@ -54,6 +54,21 @@ def generate_aubas(root: Path) -> list[Path]:
     return written + write_aubas_results(root / "results", load_generated_items(suite_dir / "items"), suite_dir)
 
 
+def generate_cortify(root: Path) -> list[Path]:
+    """Rewrite CortifyBench's prompt (from its Spanish manual), items and example results
+    (all byte-reproducible, written offline like au-bas's)."""
+    from .cortify_corpus import write_items, write_prompt
+    from .cortify_runs import SUITE as CORTIFY
+    from .cortify_runs import write_results
+
+    suite_dir = root / "content" / "suites" / CORTIFY
+    written = [write_prompt(suite_dir, root / "content" / "pages")]
+    shutil.rmtree(suite_dir / "items", ignore_errors=True)
+    written += write_items(suite_dir / "items")
+    shutil.rmtree(root / "results" / CORTIFY, ignore_errors=True)
+    return written + write_results(root / "results", load_generated_items(suite_dir / "items"), suite_dir)
+
+
 def generate_example(root: Path, seed: int = 20261020, progress: bool = True) -> list[Path]:
     """Rewrite the corpus from the seed, then results/extracting/ by running the harness; then
     the au-bas suite's items and results."""
@@ -65,4 +80,6 @@ def generate_example(root: Path, seed: int = 20261020, progress: bool = True) ->
         written += [outcome.run_dir / "run.json", outcome.run_dir / "responses.jsonl"]
     if (root / "content" / "suites" / "au-bas" / "suite.toml").is_file():
         written += generate_aubas(root)
+    if (root / "content" / "suites" / "cortifybench" / "suite.toml").is_file():
+        written += generate_cortify(root)
     return written

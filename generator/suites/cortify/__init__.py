@@ -11,6 +11,7 @@ from ...parse.response import Outcome
 from ...prompts import Template
 from ...score.verdicts import Verdict
 from ...suite_api import AnyMetric, PageBudget, ScorerB, Suite, f1, mean, ratio
+from .files import HEADER
 from .patterns import FAMILIES, PATTERNS
 from .scoring import FIGURES, extract_answer, figures, findings_problems, score
 
@@ -56,11 +57,12 @@ class CortifyBench(Suite):
         problems = findings_problems(findings)
         if problems:
             return None, problems
-        if "archivos" in raw:  # the raw files: the rules must give back the stored findings
+        text = raw.get("document", {}).get("text", "")
+        if isinstance(text, str) and text.startswith(HEADER):  # the files: the rules must give back the findings
             from .solver import solve
 
             try:
-                derived = solve(raw["archivos"], raw["dataset"])
+                derived = solve(text, raw.get("dataset", ""))
             except (KeyError, ValueError, TypeError) as exc:
                 return None, [f"the files do not read: {exc}"]
             if derived != findings:
