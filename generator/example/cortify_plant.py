@@ -165,7 +165,7 @@ def margins_ok(case: Case) -> bool:
     figs = week_figures(case)
     planted = {(k, x) for k, x, _ in case.planted if isinstance(x, int)}
     for w, (total, cash, _ab) in figs.items():
-        others = sum(f[0] for v, f in figs.items() if v != w) / 6
+        others = sum((f[0] for v, f in figs.items() if v != w), Decimal(0)) / 6
         dev = abs(total / others - 1)
         if ("semana_atipica", w) in planted:
             if dev < Decimal("0.45"):

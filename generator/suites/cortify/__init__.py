@@ -5,15 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...content import Item
 from ...parse.response import Outcome
 from ...prompts import Template
 from ...score.verdicts import Verdict
-from ...suite_api import AnyMetric, PageBudget, ScorerB, Suite, f1, mean, ratio
+from ...suite_api import AnyMetric, PageBudget, ReportTable, ScorerB, Suite, f1, mean, ratio
 from .files import HEADER
 from .patterns import FAMILIES, PATTERNS
 from .scoring import FIGURES, extract_answer, figures, findings_problems, score
+
+if TYPE_CHECKING:
+    from ...pipeline import ScoredSuite
 
 HERE = Path(__file__).resolve().parent
 VECTORS = HERE.parents[2] / "tests" / "vectors" / "cortifybench.json"
@@ -74,6 +78,11 @@ class CortifyBench(Suite):
 
     def item_figures(self, verdicts: Sequence[Verdict]) -> tuple[float, ...]:
         return figures(verdicts)
+
+    def report_tables(self, scored: ScoredSuite) -> list[ReportTable]:
+        from .report import recall_tables
+
+        return recall_tables(scored)
 
     def answer_rows(self, raw: dict) -> list[tuple[str, ...]]:
         return [(f"H{k + 1:02d}", h["patron"], h["clasificacion"], h["fecha"], h["monto"])

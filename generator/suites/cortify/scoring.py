@@ -134,7 +134,8 @@ def score(item, outcome: Outcome, run: str, repeat: int) -> list[Verdict]:
         verdict = FAILED_CALL if outcome.status == FAILED_CALL else UNPARSEABLE
         return [verdict_row(run, item.id, repeat, "respuesta", "reply", verdict, outcome.reason)] + [
             verdict_row(run, item.id, repeat, unit_of(k, h), "finding", verdict) for k, h in enumerate(truth)]
-    preds = [read_prediction(v) for v in outcome.answer["predictions"]]
+    answer = outcome.answer or {"predictions": []}
+    preds = [read_prediction(v) for v in answer["predictions"]]
     adj = [[j for j, p in enumerate(preds) if can_hit(p, h)] for h in truth]
     chosen = match(adj)
     rows = [verdict_row(run, item.id, repeat, "respuesta", "reply", CORRECT)]

@@ -164,7 +164,10 @@ def _gaps(case: Case, rows: list[Row], out: list[dict]) -> None:
 
 def _weekly(case: Case, rows: list[Row], out: list[dict]) -> None:
     """Rules 8, 9 and 10: out-of-pattern weeks, food and beverage cost, weekly cash share."""
-    total, ab, cash, sales = (defaultdict(Decimal) for _ in range(4))
+    total: defaultdict[date, Decimal] = defaultdict(Decimal)
+    ab: defaultdict[date, Decimal] = defaultdict(Decimal)
+    cash: defaultdict[date, Decimal] = defaultdict(Decimal)
+    sales: defaultdict[date, Decimal] = defaultdict(Decimal)
     for r in rows:
         w = case.week(r.fecha)
         total[w] += r.total
@@ -174,7 +177,7 @@ def _weekly(case: Case, rows: list[Row], out: list[dict]) -> None:
         sales[case.week(d)] += v
     weeks = case.weeks()
     for w in weeks:
-        others = sum(total[x] for x in weeks if x != w) / (len(weeks) - 1)
+        others = sum((total[x] for x in weeks if x != w), Decimal(0)) / (len(weeks) - 1)
         if total[w] > others * Decimal("1.35"):
             out.append(_finding("semana_atipica", "alta", w, total[w]))
         elif total[w] < others * Decimal("0.65"):
