@@ -64,6 +64,18 @@ def generate_rabench(root: Path) -> list[Path]:
     shutil.rmtree(suite_dir / "items", ignore_errors=True)
     written = write_items(suite_dir / "items")
     shutil.rmtree(root / "results" / RABENCH, ignore_errors=True)
+def generate_cortify(root: Path) -> list[Path]:
+    """Rewrite CortifyBench's prompt (from its Spanish manual), items and example results
+    (all byte-reproducible, written offline like au-bas's)."""
+    from .cortify_corpus import write_items, write_prompt
+    from .cortify_runs import SUITE as CORTIFY
+    from .cortify_runs import write_results
+
+    suite_dir = root / "content" / "suites" / CORTIFY
+    written = [write_prompt(suite_dir, root / "content" / "pages")]
+    shutil.rmtree(suite_dir / "items", ignore_errors=True)
+    written += write_items(suite_dir / "items")
+    shutil.rmtree(root / "results" / CORTIFY, ignore_errors=True)
     return written + write_results(root / "results", load_generated_items(suite_dir / "items"), suite_dir)
 
 
@@ -82,6 +94,8 @@ def generate_example(root: Path, seed: int = 20261020, progress: bool = True) ->
         written += generate_rabench(root)
     if (root / "content" / "suites" / "ledgershield" / "suite.toml").is_file():
         written += generate_ledgershield(root)
+    if (root / "content" / "suites" / "cortifybench" / "suite.toml").is_file():
+        written += generate_cortify(root)
     return written
 
 
