@@ -255,3 +255,37 @@ test('a malformed item is an error, not a verdict', () => {
   assert.throws(() => S.scoreItem({ id: 'x', hallazgos: [finding('1400')] }, record('[]'), 'r', 0), /monto/);
   assert.throws(() => S.scoreItem({ id: 'x', hallazgos: [finding(1400)] }, record('[]'), 'r', 0), /monto/);
 });
+
+test('exactness: 30 or more significant digits are not rounded away (section 3: exact arithmetic)', () => {
+  assert.strictEqual(hits('4702.20', '4749.222'), true);                               // exactly 1%
+  assert.strictEqual(hits('4702.20', '4749.222000000000000000000000000001'), false);
+  assert.strictEqual(hits('68.40', '67.40'), true);                                    // exactly 1.00
+  assert.strictEqual(hits('68.40', '67.399999999999999999999999999999'), false);
+  assert.strictEqual(hits('3985.56', '3945.704399999999999999999999999999'), false);
+  assert.strictEqual(hits('1248.00', '1260.480000000000000000000000000000000000000000000000000000000001'), false);
+  assert.strictEqual(hits('0.00', '1.00000000000000000000000000000000000001'), false);
+  // the same through a whole reply, the amount once as a JSON number and once as a string
+  const it = { id: 'x', hallazgos: [finding('68.40')] };
+  const rows = S.scoreItem(it, record('[' + JSON.stringify(finding('x')).replace('"x"', '67.399999999999999999999999999999') +
+    ', ' + JSON.stringify(finding('67.399999999999999999999999999999')) + ']'), 'r', 0);
+  assert.deepStrictEqual(units(rows), [
+    ['respuesta', 'correct', ''],
+    ['H01:diferencia_captura', 'missed', ''],
+    ['P01', 'false_flag', ''],
+    ['P02', 'false_flag', '']
+  ]);
+});
+
+test('an amount of 1e1000000 or 1e-1000000 is read and decided, not an error', () => {
+  const it = { id: 'x', hallazgos: [finding('50.00'), finding('0.00')] };
+  const list = '[' + ['1e1000000', '-1e1000000', '1e-1000000'].map((lit) =>
+    JSON.stringify(finding('x')).replace('"x"', lit)).join(', ') + ']';
+  const rows = S.scoreItem(it, record(list), 'r', 0);
+  assert.deepStrictEqual(units(rows), [
+    ['respuesta', 'correct', ''],
+    ['H01:diferencia_captura', 'missed', ''],
+    ['H02:diferencia_captura', 'found', 'P03'],
+    ['P01', 'false_flag', ''],
+    ['P02', 'false_flag', '']
+  ]);
+});
