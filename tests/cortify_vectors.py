@@ -78,6 +78,13 @@ def parsing_cases() -> None:
     add("trailing-comma", F, record(gold[:-2] + ",]}"), rows(F, "unparseable"))
     add("truncated", F, record(gold[:40]), rows(F, "unparseable"))
     add("nan", F, record('{"hallazgos": [], "x": NaN}'), rows(F, "unparseable"))
+    deep = lambda n: "[" * n + "]" * n  # noqa: E731
+    add("depth-100-readable", F, record('{"hallazgos": [], "x": ' + deep(99) + "}"), rows(F, "correct"),
+        "100 levels: the object and 99 arrays")
+    add("depth-101-unparseable", F, record('{"hallazgos": [], "x": ' + deep(100) + "}"), rows(F, "unparseable"))
+    add("depth-3000-unparseable", F, record(deep(3000)), rows(F, "unparseable"))
+    add("brackets-in-strings-not-counted", F, record('{"hallazgos": [], "x": "' + "[" * 300 + '"}'),
+        rows(F, "correct"))
     add("infinity-monto", F, record('[{"patron": "compra_duplicada", "clasificacion": "duplicidad", '
                                     '"fecha": "2026-03-03", "monto": Infinity}]'), rows(F, "unparseable"))
     add("empty-content", F, record(""), rows(F, "unparseable"))
@@ -210,6 +217,12 @@ def tolerance_cases() -> None:
         ("2000.00", "2020.00", True), ("2000.00", "2020.01", False), ("2000.00", "1980.00", True),
         ("86.40", "87.40", True), ("86.40", "87.41", False), ("86.40", "-86.40", False),
         ("0.50", "1.50", True), ("0.50", "-0.50", True), ("0.50", "-0.51", False),
+        # past the edge by less than 28 digits can show: exact arithmetic, not rounded differences
+        ("4702.20", "4749.222000000000000000000000000001", False), ("68.40", "67.399999999999999999999999999999", False),
+        ("0.00", "1.00000000000000000000000000000000000001", False), ("1248.00", "1260.480000000000000000000001", False),
+        ("1248.00", "1260.48", True),
+        # exponents far beyond any amount: read exactly, never an overflow
+        ("50.00", "1e1000000", False), ("50.00", "-1e1000000", False), ("50.00", "5e-1000000", False),
     ]
     for k, (true, pred, ok) in enumerate(edges):
         h = {**base, "monto": true}

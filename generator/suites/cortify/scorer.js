@@ -27,6 +27,8 @@
   var isObjectValue = C.isObjectValue;
   var trimWs = C.trimWs;
 
+  /** Section 2, step 6: a deeper JSON text makes the reply unparseable. */
+  var MAX_DEPTH = 100;
   /** Section 2, step 5: a longer list makes the reply unparseable. */
   var MAX_PREDICTIONS = 500;
 
@@ -114,7 +116,21 @@
     if (list.length > MAX_PREDICTIONS) {
       return { list: null, reason: 'the list has ' + list.length + ' elements, more than ' + MAX_PREDICTIONS };
     }
+    if (depthOver(v, MAX_DEPTH)) return { list: null, reason: 'nested more than ' + MAX_DEPTH + ' levels' };
     return { list: list, reason: '' };
+  }
+
+  /** Step 6: whether arrays and objects nest more than `limit` levels ([[1]] is 2 levels). */
+  function depthOver(value, limit) {
+    var stack = [[value, 1]];
+    while (stack.length) {
+      var top = stack.pop(), v = top[0], d = top[1];
+      var children = Array.isArray(v) ? v : (isObjectValue(v) ? Object.keys(v).map(function (k) { return v[k]; }) : null);
+      if (children === null) continue;
+      if (d > limit) return true;
+      for (var i = 0; i < children.length; i++) stack.push([children[i], d + 1]);
+    }
+    return false;
   }
 
   /**

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from decimal import Decimal
+from decimal import Context, Decimal, localcontext
 
 from ...parse.jsonfind import JsonInt
 from ...parse.response import ANSWER, Outcome
@@ -38,6 +38,8 @@ def extract_answer(content: str) -> dict | None:
         body = body[3:-3]
         if body.startswith("json"):
             body = body[4:]
+    if _too_deep(body):
+        return None
     try:
         value = _DECODER.decode(body)
     except (ValueError, RecursionError):
@@ -47,6 +49,32 @@ def extract_answer(content: str) -> dict | None:
     if not isinstance(value, list) or len(value) > MAX_PREDICTIONS:
         return None
     return {"predictions": value}
+
+
+MAX_DEPTH = 100
+
+
+def _too_deep(text: str) -> bool:
+    """Whether arrays and objects nest more than MAX_DEPTH levels (step 6), brackets inside strings
+    not counted; read before decoding so that no depth reaches the interpreter's recursion limit."""
+    depth, in_string, escaped = 0, False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
 
 
 # ---------------------------------------------------------------- section 3: predictions
@@ -84,7 +112,12 @@ def can_hit(p: tuple[str, str, str, Decimal] | None, h: dict) -> bool:
     if p is None or (p[0], p[1], p[2]) != (h["patron"], h["clasificacion"], h["fecha"]):
         return False
     true = Decimal(h["monto"])
-    return abs(p[3] - true) <= max(ONE, PERCENT * abs(true))
+    # exactly: the bounds come from the true amount (a few digits) with no rounding, and comparing two
+    # decimals never rounds, so a predicted amount of any length or exponent is placed exactly
+    with localcontext(Context(prec=len(true.as_tuple().digits) + 12, Emin=-999_999, Emax=999_999)):
+        tolerance = max(ONE, PERCENT * abs(true))
+        low, high = true - tolerance, true + tolerance
+    return low <= p[3] <= high
 
 
 def _max_matching(adj: list[list[int]], findings: Sequence[int], free: set[int]) -> int:
