@@ -64,6 +64,9 @@ def generate_rabench(root: Path) -> list[Path]:
     shutil.rmtree(suite_dir / "items", ignore_errors=True)
     written = write_items(suite_dir / "items")
     shutil.rmtree(root / "results" / RABENCH, ignore_errors=True)
+    return written + write_results(root / "results", load_generated_items(suite_dir / "items"), suite_dir)
+
+
 def generate_cortify(root: Path) -> list[Path]:
     """Rewrite CortifyBench's prompt (from its Spanish manual), items and example results
     (all byte-reproducible, written offline like au-bas's)."""
