@@ -136,7 +136,10 @@
   // JSON numbers kept exactly
   // ---------------------------------------------------------------------------------------
 
-  /** A JSON number: its literal text, its exact value, and whether it is an integer literal. */
+  /**
+   * A JSON number: its literal text, its exact value (null for a number out of range), and
+   * whether it is an integer literal.
+   */
   function JsonNumber(literal, decimal, integerLiteral) {
     this.literal = literal;
     this.decimal = decimal;
@@ -147,9 +150,21 @@
 
   var NUMBER_RE = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/;
 
+  /**
+   * A written exponent beyond +-1,000,000 makes a number out of range: still a complete JSON
+   * number, but with no value (its `decimal` is null; it reads as no number and no text).
+   */
+  var MAX_EXPONENT = 1000000n;
+
+  function exponentInRange(e) {
+    var digits = e.replace(/^[+-]/, '').replace(/^0+/, '');
+    return digits.length <= 7 && BigInt(digits || '0') <= MAX_EXPONENT;
+  }
+
   function jsonNumberFromLiteral(text) {
     var m = NUMBER_RE.exec(text);
     if (!m) throw new Error('not a JSON number: ' + text);
+    if (m[4] !== undefined && !exponentInRange(m[4])) return new JsonNumber(text, null, false);
     var dec = decimalFromParts(m[1] === '-', m[2], m[3] || '', m[4] !== undefined ? BigInt(m[4]) : 0n);
     return new JsonNumber(text, dec, m[3] === undefined && m[4] === undefined);
   }
@@ -469,7 +484,7 @@
   function status2xx(v) {
     if (!isNumberValue(v)) return false;       // strings, booleans, null are not statuses
     var d = asJsonNumber(v).decimal;            // normalised: coef without leading or trailing zeros
-    if (d.neg || !d.isInteger() || d.exp > 2n || d.coef.length > 3) return false;
+    if (d === null || d.neg || !d.isInteger() || d.exp > 2n || d.coef.length > 3) return false;
     var n = BigInt(d.coef) * (10n ** d.exp);
     return n >= 200n && n <= 299n;
   }

@@ -10,7 +10,7 @@ from collections import Counter
 from decimal import ROUND_HALF_UP, Context, Decimal
 
 from ..parse.dates import read_iso_date
-from ..parse.jsonfind import JsonInt
+from ..parse.jsonfind import JsonInt, OutOfRange
 from ..parse.numbers import NotANumber, read_locale_number
 from ..parse.text import WHITESPACE, normalise_text
 
@@ -43,6 +43,8 @@ def _json_type(value: object) -> str:
         return "an object"
     if isinstance(value, Decimal):
         return "a number"
+    if isinstance(value, OutOfRange):
+        return "a number out of range"
     return "a string" if isinstance(value, str) else type(value).__name__
 
 
@@ -90,7 +92,7 @@ def read_value(value: object, ftype: str, locale: str, places: int | None = None
 
 
 def _round(number: Decimal, places: int) -> Decimal:
-    if number.adjusted() > 1000:  # far too large to be a rate; rounding would be pointless and slow
+    if number.as_tuple().exponent >= -places:  # type: ignore[operator]  # nothing to round
         return number
     context = Context(prec=max(number.adjusted(), 0) + places + 2, rounding=ROUND_HALF_UP)
     return number.quantize(Decimal(1).scaleb(-places), context=context)

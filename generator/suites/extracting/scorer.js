@@ -153,6 +153,7 @@
     var dec;
     if (isNumberValue(v)) {
       dec = asJsonNumber(v).decimal;
+      if (dec === null) return { ok: false, reason: 'a number out of range' };   // rule 1.1
     } else if (typeof v === 'string') {
       dec = readLocaleString(v, locale, type);
       if (!dec) return { ok: false, reason: 'not a number in ' + locale };
