@@ -219,6 +219,53 @@
   }
 
   // ---------------------------------------------------------------------------------------
+  // Rule 1: which items are usable ([] when nothing is wrong)
+  // ---------------------------------------------------------------------------------------
+
+  var AMOUNT = /^[0-9]+(?:\.[0-9]{1,2})?$/;   // dollars: no sign, no exponent, at most two decimals
+  var ROW_KEYS = ['id', 'date', 'kind', 'counterparty', 'invoice', 'category', 'amount', 'gst', 'abn'];
+
+  function isLedgerDate(v) { return C.isIsoDate(v) && v.slice(0, 4) !== '0000'; }
+
+  function rowProblems(row, i, ids) {
+    var where = 'ledger.rows[' + i + ']';
+    if (!isObjectValue(row)) return [where + ' must be an object'];
+    var missing = ROW_KEYS.filter(function (k) { return typeof row[k] !== 'string' || !hasOwn(row, k); });
+    if (missing.length) return [where + ': ' + missing.join(', ') + ' must be strings'];
+    var out = [];
+    if (row.id === '') out.push(where + ': id is empty');
+    if (ids.has(row.id)) out.push(where + ': id ' + q(row.id) + ' repeats');
+    ids.add(row.id);
+    if (!isLedgerDate(row.date)) out.push(where + ': date is not YYYY-MM-DD');
+    if (row.kind !== 'sale' && row.kind !== 'purchase') out.push(where + ': kind is neither sale nor purchase');
+    if (TAXABLE.indexOf(row.category) < 0 && GST_FREE.indexOf(row.category) < 0 && INPUT_TAXED.indexOf(row.category) < 0) {
+      out.push(where + ': unknown category ' + q(row.category));
+    }
+    if (!AMOUNT.test(row.amount)) out.push(where + ': amount is not dollars with at most two decimals');
+    if (!AMOUNT.test(row.gst)) out.push(where + ': gst is not dollars with at most two decimals');
+    if (!/^(?:[0-9]{11})?$/.test(row.abn)) out.push(where + ': abn is neither 11 digits nor empty');
+    return out;
+  }
+
+  /** Rule 1: the problems of an item (its ledger and stored key); [] for a usable item. */
+  function itemProblems(item) {
+    if (!isObjectValue(item)) return ['an item must be an object'];
+    var ledger = item.ledger;
+    if (!isObjectValue(ledger)) return ['ledger must be an object'];
+    var out = [];
+    ['quarter_start', 'quarter_end'].forEach(function (k) {
+      if (!isLedgerDate(ledger[k])) out.push('ledger.' + k + ' is not YYYY-MM-DD');
+    });
+    var rows = ledger.rows;
+    if (!Array.isArray(rows) || rows.length < 4) return out.concat(['ledger.rows must be an array of at least 4 rows']);
+    var ids = new Set();
+    rows.forEach(function (row, i) { out = out.concat(rowProblems(row, i, ids)); });
+    if (out.length) return out;
+    var diff = keyDifference(item.key, deriveKey(ledger));
+    return diff === null ? [] : ['the stored key differs from the ledger\'s: ' + diff];
+  }
+
+  // ---------------------------------------------------------------------------------------
   // Code point order (rule 5)
   // ---------------------------------------------------------------------------------------
 
@@ -515,6 +562,7 @@
 
   return {
     scoreItem: scoreItem,
+    itemProblems: itemProblems,
     figures: figures,
     deriveKey: deriveKey,
     gstOf: function (amount) { return formatMoney(gstOf(ledgerDecimal(amount, 'amount'))); },
