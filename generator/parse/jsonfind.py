@@ -2,7 +2,8 @@
 
 Numbers keep their exact decimal value: integer literals become `JsonInt`, other numbers `Decimal`;
 a number whose written exponent is beyond +-MAX_EXPONENT becomes `OutOfRange` (a value that reads as
-no number and no text; the object around it is still complete). NaN and Infinity are not JSON; an object nesting deeper than MAX_DEPTH levels is not accepted.
+no number and no text; the object around it is still complete). NaN and Infinity are not JSON;
+an object nesting deeper than MAX_DEPTH levels is not accepted.
 Only the first MAX_CANDIDATES `{` are tried, which bounds the work on hostile contents (each
 failed attempt costs time proportional to its position).
 """

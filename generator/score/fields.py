@@ -12,7 +12,7 @@ from decimal import ROUND_HALF_UP, Context, Decimal
 from ..parse.dates import read_iso_date
 from ..parse.jsonfind import JsonInt, OutOfRange
 from ..parse.numbers import NotANumber, read_locale_number
-from ..parse.text import WHITESPACE, normalise_text
+from ..parse.text import WHITESPACE, normalise_text, upper14
 
 NUMERIC = ("money", "count", "number")
 SCALAR_TYPES = ("money", "count", "number", "date", "text", "identifier", "currency")
@@ -75,7 +75,7 @@ def _read_date(value: object, ftype: str, locale: str, places: int | None):
 def _read_currency(value: object, ftype: str, locale: str, places: int | None) -> str:
     if value.__class__ is not str:
         raise Unreadable(f"expected a currency code, got {_json_type(value)}")
-    return value.strip(WHITESPACE).upper()
+    return upper14(value.strip(WHITESPACE))
 
 
 def _read_text(value: object, ftype: str, locale: str, places: int | None) -> str:
@@ -108,7 +108,7 @@ def checked_value(answer: object, ftype: str, places: int | None = None, item_fi
     if ftype == "date":
         return read_iso_date(answer)
     if ftype == "currency":
-        return answer.strip(WHITESPACE).upper()
+        return upper14(answer.strip(WHITESPACE))
     return normalise_text(answer)
 
 

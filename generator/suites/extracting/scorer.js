@@ -65,7 +65,10 @@
   var WS_ONLY = new RegExp('^[' + C.WS_CLASS + ']*$');
 
   function normalizeText(s) {
-    var t = s.normalize('NFC').toLowerCase();
+    // Rule 3.3: NFC and lower case of Unicode 14.0.0, piece by piece (the core's unicode14); a
+    // capital sigma is lowered first, by 14.0.0's Final_Sigma condition (the core's finalSigma).
+    var nfc = C.unicode14(s, function (piece) { return piece.normalize('NFC'); });
+    var t = C.unicode14(C.finalSigma(nfc), function (piece) { return piece.toLowerCase(); });
     return trimWs(t.replace(WS_RUN, ' '));
   }
 
@@ -188,9 +191,14 @@
     return { ok: true, value: s };
   }
 
+  /** Upper case of Unicode 14.0.0 (rule 3.6). */
+  function upper14(s) {
+    return C.unicode14(s, function (piece) { return piece.toUpperCase(); });
+  }
+
   function readCurrency(v) {
     if (typeof v !== 'string') return { ok: false, reason: 'not a currency code (' + typeName(v) + ')' };
-    return { ok: true, value: trimWs(v).toUpperCase() };
+    return { ok: true, value: upper14(trimWs(v)) };
   }
 
   /** Read a model value (known not to be null) for a scalar type. */
@@ -240,7 +248,7 @@
       }
       case 'currency':
         if (typeof a !== 'string') throw bad();
-        return trimWs(a).toUpperCase();
+        return upper14(trimWs(a));
       default:
         throw new Error('unknown field type: ' + JSON.stringify(type));
     }
@@ -534,6 +542,7 @@
     parseJSON: C.parseJSON,
     stringify: C.stringify,
     normalizeText: normalizeText,
+    upper14: upper14,
     readLocaleString: readLocaleString,
     parsePlainDecimal: parsePlainDecimal,
     Decimal: Decimal,
