@@ -107,7 +107,7 @@ def parse_spec(raw: dict) -> tuple[Spec | None, list[str]]:
         return None, problems + ["fields must be a non-empty array"]
     for i, f in enumerate(fields):
         problems += _field_problems(f, i)
-    names = [f.get("name") for f in fields if isinstance(f, dict)]
+    names = [f.get("name") for f in fields if isinstance(f, dict) and isinstance(f.get("name"), str)]
     if len(set(names)) != len(names):
         problems.append("field names repeat")
     if problems:

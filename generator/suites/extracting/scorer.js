@@ -413,7 +413,7 @@
 
   function fieldProblems(f, i) {
     if (!isObjectValue(f)) return ['fields[' + i + '] must be an object'];
-    var where = 'field ' + JSON.stringify(String(f.name));
+    var where = typeof f.name === 'string' ? 'field ' + JSON.stringify(f.name) : 'fields[' + i + ']';
     var out = [];
     if (typeof f.name !== 'string' || !SAFE_NAME.test(f.name) || f.name.indexOf('..') >= 0) {
       out.push('fields[' + i + ']: name must be a safe identifier');
