@@ -23,9 +23,12 @@
  *   {"item_id": "<id of a defined item>", "record": <response record>, "run": "<run id>"}
  *       -> the verdict rows, as above; the repeat is the record's own. Without "item_id" (and
  *          without "item"), the defined item named by the record's own "item" is used.
- * "scorer" is required on "item" and "define" lines: the name a loaded suite script registered.
+ *   {"check": <item>, "scorer": "<name>"}
+ *       -> {"problems": [...]}: the suite scorer's item check (its itemProblems); an empty list
+ *          when the item is usable.
+ * "scorer" is required on "item", "define" and "check" lines: the name a loaded suite script registered.
  * There is no default; a missing or unknown name is an error line.
- * The last two let a caller send each item once and then the stored response lines verbatim.
+ * "define" and "item_id" let a caller send each item once and then the stored response lines verbatim.
  *   {"begin_run": "<run id>"} -> {"begun": "<run id>"}; until the matching
  *   {"end_run": "<run id>"}   -> {"run", "digest", "records", "rows"}
  *       the record lines give NO output line; their verdict rows are folded into a SHA-256 digest
@@ -112,6 +115,11 @@ function scoreLine(line) {
     return { begun: req.begin_run };
   }
   if (req.end_run !== undefined) return endRun(req.end_run);
+  if (req.check !== undefined) {
+    const api = suiteScorer(req.scorer);
+    if (typeof api.itemProblems !== 'function') throw new Error('scorer ' + JSON.stringify(req.scorer) + ' has no item check');
+    return { problems: api.itemProblems(req.check) };
+  }
   if (req.define !== undefined) {
     if (!isObject(req.define) || typeof req.define.id !== 'string') throw new Error('"define" is not an item with an id');
     defined.set(req.define.id, { item: req.define, scorer: suiteScorer(req.scorer) });

@@ -22,6 +22,7 @@ _SIGNS = "-+\u2212"
 CURRENCY_SYMBOLS = ("US$", "MX$", "A$", "C$", "R$", "$", "€", "£", "¥", "￥", "円")
 _MARKER = "|".join(re.escape(s) for s in CURRENCY_SYMBOLS) + "|[A-Z]{3}"
 _MARKER_START = re.compile(rf"(?:{_MARKER})[{WHITESPACE}]*")
+_SIGNED_MARKER_START = re.compile(rf"([{_SIGNS}])(?:{_MARKER})[{WHITESPACE}]*")  # refund notation: -$12.00
 _MARKER_END = re.compile(rf"[{WHITESPACE}]*(?:{_MARKER})\Z")
 _PERCENT_END = re.compile(rf"[{WHITESPACE}]*%\Z")
 
@@ -49,7 +50,10 @@ def _strip_ws(text: str) -> str:
 
 
 def strip_currency_marker(text: str) -> str:
-    """Remove one currency marker at the very start or the very end (not both)."""
+    """Remove one currency marker at the very start (or right after a sign, which stays) or the very end."""
+    m = _SIGNED_MARKER_START.match(text)
+    if m and m.end() < len(text):
+        return m.group(1) + text[m.end():]
     m = _MARKER_START.match(text)
     if m and m.end() < len(text):
         return text[m.end():]

@@ -10,9 +10,9 @@ from collections import Counter
 from decimal import ROUND_HALF_UP, Context, Decimal
 
 from ..parse.dates import read_iso_date
-from ..parse.jsonfind import JsonInt
+from ..parse.jsonfind import JsonInt, OutOfRange
 from ..parse.numbers import NotANumber, read_locale_number
-from ..parse.text import WHITESPACE, normalise_text
+from ..parse.text import WHITESPACE, normalise_text, upper14
 
 NUMERIC = ("money", "count", "number")
 SCALAR_TYPES = ("money", "count", "number", "date", "text", "identifier", "currency")
@@ -43,6 +43,8 @@ def _json_type(value: object) -> str:
         return "an object"
     if isinstance(value, Decimal):
         return "a number"
+    if isinstance(value, OutOfRange):
+        return "a number out of range"
     return "a string" if isinstance(value, str) else type(value).__name__
 
 
@@ -73,7 +75,7 @@ def _read_date(value: object, ftype: str, locale: str, places: int | None):
 def _read_currency(value: object, ftype: str, locale: str, places: int | None) -> str:
     if value.__class__ is not str:
         raise Unreadable(f"expected a currency code, got {_json_type(value)}")
-    return value.strip(WHITESPACE).upper()
+    return upper14(value.strip(WHITESPACE))
 
 
 def _read_text(value: object, ftype: str, locale: str, places: int | None) -> str:
@@ -90,7 +92,7 @@ def read_value(value: object, ftype: str, locale: str, places: int | None = None
 
 
 def _round(number: Decimal, places: int) -> Decimal:
-    if number.adjusted() > 1000:  # far too large to be a rate; rounding would be pointless and slow
+    if number.as_tuple().exponent >= -places:  # type: ignore[operator]  # nothing to round
         return number
     context = Context(prec=max(number.adjusted(), 0) + places + 2, rounding=ROUND_HALF_UP)
     return number.quantize(Decimal(1).scaleb(-places), context=context)
@@ -106,7 +108,7 @@ def checked_value(answer: object, ftype: str, places: int | None = None, item_fi
     if ftype == "date":
         return read_iso_date(answer)
     if ftype == "currency":
-        return answer.strip(WHITESPACE).upper()
+        return upper14(answer.strip(WHITESPACE))
     return normalise_text(answer)
 
 

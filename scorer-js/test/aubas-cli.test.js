@@ -56,10 +56,10 @@ test('define an au-bas item, then score records by reference', async () => {
     ['r', 'au-bas-pub-0001', 0, '1A', 'bas', 'correct', 1, ''],
     ['r', 'au-bas-pub-0001', 0, '1B', 'bas', 'correct', 1, ''],
     ['r', 'au-bas-pub-0001', 0, 'net', 'bas', 'correct', 1, ''],
-    ['r', 'au-bas-pub-0001', 0, 'T01:gst_miscalculated', 'fault', 'found', 1, ''],
-    ['r', 'au-bas-pub-0001', 0, 'T02:missing_abn_over_threshold', 'fault', 'missed', 0, ''],
-    ['r', 'au-bas-pub-0001', 0, 'T03:duplicate_invoice', 'fault', 'found', 1, ''],
-    ['r', 'au-bas-pub-0001', 0, 'T03:outside_period', 'fault', 'false_flag', 0, '']
+    ['r', 'au-bas-pub-0001', 0, 'T01:gst_miscalculated', 'fault', 'found', 1, 'gst_miscalculated'],
+    ['r', 'au-bas-pub-0001', 0, 'T02:missing_abn_over_threshold', 'fault', 'missed', 0, 'missing_abn_over_threshold'],
+    ['r', 'au-bas-pub-0001', 0, 'T03:duplicate_invoice', 'fault', 'found', 1, 'duplicate_invoice'],
+    ['r', 'au-bas-pub-0001', 0, 'T03:outside_period', 'fault', 'false_flag', 0, 'outside_period']
   ]);
   assert.deepEqual(out[2].map((r) => [r.repeat, r.unit, r.verdict, r.points]), [
     [1, 'G1', 'failed_call', 0], [1, '1A', 'failed_call', 0], [1, '1B', 'failed_call', 0], [1, 'net', 'failed_call', 0],

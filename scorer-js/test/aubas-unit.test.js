@@ -153,8 +153,12 @@ test('failed and unparseable responses keep one row per true pair', () => {
   assert.deepEqual(verdicts(score('no block at all', item)), ['G1=unparseable', '1A=unparseable', '1B=unparseable',
     'net=unparseable', 'T01:outside_period=unparseable', 'T02:gst_miscalculated=unparseable']);
   const f = A.figures(score('no block', item));
+  const perType = {};
+  A.CODES.forEach((c) => { perType['true_' + c] = 0; perType['claimed_' + c] = 0; perType['found_' + c] = 0; });
+  perType.true_outside_period = 1;
+  perType.true_gst_miscalculated = 1;
   assert.deepEqual(f, { bas_correct: 0, fault_audit: 0, bas_label_accuracy: 0, fault_precision: 0,
-    fault_recall: 0, num_flagged: 0, parsed: 0, total: 0 });
+    fault_recall: 0, num_flagged: 0, parsed: 0, total: 0, failed: 0, ...perType });
   // Also on a ledger without faults: a failed call scores 0 on the audit.
   const rows = score(recordWith('', { status: 502 }));
   assert.deepEqual(verdicts(rows), ['G1=failed_call', '1A=failed_call', '1B=failed_call', 'net=failed_call']);

@@ -43,13 +43,13 @@ for (const c of data.cases) {
       assert.equal(r.run, 'vectors');
       assert.equal(r.item, 'x');
       assert.equal(r.repeat, 0);
-      assert.equal(r.order, '');
+      assert.ok(r.order === '' || (r.kind === 'fault' && A.CODES.includes(r.order) && r.unit.endsWith(':' + r.order)), r.unit);
       assert.equal(r.kind, /:/.test(r.unit) ? 'fault' : 'bas');
       assert.equal(r.points, r.verdict === 'correct' || r.verdict === 'found' ? 1 : 0);
     }
     const got = A.figures(rows);
     const want = c.expected.figures;
-    assert.deepEqual(Object.keys(got).sort(), Object.keys(want).sort());
+    for (const k of Object.keys(want)) assert.ok(k in got, k);
     for (const k of Object.keys(want)) {
       const w = num(want[k]);
       assert.ok(Math.abs(got[k] - w) <= TOLERANCE, `${k}: got ${got[k]}, expected ${w}`);

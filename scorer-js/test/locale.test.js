@@ -49,11 +49,11 @@ test('currency markers: money only, one, at the very start or end', () => {
   const m = (s, loc) => read(s, loc || 'en-US', 'money');
   for (const s of ['$12', '12$', '$ 12', '12 $', '€12', '12 €', '£12', '¥12', '￥12', '12円', '12 円',
     'US$12', 'US$ 12', '12 US$', 'MX$12', '12MX$', 'A$12', 'C$12', 'R$12', 'USD 12', '12USD', 'XYZ12',
-    ' $12 ', '12 $ ', '$-12', '$\u221212', '$\u00a012']) {
+    ' $12 ', '12 $ ', '$-12', '$\u221212', '$\u00a012', '-$12', '\u2212US$ 12', '+EUR12']) {
     assert.ok(m(s) === '12' || m(s) === '-12', JSON.stringify(s));
   }
   for (const s of ['$$12', '$12 USD', '€ 12 EUR', 'usd 12', 'Usd 12', 'EURO 12', 'EU 12', '12 dollars',
-    '$', 'USD', '12$00', '-$12', '$(12)', '12 %', 'S$12']) {
+    '$', 'USD', '12$00', '-$-12', '- $12', '-$12 USD', '$(12)', '12 %', 'S$12']) {
     assert.equal(m(s), null, JSON.stringify(s));
   }
   assert.equal(m('1.234,56 €', 'de-DE'), '1234.56');

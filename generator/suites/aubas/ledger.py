@@ -7,6 +7,7 @@ content/pages/scoring-au-bas.md.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from decimal import ROUND_HALF_UP, Decimal
 
 TAXABLE = ("office_supplies", "consulting", "equipment", "software", "travel", "catering")
@@ -18,6 +19,19 @@ FAULT_CODES = ("gst_on_gst_free", "gst_miscalculated", "duplicate_invoice", "out
 ABN_THRESHOLD = Decimal("82.50")
 LABELS = ("G1", "1A", "1B", "net")
 CENT = Decimal("0.01")
+_AMOUNT = re.compile(r"[0-9]+(\.[0-9]{1,2})?")  # dollars, at most two decimals, no sign, no exponent
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def _is_date(value: object) -> bool:
+    """Exactly YYYY-MM-DD, a day that exists (fromisoformat alone also takes 20260703 and 2026-W27-5)."""
+    if not isinstance(value, str) or not _DATE.fullmatch(value):
+        return False
+    try:
+        dt.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
 
 
 def gst_of(amount: Decimal) -> Decimal:
@@ -79,9 +93,7 @@ def ledger_problems(ledger: object) -> list[str]:
         return ["ledger must be an object"]
     problems = []
     for key in ("quarter_start", "quarter_end"):
-        try:
-            dt.date.fromisoformat(ledger.get(key))
-        except (TypeError, ValueError):
+        if not _is_date(ledger.get(key)):
             problems.append(f"ledger.{key} must be a date YYYY-MM-DD")
     rows = ledger.get("rows")
     if not isinstance(rows, list) or len(rows) < 4:
@@ -97,6 +109,8 @@ def ledger_problems(ledger: object) -> list[str]:
                 problems.append(f"{where}.{key} must be a string")
         if problems:
             continue
+        if row["id"] == "":
+            problems.append(f"{where}.id must not be empty")
         if row["id"] in ids:
             problems.append(f"{where}: id {row['id']!r} repeats")
         ids.add(row["id"])
@@ -105,15 +119,9 @@ def ledger_problems(ledger: object) -> list[str]:
         if row["category"] not in CATEGORIES:
             problems.append(f"{where}.category {row['category']!r} is not a known category")
         for key in ("amount", "gst"):
-            try:
-                value = Decimal(row[key])
-                if not value.is_finite() or value != value.quantize(CENT) or value < 0:
-                    raise ValueError
-            except (ArithmeticError, ValueError):
+            if not _AMOUNT.fullmatch(row[key]):
                 problems.append(f"{where}.{key} must be a non-negative amount in dollars and cents")
-        try:
-            dt.date.fromisoformat(row["date"])
-        except ValueError:
+        if not _is_date(row["date"]):
             problems.append(f"{where}.date must be a date YYYY-MM-DD")
         if row["abn"] and not (len(row["abn"]) == 11 and row["abn"].isascii() and row["abn"].isdigit()):
             problems.append(f"{where}.abn must be 11 digits or empty")

@@ -219,6 +219,53 @@
   }
 
   // ---------------------------------------------------------------------------------------
+  // Rule 1: which items are usable ([] when nothing is wrong)
+  // ---------------------------------------------------------------------------------------
+
+  var AMOUNT = /^[0-9]+(?:\.[0-9]{1,2})?$/;   // dollars: no sign, no exponent, at most two decimals
+  var ROW_KEYS = ['id', 'date', 'kind', 'counterparty', 'invoice', 'category', 'amount', 'gst', 'abn'];
+
+  function isLedgerDate(v) { return C.isIsoDate(v) && v.slice(0, 4) !== '0000'; }
+
+  function rowProblems(row, i, ids) {
+    var where = 'ledger.rows[' + i + ']';
+    if (!isObjectValue(row)) return [where + ' must be an object'];
+    var missing = ROW_KEYS.filter(function (k) { return typeof row[k] !== 'string' || !hasOwn(row, k); });
+    if (missing.length) return [where + ': ' + missing.join(', ') + ' must be strings'];
+    var out = [];
+    if (row.id === '') out.push(where + ': id is empty');
+    if (ids.has(row.id)) out.push(where + ': id ' + q(row.id) + ' repeats');
+    ids.add(row.id);
+    if (!isLedgerDate(row.date)) out.push(where + ': date is not YYYY-MM-DD');
+    if (row.kind !== 'sale' && row.kind !== 'purchase') out.push(where + ': kind is neither sale nor purchase');
+    if (TAXABLE.indexOf(row.category) < 0 && GST_FREE.indexOf(row.category) < 0 && INPUT_TAXED.indexOf(row.category) < 0) {
+      out.push(where + ': unknown category ' + q(row.category));
+    }
+    if (!AMOUNT.test(row.amount)) out.push(where + ': amount is not dollars with at most two decimals');
+    if (!AMOUNT.test(row.gst)) out.push(where + ': gst is not dollars with at most two decimals');
+    if (!/^(?:[0-9]{11})?$/.test(row.abn)) out.push(where + ': abn is neither 11 digits nor empty');
+    return out;
+  }
+
+  /** Rule 1: the problems of an item (its ledger and stored key); [] for a usable item. */
+  function itemProblems(item) {
+    if (!isObjectValue(item)) return ['an item must be an object'];
+    var ledger = item.ledger;
+    if (!isObjectValue(ledger)) return ['ledger must be an object'];
+    var out = [];
+    ['quarter_start', 'quarter_end'].forEach(function (k) {
+      if (!isLedgerDate(ledger[k])) out.push('ledger.' + k + ' is not YYYY-MM-DD');
+    });
+    var rows = ledger.rows;
+    if (!Array.isArray(rows) || rows.length < 4) return out.concat(['ledger.rows must be an array of at least 4 rows']);
+    var ids = new Set();
+    rows.forEach(function (row, i) { out = out.concat(rowProblems(row, i, ids)); });
+    if (out.length) return out;
+    var diff = keyDifference(item.key, deriveKey(ledger));
+    return diff === null ? [] : ['the stored key differs from the ledger\'s: ' + diff];
+  }
+
+  // ---------------------------------------------------------------------------------------
   // Code point order (rule 5)
   // ---------------------------------------------------------------------------------------
 
@@ -246,6 +293,7 @@
   // Rule 2: from a response to an answer
   // ---------------------------------------------------------------------------------------
 
+  var MAX_DEPTH = 100;          // rule 2.3: arrays and objects nest at most 100 levels, the answer object level 1
   var OPEN = '<answer>';
   var CLOSE = '</answer>';
   var FENCE = '```';
@@ -307,7 +355,7 @@
     }
     var text = answerBlock(r.content);
     if (text === null) return { status: 'unparseable', answer: null, claimed: null, reason: 'no <answer> block' };
-    var parsed = C.parseJSON(text);
+    var parsed = C.parseJSON(text, MAX_DEPTH);
     if (!parsed.ok || !isObjectValue(parsed.value)) {
       return { status: 'unparseable', answer: null, claimed: null, reason: 'the block is not one JSON object' };
     }
@@ -325,7 +373,7 @@
 
   /** A model figure as an exact Decimal, or null when it does not read. */
   function readFigure(v) {
-    if (v instanceof C.JsonNumber) return v.decimal;
+    if (v instanceof C.JsonNumber) return v.decimal;    // null when out of range (rule 3)
     if (typeof v === 'number') {
       // Only from callers that parsed with JSON.parse; its shortest text is its JSON value.
       var jn = isFinite(v) ? C.parseJSON(String(v)) : { ok: false };
@@ -401,7 +449,9 @@
     var trueMap = truePairs(key);
     var outcome = readResponse(record);
     var rows = [];
-    function push(unit, kind, verdict, reason) {
+    // A fault row's order is its code when the code is one of the five of rule 1, else empty
+    // (rule 5): the per-type figures are read from it.
+    function push(unit, kind, verdict, reason, code) {
       rows.push({
         run: run,
         item: item.id,
@@ -411,13 +461,13 @@
         verdict: verdict,
         points: verdict === 'correct' || verdict === 'found' ? 1 : 0,
         reason: reason,
-        order: ''
+        order: code !== undefined && CODES.indexOf(code) >= 0 ? code : ''
       });
     }
     if (outcome.status !== 'answer') {
       LABELS.forEach(function (l) { push(l, 'bas', outcome.status, outcome.reason); });
       sortedPairs([trueMap]).forEach(function (p) {
-        push(p[0] + ':' + p[1], 'fault', outcome.status, outcome.reason);
+        push(p[0] + ':' + p[1], 'fault', outcome.status, outcome.reason, p[1]);
       });
       return rows;
     }
@@ -429,9 +479,9 @@
     sortedPairs([claimed, trueMap]).forEach(function (p) {
       var c = has(claimed, p[0], p[1]);
       var t = has(trueMap, p[0], p[1]);
-      if (c && t) push(p[0] + ':' + p[1], 'fault', 'found', '');
-      else if (t) push(p[0] + ':' + p[1], 'fault', 'missed', 'a fault of the key not claimed');
-      else push(p[0] + ':' + p[1], 'fault', 'false_flag', 'claimed but not a fault of the key');
+      if (c && t) push(p[0] + ':' + p[1], 'fault', 'found', '', p[1]);
+      else if (t) push(p[0] + ':' + p[1], 'fault', 'missed', 'a fault of the key not claimed', p[1]);
+      else push(p[0] + ':' + p[1], 'fault', 'false_flag', 'claimed but not a fault of the key', p[1]);
     });
     return rows;
   }
@@ -441,9 +491,11 @@
   // ---------------------------------------------------------------------------------------
 
   /**
-   * The rule-4 figures of ONE response (the rows scoreItem gave for one item and repeat):
+   * The rule-4 figures of ONE response (the rows scoreItem gave for one item and repeat), read
+   * from each row's verdict and order alone (what the agreement gate compares):
    * {bas_correct, fault_audit, bas_label_accuracy, fault_precision, fault_recall,
-   *  num_flagged, parsed, total}.
+   *  num_flagged, parsed, total, failed} and, for each code, true_<code>, claimed_<code> and
+   * found_<code> (pairs of that code: true, claimed, correct; an unknown code counts in none).
    */
   function figures(rows) {
     if (!Array.isArray(rows)) throw new Error('rows is not an array');
@@ -453,43 +505,64 @@
     var missed = 0;
     var falseFlag = 0;
     var parsed = 1;
+    var failed = 0;
+    var perCode = {};
+    CODES.forEach(function (c) { perCode['true_' + c] = 0; perCode['claimed_' + c] = 0; perCode['found_' + c] = 0; });
     rows.forEach(function (r) {
+      var code = CODES.indexOf(r.order) >= 0 ? r.order : null;
       switch (r.verdict) {
         case 'failed_call':
         case 'unparseable':
           parsed = 0;
+          if (r.verdict === 'failed_call') failed = 1;
+          if (code) perCode['true_' + code]++;
           break;
         case 'correct': labels++; labelsCorrect++; break;
         case 'wrong': labels++; break;
-        case 'found': found++; break;
-        case 'missed': missed++; break;
-        case 'false_flag': falseFlag++; break;
+        case 'found':
+          found++;
+          if (code) { perCode['true_' + code]++; perCode['claimed_' + code]++; perCode['found_' + code]++; }
+          break;
+        case 'missed':
+          missed++;
+          if (code) perCode['true_' + code]++;
+          break;
+        case 'false_flag':
+          falseFlag++;
+          if (code) perCode['claimed_' + code]++;
+          break;
         default: throw new Error('unknown verdict ' + q(r.verdict));
       }
     });
+    var out;
     if (!parsed) {
-      return { bas_correct: 0, fault_audit: 0, bas_label_accuracy: 0, fault_precision: 0,
-        fault_recall: 0, num_flagged: 0, parsed: 0, total: 0 };
+      out = { bas_correct: 0, fault_audit: 0, bas_label_accuracy: 0, fault_precision: 0,
+        fault_recall: 0, num_flagged: 0, parsed: 0, total: 0, failed: failed };
+    } else {
+      if (labels !== LABELS.length) throw new Error('expected ' + LABELS.length + ' label rows, got ' + labels);
+      var claimed = found + falseFlag;
+      var truth = found + missed;
+      var basCorrect = labelsCorrect === LABELS.length ? 1 : 0;
+      var audit = truth === 0 ? (claimed === 0 ? 1 : 0) : 2 * found / (claimed + truth);
+      out = {
+        bas_correct: basCorrect,
+        fault_audit: audit,
+        bas_label_accuracy: labelsCorrect / LABELS.length,
+        fault_precision: claimed ? found / claimed : 0,
+        fault_recall: truth ? found / truth : 0,
+        num_flagged: claimed,
+        parsed: 1,
+        total: 0.6 * basCorrect + 0.4 * audit,
+        failed: 0
+      };
     }
-    if (labels !== LABELS.length) throw new Error('expected ' + LABELS.length + ' label rows, got ' + labels);
-    var claimed = found + falseFlag;
-    var truth = found + missed;
-    var basCorrect = labelsCorrect === LABELS.length ? 1 : 0;
-    var audit = truth === 0 ? (claimed === 0 ? 1 : 0) : 2 * found / (claimed + truth);
-    return {
-      bas_correct: basCorrect,
-      fault_audit: audit,
-      bas_label_accuracy: labelsCorrect / LABELS.length,
-      fault_precision: claimed ? found / claimed : 0,
-      fault_recall: truth ? found / truth : 0,
-      num_flagged: claimed,
-      parsed: 1,
-      total: 0.6 * basCorrect + 0.4 * audit
-    };
+    Object.keys(perCode).forEach(function (k) { out[k] = perCode[k]; });
+    return out;
   }
 
   return {
     scoreItem: scoreItem,
+    itemProblems: itemProblems,
     figures: figures,
     deriveKey: deriveKey,
     gstOf: function (amount) { return formatMoney(gstOf(ledgerDecimal(amount, 'amount'))); },

@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-import json
 import re
 from decimal import Decimal
 
-from ...parse.jsonfind import JsonInt
+from ...parse.jsonfind import MAX_DEPTH, depth_ok, exact_decoder
 from ...parse.response import ANSWER, Outcome
 from ...parse.text import WHITESPACE
 from ...score.verdicts import CORRECT, FAILED_CALL, FALSE_FLAG, FOUND, MISSED, UNPARSEABLE, WRONG, Verdict, verdict_row
@@ -16,11 +15,7 @@ from .ledger import FAULT_CODES, LABELS, answer_key, ledger_problems
 _FIGURE = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 
 
-def _reject_constant(name: str) -> None:
-    raise ValueError(f"{name} is not JSON")
-
-
-_DECODER = json.JSONDecoder(parse_float=Decimal, parse_int=JsonInt, parse_constant=_reject_constant)
+_DECODER = exact_decoder()  # numbers exact; an exponent beyond +-1,000,000: a number out of range
 
 
 # ---------------------------------------------------------------- parsing (rule 2)
@@ -63,7 +58,7 @@ def extract_answer(content: str) -> dict | None:
         value = _DECODER.decode(body)
     except (ValueError, RecursionError):
         return None
-    if not isinstance(value, dict):
+    if not isinstance(value, dict) or not depth_ok(value, MAX_DEPTH):  # at most 100 levels, the object level 1
         return None
     faults = _faults(value.get("faults"))
     if faults is None:
@@ -101,8 +96,9 @@ def score(item, outcome: Outcome, run: str, repeat: int) -> list[Verdict]:
     spec = item.spec
     if outcome.status != ANSWER:
         verdict = FAILED_CALL if outcome.status == FAILED_CALL else UNPARSEABLE
-        units = [(label, "bas") for label in LABELS] + [(f"{t}:{c}", "fault") for t, c in spec["pairs"]]
-        return [verdict_row(run, item.id, repeat, u, kind, verdict, outcome.reason) for u, kind in units]
+        rows = [verdict_row(run, item.id, repeat, label, "bas", verdict, outcome.reason) for label in LABELS]
+        return rows + [verdict_row(run, item.id, repeat, f"{t}:{c}", "fault", verdict, outcome.reason, _code(c))
+                       for t, c in spec["pairs"]]
     answer = outcome.answer
     rows = []
     for label in LABELS:
@@ -118,8 +114,15 @@ def score(item, outcome: Outcome, run: str, repeat: int) -> list[Verdict]:
     for tid, code in sorted(claimed | true):
         verdict = FOUND if (tid, code) in claimed and (tid, code) in true else MISSED if (tid, code) in true else FALSE_FLAG
         reason = {FOUND: "", MISSED: "true fault not reported", FALSE_FLAG: "not a fault of this row"}[verdict]
-        rows.append(verdict_row(run, item.id, repeat, f"{tid}:{code}", "fault", verdict, reason))
+        rows.append(verdict_row(run, item.id, repeat, f"{tid}:{code}", "fault", verdict, reason, _code(code)))
     return rows
+
+
+def _code(code: str) -> str:
+    """A fault row's `order` (rule 5): its code when it is one of the five, else empty. The gate
+    compares it, and the per-type figures read it: a unit alone can't tell ("T1", "x:outside_period")
+    from ("T1:x", "outside_period")."""
+    return code if code in FAULT_CODES else ""
 
 
 _PER_CODE = tuple(f"{part}_{code}" for code in FAULT_CODES for part in ("true", "claimed", "found"))
@@ -128,12 +131,11 @@ FIGURES = ("bas_correct", "fault_audit", "bas_label_accuracy", "fault_precision"
 
 
 def _per_code(verdicts: list[Verdict]) -> tuple[int, ...]:
-    """For each fault code: true pairs, claimed pairs and correct pairs of this response."""
-    counts = {name: 0 for name in _PER_CODE}
+    """For each fault code: true pairs, claimed pairs and correct pairs of this response, read from
+    each row's verdict and `order` (the code; empty for an unknown code, which counts nowhere)."""
+    counts = dict.fromkeys(_PER_CODE, 0)
     for v in verdicts:
-        if v.kind != "fault":
-            continue
-        code = v.unit.rsplit(":", 1)[1]
+        code = v.order
         if code not in FAULT_CODES:
             continue
         if v.verdict in (FOUND, MISSED, FAILED_CALL, UNPARSEABLE):
@@ -146,11 +148,12 @@ def _per_code(verdicts: list[Verdict]) -> tuple[int, ...]:
 
 
 def figures(verdicts: list[Verdict]) -> tuple[float, ...]:
+    """Rule 4, from the fields the agreement gate compares (unit, verdict, points, order) alone."""
     first = verdicts[0].verdict
     per_code = _per_code(verdicts)
     if first in (FAILED_CALL, UNPARSEABLE):
         return (0, 0, 0, 0, 0, 0, 0, 0, int(first == FAILED_CALL)) + per_code
-    labels = sum(v.verdict == CORRECT for v in verdicts if v.kind == "bas")
+    labels = sum(v.verdict == CORRECT for v in verdicts)
     tp = sum(v.verdict == FOUND for v in verdicts)
     fp = sum(v.verdict == FALSE_FLAG for v in verdicts)
     fn = sum(v.verdict == MISSED for v in verdicts)

@@ -65,7 +65,10 @@
   var WS_ONLY = new RegExp('^[' + C.WS_CLASS + ']*$');
 
   function normalizeText(s) {
-    var t = s.normalize('NFC').toLowerCase();
+    // Rule 3.3: NFC and lower case of Unicode 14.0.0, piece by piece (the core's unicode14); a
+    // capital sigma is lowered first, by 14.0.0's Final_Sigma condition (the core's finalSigma).
+    var nfc = C.unicode14(s, function (piece) { return piece.normalize('NFC'); });
+    var t = C.unicode14(C.finalSigma(nfc), function (piece) { return piece.toLowerCase(); });
     return trimWs(t.replace(WS_RUN, ' '));
   }
 
@@ -137,6 +140,14 @@
       if (s.startsWith(mk)) candidates.push(s.slice(mk.length));
       if (s.endsWith(mk)) candidates.push(s.slice(0, s.length - mk.length));
     }
+    // Refund notation: a sign right before a marker at the start, as in -$12.00 (the sign stays).
+    var sign = s.charAt(0);
+    if (sign === '-' || sign === '+' || sign === '\u2212') {
+      var rest = s.slice(1);
+      var markers = CURRENCY_MARKERS.filter(function (x) { return rest.startsWith(x); });
+      if (/^[A-Z]{3}/.test(rest)) markers.push(rest.slice(0, 3));
+      markers.forEach(function (x) { candidates.push(sign + trimWs(rest.slice(x.length))); });
+    }
     for (var c = 0; c < candidates.length; c++) {
       var r = readGrammar(trimWs(candidates[c]), locale);
       if (r) return r;
@@ -153,6 +164,7 @@
     var dec;
     if (isNumberValue(v)) {
       dec = asJsonNumber(v).decimal;
+      if (dec === null) return { ok: false, reason: 'a number out of range' };   // rule 1.1
     } else if (typeof v === 'string') {
       dec = readLocaleString(v, locale, type);
       if (!dec) return { ok: false, reason: 'not a number in ' + locale };
@@ -179,9 +191,14 @@
     return { ok: true, value: s };
   }
 
+  /** Upper case of Unicode 14.0.0 (rule 3.6). */
+  function upper14(s) {
+    return C.unicode14(s, function (piece) { return piece.toUpperCase(); });
+  }
+
   function readCurrency(v) {
     if (typeof v !== 'string') return { ok: false, reason: 'not a currency code (' + typeName(v) + ')' };
-    return { ok: true, value: trimWs(v).toUpperCase() };
+    return { ok: true, value: upper14(trimWs(v)) };
   }
 
   /** Read a model value (known not to be null) for a scalar type. */
@@ -231,7 +248,7 @@
       }
       case 'currency':
         if (typeof a !== 'string') throw bad();
-        return trimWs(a).toUpperCase();
+        return upper14(trimWs(a));
       default:
         throw new Error('unknown field type: ' + JSON.stringify(type));
     }
@@ -364,6 +381,105 @@
     return { verdict: 'wrong', reason: 'differs from checked answer', order: '' };
   }
   // ---------------------------------------------------------------------------------------
+  // Items (rule 5): what makes an item usable; an empty list when nothing does
+  // ---------------------------------------------------------------------------------------
+
+  var TYPES = ['money', 'count', 'number', 'date', 'text', 'identifier', 'currency', 'list'];
+  var KINDS = ['printed', 'computed', 'missing'];
+  var SAFE_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$/;
+  var CHECKED_DECIMAL = /^-?[0-9]+(?:\.[0-9]+)?$/;
+
+  /** Why a checked answer (not null) is not one of `type` (rule 5), or null when it is one. */
+  function checkedAnswerProblem(type, a) {
+    switch (type) {
+      case 'money':
+      case 'number':
+        return typeof a === 'string' && CHECKED_DECIMAL.test(a) ? null : 'must be a decimal string like "1234.50"';
+      case 'count': {
+        var jn = isNumberValue(a) ? asJsonNumber(a) : null;
+        return jn && jn.integerLiteral ? null : 'must be a JSON integer';
+      }
+      case 'date':
+        return C.isIsoDate(a) && a.slice(0, 4) !== '0000' ? null : 'must be a date YYYY-MM-DD from 0001-01-01';
+      case 'currency':
+        return typeof a === 'string' && /^[A-Z]{3}$/.test(a) ? null : 'must be an ISO 4217 code';
+      case 'text':
+      case 'identifier':
+        return typeof a === 'string' && !WS_ONLY.test(a) ? null : 'must be a non-blank string';
+      default:
+        return 'unknown type';
+    }
+  }
+
+  function fieldProblems(f, i) {
+    if (!isObjectValue(f)) return ['fields[' + i + '] must be an object'];
+    var where = typeof f.name === 'string' ? 'field ' + JSON.stringify(f.name) : 'fields[' + i + ']';
+    var out = [];
+    if (typeof f.name !== 'string' || !SAFE_NAME.test(f.name) || f.name.indexOf('..') >= 0) {
+      out.push('fields[' + i + ']: name must be a safe identifier');
+    }
+    if (TYPES.indexOf(f.type) < 0) return out.concat([where + ': unknown type']);
+    if (KINDS.indexOf(f.kind) < 0) out.push(where + ': unknown kind');
+    var answer = hasOwn(f, 'answer') ? f.answer : null;
+    if ((f.kind === 'missing') !== (answer === null)) out.push(where + ': answer is null exactly when kind is missing');
+    if (f.type === 'number') {
+      var p = f.places === undefined || f.places === null ? null : asJsonNumber(f.places);
+      if (!p || !p.integerLiteral || p.decimal.neg || p.decimal.coef.length > 2 || Number(p.literal) > 10) {
+        out.push(where + ': a number needs places, an integer from 0 to 10');
+      }
+    }
+    if (f.type === 'list') {
+      var sub = f.item_fields;
+      var names = isObjectValue(sub) ? Object.keys(sub) : [];
+      var subOk = names.length > 0 && names.every(function (k) {
+        return TYPES.indexOf(sub[k]) >= 0 && sub[k] !== 'list' && sub[k] !== 'number';
+      });
+      if (!subOk) return out.concat([where + ': a list needs item_fields, an object of sub-field types']);
+      if (answer === null) return out;
+      if (!Array.isArray(answer)) return out.concat([where + ': answer must be an array']);
+      answer.forEach(function (el, j) {
+        var keys = isObjectValue(el) ? Object.keys(el) : null;
+        if (!keys || keys.length !== names.length || !names.every(function (k) { return hasOwn(el, k); })) {
+          out.push(where + '[' + j + ']: an object with exactly the keys ' + names.join(', '));
+          return;
+        }
+        names.forEach(function (k) {
+          var problem = checkedAnswerProblem(sub[k], el[k]);
+          if (problem) out.push(where + '[' + j + '].' + k + ': ' + problem);
+        });
+      });
+      return out;
+    }
+    if (answer !== null) {
+      var problem = checkedAnswerProblem(f.type, answer);
+      if (problem) out.push(where + ': answer ' + problem);
+    }
+    return out;
+  }
+
+  /** Rule 5: the problems of an item (its document.locale and fields); [] for a usable item. */
+  function itemProblems(item) {
+    if (!isObjectValue(item)) return ['an item must be an object'];
+    var doc = item.document;
+    var locale = isObjectValue(doc) ? doc.locale : undefined;
+    var out = [];
+    if (typeof locale !== 'string' || !hasOwn(LOCALES, locale)) {
+      out.push('document.locale must be one of ' + Object.keys(LOCALES).join(', '));
+    }
+    var fields = item.fields;
+    if (!Array.isArray(fields) || fields.length === 0) return out.concat(['fields must be a non-empty array']);
+    var seen = new Set();
+    fields.forEach(function (f, i) {
+      out = out.concat(fieldProblems(f, i));
+      if (isObjectValue(f)) {
+        if (seen.has(f.name)) out.push('field names repeat');
+        seen.add(f.name);
+      }
+    });
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------------------
   // Records (rule 1)
   // ---------------------------------------------------------------------------------------
 
@@ -422,9 +538,11 @@
     firstObject: firstObject,
     scoreField: scoreField,
     scoreItem: scoreItem,
+    itemProblems: itemProblems,
     parseJSON: C.parseJSON,
     stringify: C.stringify,
     normalizeText: normalizeText,
+    upper14: upper14,
     readLocaleString: readLocaleString,
     parsePlainDecimal: parsePlainDecimal,
     Decimal: Decimal,
