@@ -9,6 +9,7 @@ name each difference.
 
 from __future__ import annotations
 
+import json
 import queue
 import re
 import shutil
@@ -141,7 +142,7 @@ class _Node:
         code = self.proc.wait()
         if code != 0:
             raise ScorerBUnavailable(f"scorer B exited with status {code}: {self.error_text()}")
-        return [orjson.loads(line) for line in self.out]
+        return [_loads(line) for line in self.out]
 
     def error_text(self) -> str:
         return b"".join(self.stderr).decode("utf-8", "replace")[:500]
@@ -237,6 +238,15 @@ class Gate:
         return "<not found>"
 
 
+def _loads(line: bytes) -> object:
+    """One output line of scorer B. A lone surrogate (a model can put one in a unit it names) is written
+    as a \\udXXX escape, which orjson refuses and the json module reads."""
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return json.loads(line)
+
+
 def _show(row: tuple | None) -> str:
     if row is None:
         return "<no row>"
@@ -256,7 +266,7 @@ class ScorerBProcess:
         writer = threading.Thread(target=self._write, args=(lines,), daemon=True)
         writer.start()
         assert self._proc.stdout is not None
-        outputs = [orjson.loads(self._proc.stdout.readline() or b"null") for _ in lines]
+        outputs = [_loads(self._proc.stdout.readline() or b"null") for _ in lines]
         writer.join()
         return outputs
 

@@ -32,14 +32,15 @@ def write_outputs(out_dir: Path, scored: list) -> None:
                 json.dumps(res.summary, indent=2, sort_keys=True, allow_nan=False) + "\n", encoding="utf-8")
             agreement = res.agreement or {"suite": res.suite.name, "status": "not run"}
             (target / "agreement.json").write_text(
-                json.dumps(agreement, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+                json.dumps(agreement, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8",
+                errors="backslashreplace")
         swap_in(tmp, out_dir)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _write_verdicts(path: Path, res) -> None:
-    with path.open("w", encoding="utf-8", newline="") as fh:
+    with path.open("w", encoding="utf-8", errors="backslashreplace", newline="") as fh:
         writer = csv.writer(fh, lineterminator="\n")
         writer.writerow(COLUMNS)
         for r in res.runs:
@@ -47,7 +48,7 @@ def _write_verdicts(path: Path, res) -> None:
 
 
 def _write_calls(path: Path, res) -> None:
-    with path.open("w", encoding="utf-8", newline="") as fh:
+    with path.open("w", encoding="utf-8", errors="backslashreplace", newline="") as fh:
         writer = csv.writer(fh, lineterminator="\n")
         writer.writerow(CALL_COLUMNS)
         for r in res.runs:
@@ -55,7 +56,7 @@ def _write_calls(path: Path, res) -> None:
 
 
 def _write_item_stats(path: Path, res) -> None:
-    with path.open("w", encoding="utf-8", newline="") as fh:
+    with path.open("w", encoding="utf-8", errors="backslashreplace", newline="") as fh:
         writer = csv.writer(fh, lineterminator="\n")
         writer.writerow(("run", "item", "dataset", "half", "repeats") + tuple(res.plugin.figures))
         for r in res.runs:

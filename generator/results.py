@@ -32,6 +32,7 @@ class Run:
 
 
 MAX_LATENCY_MS = 86_400_000  # a day: a stored latency above it is an error, not a measurement
+MAX_RECORD_BYTES = 32 * 1024 * 1024  # one stored record (its request and response) at most
 _PRICE = re.compile(r"[0-9]{1,9}(\.[0-9]{1,12})?")
 
 
@@ -161,6 +162,10 @@ def iter_records(run: Run, item_half: dict[str, str], log: ErrorLog, data: bytes
     for number, line in enumerate(data.split(b"\n"), start=1):
         here, start = start, start + len(line) + 1
         if not line.strip():
+            continue
+        if len(line) > MAX_RECORD_BYTES:
+            log.add(run.responses, number, f"stored record of {len(line):,} bytes: more than the "
+                                           f"{MAX_RECORD_BYTES // 2**20} MiB a record may hold")
             continue
         if line.endswith(b"\r"):
             log.add(run.responses, number, "line ends with a carriage return (CRLF): stored responses use LF line endings")

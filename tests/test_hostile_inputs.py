@@ -202,3 +202,34 @@ def test_unreadable_content_names_its_file(tmp_path):
     (root / "content" / "suites" / "mini" / "balance.json").write_text('{"datasets": {')
     with pytest.raises(InputProblem, match="balance.json: not a valid balance report"):
         build(root, tmp_path / "site")
+
+
+def test_a_record_over_the_size_limit_is_an_error(project, monkeypatch):
+    from generator import results
+
+    monkeypatch.setattr(results, "MAX_RECORD_BYTES", 2000)
+    project.add_run("big", [chat_record("r-pub-1", GOOD + " " * 3000)])
+    _error(project, rescore(project), "big/responses.jsonl:1", "more than the")
+
+
+@pytest.mark.skipif(missing_node() is not None, reason=missing_node() or "")
+def test_a_lone_surrogate_in_a_unit_does_not_stop_the_gate(tmp_path):
+    repo = Path(__file__).resolve().parents[1]
+    root = tmp_path / "p"
+    shutil.copytree(repo / "content" / "suites" / "au-bas", root / "content" / "suites" / "au-bas")
+    item = json.loads((root / "content/suites/au-bas/items/default.public.jsonl").read_text().splitlines()[0])
+    key = item["key"]
+    answer = {label: key[label] for label in ("G1", "1A", "1B", "net")} | {"faults": {"\ud800": ["outside_period"]}}
+    content = "<answer>" + json.dumps(answer) + "</answer>"  # json.dumps escapes the lone surrogate
+    record = chat_record(item["id"], content)
+    run = root / "results" / "au-bas" / "lone"
+    run.mkdir(parents=True)
+    (run / "run.json").write_text(json.dumps(run_meta("lone", suite="au-bas", half="public")))
+    (run / "responses.jsonl").write_text(json.dumps(record) + "\n")
+    result = CliRunner().invoke(main, ["rescore", "--root", str(root), "-q"])
+    assert result.exit_code == 0, result.output
+    assert "0 differ" in result.output
+    built = CliRunner().invoke(main, ["site", "build", "--root", str(root), "-q"])
+    assert built.exit_code == 0, built.output
+    page = (root / "site" / "suites" / "au-bas" / "items" / f"{item['id']}.html").read_text(encoding="utf-8")
+    assert "\\ud800:outside_period" in page  # shown escaped, never written as a lone surrogate

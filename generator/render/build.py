@@ -63,7 +63,7 @@ class Writer:
             **page.context)
         path = self.target / page.path
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(html, encoding="utf-8")
+        path.write_text(html, encoding="utf-8", errors="backslashreplace")  # a lone surrogate a model wrote
         self.pages += 1
         for table in page.tables:
             if table.export and table.rows:

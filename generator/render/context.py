@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 MINUS = "\u2212"
 # control characters and the invisible bidi controls: shown as a visible mark wherever a name is shown
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def shown(value: str) -> str:

@@ -25,10 +25,10 @@ def write_table(site_dir: Path, table) -> list[str]:
     writer.writerows({k: ("" if v is None else csv_safe(v)) for k, v in r.items()} for r in rows)
     base = site_dir / table.export
     base.parent.mkdir(parents=True, exist_ok=True)
-    base.with_suffix(".csv").write_text(buf.getvalue(), encoding="utf-8")
+    base.with_suffix(".csv").write_text(buf.getvalue(), encoding="utf-8", errors="backslashreplace")
     doc = {"caption": table.caption, "columns": header, "rows": rows}
     base.with_suffix(".json").write_text(json.dumps(doc, indent=1, ensure_ascii=False, sort_keys=True) + "\n",
-                                         encoding="utf-8")
+                                         encoding="utf-8", errors="backslashreplace")
     return [table.export + ".csv", table.export + ".json"]
 
 
@@ -41,8 +41,8 @@ def write_data_files(site_dir: Path, site: SiteData) -> None:
             shutil.copyfile(sd.rescore_dir / name, out / name)
         shutil.copyfile(sd.stats_path, out / "stats.json")
         public = {i.id for i in sd.public_items}
-        with (sd.rescore_dir / "verdicts.csv").open(encoding="utf-8", newline="") as src, \
-                (out / "verdicts-public.csv").open("w", encoding="utf-8", newline="") as dst:
+        with (sd.rescore_dir / "verdicts.csv").open(encoding="utf-8", errors="backslashreplace", newline="") as src, \
+                (out / "verdicts-public.csv").open("w", encoding="utf-8", errors="backslashreplace", newline="") as dst:
             dst.write(src.readline())
             for line in src:
                 if line.split(",", 2)[1] in public:
@@ -58,7 +58,7 @@ def write_data_files(site_dir: Path, site: SiteData) -> None:
         for rel_path, text in oversize_files(sd):  # what item pages show only in part
             path = site_dir / rel_path
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            path.write_text(text, encoding="utf-8", errors="backslashreplace")
 
 
 def listing(site_dir: Path) -> list[dict]:

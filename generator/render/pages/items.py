@@ -94,7 +94,8 @@ def oversize_files(sd: SuiteView):
         reader.close()
 
 
-def item_page(sd: SuiteView, item, reader: Reader) -> Page:
+def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[str]] = (set(), set())) -> Page:
+    """`paged`: the models and the providers that have pages (a run kept off the leaderboards may not)."""
     raw = orjson.loads(item.line)
     budget = sd.plugin.budget
     document = dict(item.document)
@@ -103,7 +104,7 @@ def item_page(sd: SuiteView, item, reader: Reader) -> Page:
     if doc_more:  # scorers never read the document's text: the embedded item keeps an excerpt
         document["text"] = doc_text
         item_line = orjson.dumps({**raw, "document": document}).decode("utf-8")
-    info = {**sd.stats["runs"], **sd.stats.get("earlier_runs", {})}
+    info = sd.runs  # every stored run: ranked, earlier round, replicate or incomplete
     responses, published = [], []
     for run, table, start, stop in sorted(sd.verdicts.get(item.id, []), key=lambda v: v[0]):
         by_repeat: dict[int, list] = {}
@@ -122,10 +123,11 @@ def item_page(sd: SuiteView, item, reader: Reader) -> Page:
                               "stored": line is not None, "excerpt": None if whole else line[:budget.response_chars],
                               "record_href": None if whole else record_file(sd, run, item.id, repeat),
                               "content": content, "content_more": content_more, "rows": rows,
-                              "model": info[run]["model"], "provider": info[run]["provider"],
-                              "simulated": info[run]["simulated"],
-                              "model_href": model_path(info[run]["model"]),
-                              "provider_href": provider_path(info[run]["provider"])})
+                              "model": info[run].model, "provider": info[run].provider,
+                              "simulated": info[run].simulated,
+                              "model_href": model_path(info[run].model) if info[run].model in paged[0] else None,
+                              "provider_href": provider_path(info[run].provider)
+                              if info[run].provider in paged[1] else None})
             published.append({"run": run, "repeat": repeat, "anchor": anchor, "stored": line is not None,
                               "on_page": whole,
                               "rows": [[v["unit"], v["verdict"], v["points"], v["order"]] for v in rows]})
@@ -151,11 +153,13 @@ def index_page(sd: SuiteView) -> Page:
 
 
 def pages(site: SiteData):
+    paged = ({i["model"] for sd in site.suites for i in sd.stats["runs"].values()},
+             {i["provider"] for sd in site.suites for i in sd.stats["runs"].values()})
     for sd in site.suites:
         yield index_page(sd)
         reader = Reader(sd)
         try:
             for item in sd.public_items:
-                yield item_page(sd, item, reader)
+                yield item_page(sd, item, reader, paged)
         finally:
             reader.close()
