@@ -223,3 +223,17 @@ def test_a_suite_s_own_tables_are_shown_and_published(tmp_path):
     assert "Runs &lt;and&gt; responses" in page and "50.0 [25.0, 75.0]" in page and "a note" in page
     doc = json.loads((root / "site" / "downloads" / "demo" / "reports" / "runs.json").read_text(encoding="utf-8"))
     assert doc["rows"] == [{"c0": "example-echo", "c1": 1, "c2": 0.5, "c2_low": 0.25, "c2_high": 0.75}]
+
+
+def test_a_verdict_table_travels_between_processes_intact():
+    import pickle
+
+    from generator.score.verdicts import VerdictTable, verdict_row
+
+    table = VerdictTable("r")
+    table.extend([verdict_row("r", "i1", 0, "total", "printed", "correct"),
+                  verdict_row("r", "i1", 1, "a\x1eb", "fault", "false_flag", "not a fault", "x"),  # the separator
+                  verdict_row("r", "i2", 0, "", "", "failed_call", "no stored response")])
+    again = pickle.loads(pickle.dumps(table))
+    assert list(again.rows()) == list(table.rows()) and again.spans() == table.spans()
+    assert list(pickle.loads(pickle.dumps(VerdictTable("e"))).rows()) == []

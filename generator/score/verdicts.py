@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from array import array
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -88,6 +89,32 @@ class VerdictTable:
 
     def __len__(self) -> int:
         return len(self.item)
+
+    # A table travels from a worker process as a few long strings, not millions of small objects.
+    _TEXT = ("item", "unit", "kind", "verdict", "reason", "order")
+    _SEP = "\x1e"
+
+    def __getstate__(self) -> dict:
+        state: dict = {"run": self.run, "repeat": array("q", self.repeat).tobytes(),
+                       "points": array("q", self.points).tobytes()}
+        for name in self._TEXT:
+            col = getattr(self, name)
+            joined = self._SEP.join(col)
+            state[name] = joined if joined.count(self._SEP) == max(len(col) - 1, 0) and col else col
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.run = state["run"]
+        self.repeat = array("q", state["repeat"]).tolist()
+        self.points = array("q", state["points"]).tolist()
+        n = len(self.repeat)
+        intern = sys.intern
+        for name in self._TEXT:
+            value = state[name]
+            if isinstance(value, str):
+                col = value.split(self._SEP) if n else []
+                value = col if name in ("item", "reason") else [intern(v) for v in col]
+            setattr(self, name, value)
 
     def rows(self, start: int = 0, stop: int | None = None) -> Iterator[Verdict]:
         stop = len(self.item) if stop is None else stop
