@@ -255,3 +255,22 @@ def test_au_bas_items_and_results_are_reproducible(tmp_path):
 
     assert tree(suite / "items") == tree(ROOT / "content/suites/au-bas/items")
     assert tree(tmp_path / "results" / "au-bas") == tree(ROOT / "results" / "au-bas")
+
+
+@pytest.mark.parametrize("suite, generate", [("ra-bench", "generate_rabench"),
+                                             ("ledgershield", "generate_ledgershield")])
+def test_the_other_suites_items_and_results_are_reproducible(tmp_path, suite, generate):
+    import generator.example.build as build
+
+    target = tmp_path / "content" / "suites" / suite
+    target.mkdir(parents=True)
+    for name in ("suite.toml", "prompt.toml"):
+        shutil.copy(ROOT / "content/suites" / suite / name, target / name)
+    (tmp_path / "tests" / "vectors").mkdir(parents=True)
+    getattr(build, generate)(tmp_path)
+
+    def tree(base: Path) -> dict[str, bytes]:
+        return {p.relative_to(base).as_posix(): p.read_bytes() for p in sorted(base.rglob("*")) if p.is_file()}
+
+    assert tree(target / "items") == tree(ROOT / "content/suites" / suite / "items")
+    assert tree(tmp_path / "results" / suite) == tree(ROOT / "results" / suite)
