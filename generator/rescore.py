@@ -40,6 +40,8 @@ class RunScore:
     # public items' stored lines: (start, length) in `public_file` (written when Scoring.public_dir is set)
     offsets: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)
     public_file: Path | None = None
+    # item -> the answers of each repeat, unit by unit, for items answered more than once (consistency)
+    repeat_answers: dict[str, list[tuple[str, ...]]] = field(default_factory=dict)
     summary: dict = field(default_factory=dict)  # the run's metrics, by half (pipeline.summarise)
 
     def means(self) -> np.ndarray:
@@ -85,9 +87,12 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
     per_response: list[tuple[str, int, list[Verdict], bool]] = []  # item, repeat, rows, stored?
     sums, repeats = result.sums, result.repeats
 
+    answers: dict[str, list[tuple[str, ...]]] = {}
+
     def add(item: Item, outcome: Outcome, repeat: int) -> None:
         rows = suite.score(item, outcome, run.id, repeat)
         per_response.append((item.id, repeat, rows, outcome is not NO_RESPONSE))
+        answers.setdefault(item.id, []).append(_answers(suite, outcome, rows))
         k = s.position[item.id]
         sums[k] += suite.item_figures(rows)
         repeats[k] += 1
@@ -111,6 +116,7 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
             result.calls.append(missing_row(run.id, item.id))
             result.missing += 1
     result.calls.sort(key=lambda r: (r[1], r[2]))
+    result.repeat_answers = {i: a for i, a in answers.items() if len(a) > 1}
     per_response.sort(key=lambda r: r[:2])
     digest = hashlib.sha256()
     for _item, _repeat, rows, stored in per_response:
@@ -132,6 +138,14 @@ def _keep_public(result: RunScore, data: bytes, public: list[tuple[str, int, int
             fh.write(data[start:start + length] + b"\n")
             result.offsets[(item, repeat)] = (pos, length)
             pos += length + 1
+
+
+def _answers(suite: Suite, outcome: Outcome, rows: list[Verdict]) -> tuple[str, ...]:
+    """What the response answered for each unit, as the suite shows it (a failed call or an unreadable
+    reply is one value for every unit)."""
+    if outcome.answer is None:
+        return tuple(f"<{outcome.status}>" for _ in rows)
+    return tuple(suite.answer_value(outcome.answer, v.unit) for v in rows)
 
 
 # Worker processes inherit the plugin and the items through fork; only a run's bytes travel to them,

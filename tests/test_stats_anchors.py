@@ -96,3 +96,27 @@ def test_a_partial_run_never_replaces_a_complete_one_and_rounds_go_by_date(proje
     assert list(doc["runs"]) == ["m-full"] and list(doc["earlier_runs"]) == ["m-old"]
     assert doc["incomplete_runs"]["m-smoke"]["items_covered"] == 2 and doc["incomplete_runs"]["m-smoke"]["items"] == 5
     assert doc["strata"]["all"]["metrics"]["accuracy"]["m-full"]["estimate"] == 1.0
+
+
+def test_repeat_consistency_compares_answers_not_verdicts(project):
+    other_wrong = '{"total": 2, "date": "2026-03-14", "tax_id": null}'  # wrong like WORSE, but another answer
+    records = [chat_record(i, GOOD) for i in ITEMS]
+    records += [chat_record("r-pub-1", GOOD, repeat=1), chat_record("r-pub-1", GOOD, repeat=2)]  # the same
+    records += [chat_record("i-pub-1", WORSE, repeat=1), chat_record("i-pub-1", other_wrong, repeat=2)]
+    project.add_run("m-p", records, model="m", provider="p")
+    c = _stats(project)["consistency"]["m-p"]
+    assert (c["documents"]["k"], c["documents"]["n"]) == (1, 2)  # r-pub-1 the same, i-pub-1 not
+    assert (c["units"]["k"], c["units"]["n"]) == (3 + 2, 6)  # i-pub-1: total differs, date and tax_id the same
+    assert c["documents"]["low"] < 0.5 < c["documents"]["high"]
+
+
+def test_item_analysis_finds_items_that_separate_no_run_or_rank_against_the_order(project):
+    bad = '{"total": 1, "date": "1999-01-01", "tax_id": "X"}'
+    # run a best overall, c worst; on r-pub-2 everyone is right; on i-pub-1 only the worst is right
+    plan = {"a": {"i-pub-1": bad}, "b": {"i-pub-1": bad, "r-prv-1": bad, "i-prv-1": bad},
+            "c": {"r-pub-1": bad, "r-prv-1": bad, "i-prv-1": bad}}
+    for run, wrong in plan.items():
+        project.add_run(run, [chat_record(i, wrong.get(i, GOOD)) for i in ITEMS], model=run, provider="p")
+    ia = _stats(project)["item_analysis"]
+    assert "r-pub-2" in ia["not_separating"] and "i-pub-1" in ia["against_order"]
+    assert ia["items"]["r-pub-2"]["runs_right"] == 3 and ia["items"]["i-pub-1"]["discrimination"] < 0

@@ -16,6 +16,7 @@ from .anchors import anchor_comparisons
 from .estimates import Draws, macro_draws, per_run, ratio_draws
 from .gap import gap
 from .inputs import SuiteData
+from .items import consistency, item_analysis
 from .operations import QUANTILE_RULE, operations, operations_calls
 from .pairwise import OVERLAP, max_t, overlap_calls
 from .ranks import rank_ranges, tie_groups
@@ -134,6 +135,9 @@ def compute(data: SuiteData, resamples: int, on_chunk: Callable[[int], None] | N
         "strata": out_strata, "skipped_strata": skipped, "operations": ops,
         "gap": _gaps(data, halves),
         "anchors": anchor_comparisons(data, resamples),
+        "consistency": consistency(data),
+        "item_analysis": item_analysis(data, {r: row["estimate"] for r, row in out_strata["all"]["metrics"]
+                                              .get(data.plugin.headline, {}).items()}),
     }
     if suite.comparison == OVERLAP:
         doc["operations_calls"] = operations_calls(ops)

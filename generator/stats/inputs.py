@@ -56,6 +56,7 @@ class SuiteData:
     calls: dict[str, list[dict]]  # run group -> calls of its runs (dicts of strings, as in calls.csv)
     earlier: list[RunInfo] = field(default_factory=list)  # earlier rounds of a current run group
     incomplete: list[RunInfo] = field(default_factory=list)  # runs missing items of their half: never ranked
+    repeat_answers: dict[str, dict[str, list[tuple[str, ...]]]] = field(default_factory=dict)  # run -> item -> answers
     all_runs: list[RunInfo] = field(default_factory=list)  # current and earlier, the order of all_figs
     all_figs: np.ndarray | None = None
     all_repeats: np.ndarray | None = None
@@ -91,7 +92,7 @@ def suite_data(scored) -> SuiteData:
     return SuiteData(scored.suite, scored.plugin, declared, scored.items, current, declared.figure_names,
                      all_figs[keep], all_repeats[keep], {r.id: calls[r.id] for r in current},
                      earlier=earlier, all_runs=infos, all_figs=all_figs, all_repeats=all_repeats,
-                     incomplete=incomplete)
+                     incomplete=incomplete, repeat_answers={r.run.id: r.repeat_answers for r in scored.runs})
 
 
 def _info(first, members: list, coverage: tuple[int, int]) -> RunInfo:

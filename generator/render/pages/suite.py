@@ -11,6 +11,7 @@ from .common import (
     headline_key,
     leaderboard,
     metric_label,
+    metric_scale,
     metrics_table,
     pairwise_matrix,
     run_cells,
@@ -119,6 +120,52 @@ def incomplete_table(sd: SuiteView) -> Table | None:
     return table
 
 
+def consistency_table(sd: SuiteView) -> Table | None:
+    """Repeat consistency per run group (items answered more than once)."""
+    rows = sd.stats.get("consistency", {})
+    if not rows:
+        return None
+    table = Table("consistency", "Repeat consistency: the same answers in every repeat of an item (95% Wilson interval)",
+                  [*RUN_COLUMNS, Column("documents", "Documents answered the same (%)", True),
+                   Column("n_documents", "Documents repeated", True), Column("units", "Answers the same (%)", True)],
+                  export=f"downloads/{sd.suite.name}/consistency")
+    for run, c in sorted(rows.items()):
+        table.rows.append([*run_cells(sd, run), interval(c["documents"], 100.0), number(c["documents"]["n"], digits=0),
+                           interval(c["units"], 100.0)])
+    return table
+
+
+def item_tables(sd: SuiteView) -> tuple[dict, Table | None, Table | None]:
+    """Item analysis: a summary, the items worth a look (shown) and every item (downloaded)."""
+    ia = sd.stats.get("item_analysis", {})
+    items = ia.get("items", {})
+    if not items:
+        return {}, None, None
+    public = {i.id for i in sd.public_items}
+    columns = [Column("item", "Item"), Column("half", "Half"), Column("runs_right", "Runs fully right", True),
+               Column("runs", "Runs", True), Column("mean", "Mean of the runs", True),
+               Column("discrimination", "Discrimination", True,
+                      help="the correlation, across runs, between the item's value and the run's headline")]
+
+    def row(item_id: str) -> list:
+        x = items[item_id]
+        return [text(item_id, href=suite_path(sd, f"items/{item_id}.html") if item_id in public else None),
+                text(x["half"]), number(x["runs_right"], digits=0), number(x["runs"], digits=0),
+                number(x["mean"], metric_scale(sd, sd.plugin.headline)[0]), number(x["discrimination"], digits=2)]
+
+    flagged = Table("items-flagged", "Items that separate no run, or rank runs against their overall order",
+                    columns + [Column("why", "Why")], export=f"downloads/{sd.suite.name}/items-flagged")
+    for item_id in ia.get("not_separating", []):
+        flagged.rows.append(row(item_id) + [text("every run scores the same")])
+    for item_id in ia.get("against_order", []):
+        flagged.rows.append(row(item_id) + [text("negative discrimination")])
+    every = Table("items-all", "Every item", columns, export=f"downloads/{sd.suite.name}/item-analysis")
+    every.rows = [row(i) for i in sorted(items)]
+    summary = {"items": len(items), "not_separating": len(ia.get("not_separating", [])),
+               "against_order": len(ia.get("against_order", [])), "download": every.export}
+    return summary, flagged, every
+
+
 def pages(site: SiteData):
     for sd in site.suites:
         name = sd.suite.name
@@ -129,13 +176,16 @@ def pages(site: SiteData):
         gap = gap_table(sd, f"downloads/{name}/gap")
         balance = balance_tables(sd)
         reports = report_tables(sd)
+        consistency = consistency_table(sd)
+        item_summary, flagged, every_item = item_tables(sd)
         tables = [main["leaderboard"], main["metrics"], gap] + [d["metrics"] for d in datasets] + \
-                 [b["table"] for b in balance] + reports
+                 [b["table"] for b in balance] + reports + [t for t in (consistency, flagged, every_item) if t]
         for d in datasets:
             d["leaderboard"].export = None
         ctx = {"sd": sd, "suite": sd.suite, "main": main, "datasets": datasets, "gap": gap, "balance": balance,
                "strata": stratum_links(sd), "skipped": sd.stats.get("skipped_strata", {}), "reports": reports,
-               "incomplete": incomplete_table(sd),
+               "incomplete": incomplete_table(sd), "consistency": consistency,
+               "item_summary": item_summary, "items_flagged": flagged,
                "method": sd.stats["method"], "tradeoffs": tradeoff_charts(sd, f"tradeoff-{name}"),
                "public_items": len(sd.public_items), "items_href": suite_path(sd, "items/index.html"),
                "n_items": len(sd.result.items)}
