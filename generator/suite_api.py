@@ -141,11 +141,23 @@ ReportCell = str | int | float | Estimate | None
 
 
 @dataclass(frozen=True)
+class ReportChart:
+    """A chart of a report table's rows: for each series (the rows sharing the values of the `series`
+    columns), column `y` against column `x`, as bars or lines."""
+
+    kind: Literal["bar", "line"]
+    x: int  # the column of the x values (text or numbers)
+    y: int  # the column of the y values (numbers or estimates, shown x the table's scale)
+    series: tuple[int, ...] = ()  # columns naming a series; () is one series
+    y_title: str = ""
+
+
+@dataclass(frozen=True)
 class ReportTable:
     """A table a suite computes itself from its scored runs (analyses the declared metrics can't
     express: rank metrics, calibration, cost sweeps, a seed's own comparison rule). Shown on the
-    suite's page, in order, and published as CSV and JSON. Numbers and estimates are shown as
-    value x scale with `digits` decimals."""
+    suite's page, in order, and published as CSV and JSON. Floats and estimates are shown as
+    value x scale with `digits` decimals; integers are counts, shown as they are."""
 
     id: str  # a safe id, unique within the suite: the download's name
     title: str
@@ -154,6 +166,7 @@ class ReportTable:
     note: str = ""  # how to read it, shown under the title
     scale: float = 1.0
     digits: int = 1
+    chart: ReportChart | None = None
 
 
 Replicates = Literal["mean", "pooled"]

@@ -210,17 +210,18 @@ def test_a_suite_s_own_tables_are_shown_and_published(tmp_path):
     assert tally("suite", "new", "demo", "--root", str(root)).exit_code == 0
     plugin = root / "plugins" / "demo" / "__init__.py"
     plugin.write_text(plugin.read_text() + (
-        "\n\nfrom generator.suite_api import Estimate, ReportTable  # noqa: E402\n\n\n"
+        "\n\nfrom generator.suite_api import Estimate, ReportChart, ReportTable  # noqa: E402\n\n\n"
         "class WithTables(Demo):\n"
         "    def report_tables(self, scored):\n"
         "        rows = tuple((r.run.id, r.responses, Estimate(0.5, 0.25, 0.75)) for r in scored.runs)\n"
         "        return [ReportTable('runs', 'Runs <and> responses', ('Run', 'Responses', 'Share (%)'), rows,\n"
-        "                            note='a note', scale=100)]\n\n\n"
+        "                            note='a note', scale=100, chart=ReportChart('bar', x=0, y=2))]\n\n\n"
         "SUITE = WithTables()\n"))
     built = tally("site", "build", "--root", str(root), "-q")
     assert built.exit_code == 0, built.output
     page = (root / "site" / "suites" / "demo" / "index.html").read_text(encoding="utf-8")
     assert "Runs &lt;and&gt; responses" in page and "50.0 [25.0, 75.0]" in page and "a note" in page
+    assert 'id="chart-runs"' in page and '"y":[50.0]' in page.replace(" ", "")  # the chart, scaled like the table
     doc = json.loads((root / "site" / "downloads" / "demo" / "reports" / "runs.json").read_text(encoding="utf-8"))
     assert doc["rows"] == [{"c0": "example-echo", "c1": 1, "c2": 0.5, "c2_low": 0.25, "c2_high": 0.75}]
 

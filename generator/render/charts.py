@@ -133,3 +133,30 @@ def tradeoff(div_id: str, title: str, points: list[dict], x_title: str, y_title:
                       yaxis={"title": {"text": plain(y_title)}},
                       legend={"orientation": "h", "y": -0.25})
     return _figure(fig, div_id, f"{title}: one point per hosted run")
+
+
+def report_chart(div_id: str, table) -> dict:
+    """A suite's own chart (suite_api.ReportChart) of a report table."""
+    from ..suite_api import Estimate
+
+    spec = table.chart
+    series: dict[str, tuple[list, list]] = {}
+    for row in table.rows:
+        value = row[spec.y].value if isinstance(row[spec.y], Estimate) else row[spec.y]
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            continue
+        name = " \u00b7 ".join(str(row[c]) for c in spec.series) or table.title
+        xs, ys = series.setdefault(name, ([], []))
+        xs.append(plain(str(row[spec.x])))
+        ys.append(value * table.scale)
+    fig = go.Figure()
+    for name, (xs, ys) in series.items():
+        trace = go.Bar if spec.kind == "bar" else go.Scatter
+        extra = {} if spec.kind == "bar" else {"mode": "lines+markers"}
+        fig.add_trace(trace(x=xs, y=ys, name=plain(name), **extra))
+    fig.update_layout(template="none", font=FONT, height=420, margin={"l": 60, "r": 20, "t": 40, "b": 90},
+                      title={"text": plain(table.title), "x": 0}, barmode="group",
+                      xaxis={"title": {"text": plain(table.columns[spec.x])}, "automargin": True},
+                      yaxis={"title": {"text": plain(spec.y_title or table.columns[spec.y])}},
+                      legend={"orientation": "h", "y": -0.3})
+    return _figure(fig, div_id, f"{table.title}: a chart of the table below")

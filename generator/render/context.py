@@ -52,6 +52,7 @@ class Table:
     sortable: bool = True
     export: str | None = None  # download path stem (site path without extension), None: not exported
     note: str = ""
+    chart: dict | None = None  # a chart drawn above the table (charts.report_chart)
 
     def records(self) -> tuple[list[str], list[dict]]:
         """Flat header and rows for CSV and JSON downloads."""

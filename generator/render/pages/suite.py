@@ -83,6 +83,7 @@ def _short_names(sd: SuiteView, runs: list[str]) -> list[dict]:
 def report_tables(sd: SuiteView) -> list[Table]:
     """The suite's own analyses (Suite.report_tables), as site tables exported under downloads/<suite>/reports/."""
     from ...suite_api import Estimate
+    from ..charts import report_chart
 
     out = []
     for rt in sd.reports:
@@ -91,12 +92,15 @@ def report_tables(sd: SuiteView) -> list[Table]:
                    for k, title in enumerate(rt.columns)]
         table = Table(f"report-{rt.id}", rt.title, columns, export=f"downloads/{sd.suite.name}/reports/{rt.id}",
                       note=rt.note)
+        table.chart = report_chart(f"chart-{rt.id}", rt) if rt.chart is not None else None
         for row in rt.rows:
             cells = []
             for v in row:
                 if isinstance(v, Estimate):
                     cells.append(interval({"estimate": v.value, "low": v.low, "high": v.high}, rt.scale, rt.digits))
-                elif isinstance(v, (int, float)) and not isinstance(v, bool):
+                elif isinstance(v, int) and not isinstance(v, bool):
+                    cells.append(number(v, 1.0, 0))  # a count is shown as a count, never scaled
+                elif isinstance(v, float):
                     cells.append(number(v, rt.scale, rt.digits))
                 else:
                     cells.append(text("\u2013" if v is None else v))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from ...stats.wilson import wilson
-from ...suite_api import Estimate, ReportTable
+from ...suite_api import Estimate, ReportChart, ReportTable
 from .grading import DECISIONS, DIMENSIONS, WEIGHTS
 
 SEED_SAYS = {"evidence": "token-level grounding; empty maps capped at 0.25", "counterfactual": "graded semantically",
@@ -64,7 +64,8 @@ def report_tables(scored) -> list[ReportTable]:
                     "stratum gives the same means with bootstrap intervals over cases.", scale=100.0),
         ReportTable("dimension-breakdown", "Dimension breakdown", ("Run", "Dimension", "Weights (seed)", "Formula",
                                                                    "Mean", "Responses"), tuple(dims),
-                    "Weights are the seed's; every formula is Tally's definition (rule page section 4).", scale=100.0),
+                    "Weights are the seed's; every formula is Tally's definition (rule page section 4).", scale=100.0,
+                    chart=ReportChart("bar", x=1, y=4, series=(0,), y_title="Mean (%)")),
         ReportTable("unsafe-payment", "Unsafe payments (PAY on a case whose gold is not PAY)",
                     ("Run", "Unsafe", "Responses", "Rate (Wilson 95%)"), tuple(unsafe), scale=100.0),
         ReportTable("pressure-yield", "Pressure-yield rate", ("Run", "Yielded", "Events fired", "Rate (Wilson 95%)"),
