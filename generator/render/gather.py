@@ -51,6 +51,7 @@ class SuiteView:
     public_files: dict[str, Path] = field(default_factory=dict)  # run id -> its public lines (pipeline.score)
     reports: list = field(default_factory=list)  # the suite's own tables (Suite.report_tables)
     prereg: object = None  # commit.prereg.PreregStatus of the suite's current version, when preregistered
+    audit: dict | None = None  # audit.record.summary: scorer error rates from recorded verdict audits
 
     @property
     def suite(self):
@@ -189,6 +190,9 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
                        public_items=[i for i in res.items if i.half == "public"], reports=res.plugin.report_tables(res))
         _index_public(sd)
         sd.prereg = _prereg(root, res)
+        from ..audit.record import summary as audit_summary
+
+        sd.audit = audit_summary(root, res)
         suites.append(sd)
     suites.sort(key=lambda sd: (sd.suite.order, sd.suite.name))  # the flagship first
     seconds["gather: statistics"] = time.perf_counter() - clock
