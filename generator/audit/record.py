@@ -17,7 +17,7 @@ from ..commit.keys import now_utc
 from ..ids import is_safe_id
 from ..pipeline import ScoredSuite
 from ..stats.wilson import rate
-from .sample import JUDGMENTS, JUDGMENTS_FORMAT, AuditError
+from .sample import COMMON_VERDICTS, JUDGMENTS, JUDGMENTS_FORMAT, AuditError
 
 AUDITS_DIR = ("content", "audits")
 
@@ -53,7 +53,7 @@ def validate(doc: dict, scored: ScoredSuite) -> tuple[list[dict], list[str]]:
         t = r.verdicts
         for k in range(len(t)):
             verdicts[(r.run.id, t.item[k], t.repeat[k], t.unit[k])] = t.verdict[k]
-    kinds = set(verdicts.values())
+    kinds = set(verdicts.values()) | set(COMMON_VERDICTS)
     halves = {i.id: i.half for i in scored.items}
     models = {r.run.id: r.run.model for r in scored.runs}
     out, problems, seen = [], [], set()
@@ -77,9 +77,9 @@ def validate(doc: dict, scored: ScoredSuite) -> tuple[list[dict], list[str]]:
         if j.get("judgment") not in JUDGMENTS:
             problems.append(f"{where}: judgment must be one of {', '.join(JUDGMENTS)}")
         right = j.get("right_verdict")
-        if j.get("judgment") == "disagree" and (right not in kinds or right == verdicts[key]):
-            problems.append(f"{where}: a disagreement names the right verdict, one of {', '.join(sorted(kinds))}, "
-                            "other than the scorer's")
+        if j.get("judgment") == "disagree" and (not is_safe_id(right) or right == verdicts[key]):
+            problems.append(f"{where}: a disagreement names the right verdict (one of {', '.join(sorted(kinds))}, "
+                            "or another verdict name), other than the scorer's")
         private = halves.get(str(j.get("item"))) == "private"
         out.append({"run": key[0], "model": models[key[0]], "item": key[1], "repeat": key[2], "unit": key[3],
                     "verdict": verdicts[key], "judgment": j.get("judgment"),

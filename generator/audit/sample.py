@@ -27,6 +27,7 @@ JUDGMENTS_FORMAT = "tally-audit-judgments-v1"
 JUDGMENTS = ("agree", "disagree", "unsure")
 CSV_COLUMNS = ["id", "run", "model", "item", "repeat", "unit", "verdict", "reason", "judgment", "right_verdict",
                "note", "checked_answer", "response", "document"]
+COMMON_VERDICTS = ("correct", "wrong", "invented", "false_null", "null_ok", "unparseable", "failed_call")
 PAGE = Path(__file__).resolve().parent / "page.html"
 DOCUMENT_CHARS = 20_000
 RESPONSE_CHARS = 20_000
@@ -123,7 +124,7 @@ def sample(scored: ScoredSuite, per_model: int, seed: int) -> dict:
                     "checked_answer": {"columns": list(scored.plugin.answer_columns),
                                        "rows": [[str(c) for c in row] for row in scored.plugin.answer_rows(raw)]},
                     "response": _content(record) if record else "(no stored response: the item is a failed call)"})
-    verdicts = sorted({v for rows in by_model.values() for *_, v in rows})
+    verdicts = sorted({v for rows in by_model.values() for *_, v in rows} | set(COMMON_VERDICTS))
     return {"format": SAMPLE_FORMAT, "suite": scored.suite.name, "suite_version": scored.suite.version,
             "seed": seed, "per_model": per_model, "verdict_kinds": verdicts, "entries": out}
 
