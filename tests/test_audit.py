@@ -120,3 +120,18 @@ def test_the_audit_page_works_from_file_by_keyboard(demo, tmp_path):
     assert tally("site", "build", "--root", demo, "--resamples", "200").exit_code == 0
     html = (demo / "site/suites/demo/index.html").read_text()
     assert "Kim Keys" in html and "misread total" in html
+
+
+def test_the_example_ships_a_simulated_audit_that_matches_todays_verdicts():
+    from generator.audit.record import load_audits, summary, validate
+    from generator.pipeline import load_and_score
+
+    root = Path(__file__).resolve().parents[1]
+    audits = load_audits(root, "extracting")
+    assert len(audits) == 1 and audits[0]["simulated"] and "simulated" in audits[0]["auditor"]
+    scored = load_and_score(root, ["extracting"], 1, False)[0]
+    _, problems = validate(audits[0], scored)
+    assert problems == []
+    s = summary(root, scored)
+    assert s is not None and s["simulated"] and s["suite"]["k"] == len(s["disagreements"]) > 0
+    assert s["suite"]["stale"] == 0 and len(s["models"]) == len({r.run.model for r in scored.runs})

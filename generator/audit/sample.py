@@ -113,14 +113,14 @@ def sample(scored: ScoredSuite, per_model: int, seed: int) -> dict:
     for n, (model, (run, item_id, repeat, unit, verdict)) in enumerate(entries, start=1):
         t = runs[run].verdicts
         k = next(j for j in range(len(t)) if (t.item[j], t.repeat[j], t.unit[j]) == (item_id, repeat, unit))
-        item = items[item_id]
-        raw = json.loads(item.line)
-        document = item.document.get("text") if isinstance(item.document.get("text"), str) else \
-            json.dumps(item.document, ensure_ascii=False, indent=1)
+        it = items[item_id]
+        raw = json.loads(it.line)
+        document = it.document.get("text") if isinstance(it.document.get("text"), str) else \
+            json.dumps(it.document, ensure_ascii=False, indent=1)
         record = records[run].get((item_id, repeat))
         out.append({"id": f"a{n:04d}", "run": run, "model": model, "item": item_id, "repeat": repeat,
                     "unit": unit, "verdict": verdict, "points": t.points[k], "reason": t.reason[k],
-                    "half": item.half, "document": str(document)[:DOCUMENT_CHARS],
+                    "half": it.half, "document": str(document)[:DOCUMENT_CHARS],
                     "checked_answer": {"columns": list(scored.plugin.answer_columns),
                                        "rows": [[str(c) for c in row] for row in scored.plugin.answer_rows(raw)]},
                     "response": _content(record) if record else "(no stored response: the item is a failed call)"})

@@ -230,7 +230,7 @@ def check_preregs(root: Path, trust: Trust, checks: Checks) -> None:
                    f"statistics settings on {st.registered_at} (the signer's claim)")
         if parse_time(stmt.get("registered_at")) is None:
             checks.add(subject, "date", False, "registered_at is not an ISO 8601 time with a zone")
-        signer = stmt.get("signer") if isinstance(stmt.get("signer"), dict) else {}
+        signer: dict = stmt["signer"] if isinstance(stmt.get("signer"), dict) else {}
         if not (folder / STATEMENT_SIG).is_file():
             checks.add(subject, "signature", False, f"{STATEMENT_SIG} is missing")
         else:
