@@ -80,13 +80,14 @@ def example_generate(root: Path, seed: int) -> None:
 
 def _register() -> None:
     """Commands that live next to their stage; each imports its heavy modules only when it runs."""
-    from .commit.commands import commit, keys, reveal, verify
+    from .audit.commands import audit
+    from .commit.commands import commit, keys, prereg, reveal, verify
     from .harness.commands import import_cmd, provider, run
     from .render.commands import site
     from .stats.commands import stats
     from .suite_commands import suite
 
-    for command in (site, stats, run, import_cmd, provider, keys, commit, reveal, verify, suite):
+    for command in (site, stats, run, import_cmd, provider, keys, commit, reveal, verify, prereg, audit, suite):
         main.add_command(command)
 
 

@@ -126,6 +126,25 @@ def reveal(round_name: str, source: Path, key_path: Path, revealed_at: str | Non
     _report(run_verify(root, round_name))
 
 
+@click.command("prereg")
+@click.argument("suite_name", metavar="SUITE")
+@click.option("--key", "key_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Private signing key (mode 0600, outside the project).")
+@click.option("--registered-at", default=None, help="Date to claim (default: now). Only ever the signer's claim.")
+@ROOT_OPTION
+def prereg(suite_name: str, key_path: Path, registered_at: str | None, root: Path) -> None:
+    """Sign the preregistration of SUITE's current version: the SHA-256 of its rule page, suite.toml,
+    prompt, both scorers' source files and its statistics settings. Refused once a run of that version exists."""
+    from . import CommitError
+    from .prereg import preregister
+
+    try:
+        path = preregister(root, suite_name, key_path, registered_at)
+    except CommitError as exc:
+        _fail(exc)
+    click.echo(f"wrote {path} and its signature; `tally verify` checks it against every run of this version")
+
+
 @click.command("verify")
 @click.argument("round_name", metavar="[ROUND]", required=False)
 @click.option("--trust", "trust", default=None, metavar="FINGERPRINT",

@@ -47,6 +47,8 @@ def publishable(rel: tuple[str, ...]) -> bool:
             return is_safe_id(round_name) and name in _ROUND_FILES
         case ("commitments", round_name, folder, name) if folder == ITEMS:
             return is_safe_id(round_name) and _named(name, ".json")
+        case ("prereg", suite, version, name):
+            return is_safe_id(suite) and is_safe_id(version) and name in ("prereg.json", "prereg.json.sig")
     return False
 
 
@@ -77,7 +79,7 @@ def publish_commitment_files(root: Path, target: Path) -> list[str]:
     refuse_private_keys(root)
     content = root / "content"
     copied = []
-    for top in ("keys", "commitments"):
+    for top in ("keys", "commitments", "prereg"):
         base = content / top
         for path in sorted(base.rglob("*")) if base.is_dir() else []:
             rel = path.relative_to(content)

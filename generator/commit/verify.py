@@ -71,6 +71,10 @@ def verify(root: Path, round_name: str | None = None, *, trust: str | None = Non
     _check_chain(chain, head, set(selected), checks)
     for name in selected:
         verify_round(root, name, trusted, checks)
+    if round_name is None:
+        from .prereg import check_preregs
+
+        check_preregs(root, trusted, checks)
     return checks
 
 

@@ -99,6 +99,9 @@ def generate_example(root: Path, seed: int = 20261020, progress: bool = True) ->
         written += generate_ledgershield(root)
     if (root / "content" / "suites" / "cortifybench" / "suite.toml").is_file():
         written += generate_cortify(root)
+    from .audit import write_example_audit
+
+    written.append(write_example_audit(root))
     return written
 
 

@@ -50,6 +50,8 @@ class SuiteView:
     offsets: dict[str, dict[tuple[str, int], tuple[int, int]]] = field(default_factory=dict)
     public_files: dict[str, Path] = field(default_factory=dict)  # run id -> its public lines (pipeline.score)
     reports: list = field(default_factory=list)  # the suite's own tables (Suite.report_tables)
+    prereg: object = None  # commit.prereg.PreregStatus of the suite's current version, when preregistered
+    audit: dict | None = None  # audit.record.summary: scorer error rates from recorded verdict audits
 
     @property
     def suite(self):
@@ -138,6 +140,14 @@ def _index_public(data: SuiteView) -> None:
             data.public_files[r.run.id] = r.public_file
 
 
+def _prereg(root: Path, res: ScoredSuite):
+    """The preregistration of the suite's current version, compared with today's files and runs."""
+    from ..commit.prereg import STATEMENT, prereg_dir, status
+
+    folder = prereg_dir(root, res.suite.name, res.suite.version)
+    return status(root, folder) if (folder / STATEMENT).is_file() else None
+
+
 def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: int = 1,
            progress=None, skip_scorer_b: bool = False) -> SiteData:
     """Phase 1: load, score (A and B), statistics, pages' data. `progress(total, label)` as in
@@ -179,6 +189,10 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
                        staging / "rescore" / name, stats_path,
                        public_items=[i for i in res.items if i.half == "public"], reports=res.plugin.report_tables(res))
         _index_public(sd)
+        sd.prereg = _prereg(root, res)
+        from ..audit.record import summary as audit_summary
+
+        sd.audit = audit_summary(root, res)
         suites.append(sd)
     suites.sort(key=lambda sd: (sd.suite.order, sd.suite.name))  # the flagship first
     seconds["gather: statistics"] = time.perf_counter() - clock

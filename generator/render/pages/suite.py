@@ -9,10 +9,12 @@ from . import Page
 from .common import (
     RUN_COLUMNS,
     headline_key,
+    item_path,
     leaderboard,
     metric_label,
     metric_scale,
     metrics_table,
+    model_path,
     pairwise_matrix,
     run_cells,
     stratum_path,
@@ -109,6 +111,35 @@ def report_tables(sd: SuiteView) -> list[Table]:
     return out
 
 
+def audit_tables(sd: SuiteView) -> list[Table]:
+    """Recorded verdict audits: the scorer error rate per model and for the suite, and every disagreement."""
+    a = sd.audit
+    if not a:
+        return []
+    name = sd.suite.name
+    rates = Table("audit-rates", "Scorer error rate: share of audited verdicts a person judged wrong",
+                  [Column("model", "Model"), Column("rate", "Error rate [95% Wilson interval]", True),
+                   Column("wrong", "Judged wrong", True), Column("n", "Judged (n)", True),
+                   Column("unsure", "Unsure", True), Column("stale", "Verdict changed since", True)],
+                  export=f"downloads/{name}/audit-rates",
+                  note="Unsure judgments are left out of n; a verdict the scorers have changed since it was "
+                       "audited is counted apart.")
+    rows = [(m, r, model_path(m)) for m, r in a["models"].items()] + [("all models", a["suite"], None)]
+    for label, r, href in rows:
+        rates.rows.append([text(label, href=href), interval(r, 100), number(r["k"], digits=0),
+                           number(r["n"], digits=0), number(r["unsure"], digits=0), number(r["stale"], digits=0)])
+    public = {i.id for i in sd.public_items}
+    dis = Table("audit-disagreements", "Verdicts judged wrong",
+                [Column("model", "Model"), Column("item", "Item"), Column("unit", sd.plugin.unit_label),
+                 Column("scorer", "Scorer's verdict"), Column("right", "Right verdict"), Column("note", "Note")],
+                export=f"downloads/{name}/audit-disagreements")
+    for d in a["disagreements"]:
+        item = text(d["item"], href=item_path(sd, d["item"]) if d["item"] in public else None)
+        dis.rows.append([text(d["model"]), item, text(d["unit"]), text(d["verdict"]), text(d["right_verdict"]),
+                         text(d["note"] if d["item"] in public else "(private item)")])
+    return [rates, dis]
+
+
 def incomplete_table(sd: SuiteView) -> Table | None:
     """Runs that miss items of their half: listed apart with their coverage, never ranked."""
     runs = sd.stats.get("incomplete_runs", {})
@@ -182,14 +213,15 @@ def pages(site: SiteData):
         reports = report_tables(sd)
         consistency = consistency_table(sd)
         item_summary, flagged, every_item = item_tables(sd)
+        audit = audit_tables(sd)
         tables = [main["leaderboard"], main["metrics"], gap] + [d["metrics"] for d in datasets] + \
-                 [b["table"] for b in balance] + reports + [t for t in (consistency, flagged, every_item) if t]
+                 [b["table"] for b in balance] + reports + [t for t in (consistency, flagged, every_item) if t] + audit
         for d in datasets:
             d["leaderboard"].export = None
         ctx = {"sd": sd, "suite": sd.suite, "main": main, "datasets": datasets, "gap": gap, "balance": balance,
                "strata": stratum_links(sd), "skipped": sd.stats.get("skipped_strata", {}), "reports": reports,
                "incomplete": incomplete_table(sd), "consistency": consistency,
-               "item_summary": item_summary, "items_flagged": flagged,
+               "item_summary": item_summary, "items_flagged": flagged, "audit": audit,
                "method": sd.stats["method"], "tradeoffs": tradeoff_charts(sd, f"tradeoff-{name}"),
                "public_items": len(sd.public_items), "items_href": suite_path(sd, "items/index.html"),
                "n_items": len(sd.result.items)}

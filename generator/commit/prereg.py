@@ -1,0 +1,247 @@
+"""`tally prereg SUITE`: a signed statement fixing a suite version's rules before any run of it exists.
+
+The statement (`content/prereg/<suite>/<version>/prereg.json`, canonical JSON, signed as
+`prereg.json.sig` in the namespace `tally-prereg-v1@<site>` with the same signing functions as a
+round) names the suite, its version, the claimed date, the statistics settings and the SHA-256 of every
+file that fixes the rules: the rule page, suite.toml, the prompt, scorer A (the suite plugin's Python
+files), scorer B (its scripts and the shared core). `tally verify` recomputes the hashes and lists what
+changed, and checks that every stored run of that version is dated after the statement.
+
+Preregistrations are not links of the commitments chain: each stands alone, signed by a trusted key
+that was active at its claimed date.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+from ..content import SuiteConfig, load_suite
+from ..errors import ErrorLog
+from ..ids import is_safe_id
+from . import CommitError
+from .canonical import canonical, parse_canonical, sha256_hex
+from .checks import Checks
+from .keyfiles import fingerprint, load_private_key
+from .keys import find_key, load_registry, now_utc
+from .rounds import is_utc_time
+from .sshsig import sign
+from .trust import Trust, parse_time
+
+PREREG_FORMAT = "tally-prereg-v1"
+PREREG_NAMESPACE = "tally-prereg-v1@{site}"
+PREREG_DIR = ("content", "prereg")
+STATEMENT = "prereg.json"
+STATEMENT_SIG = "prereg.json.sig"
+CORE = Path(__file__).resolve().parents[2] / "scorer-js" / "core.js"
+DATE_CLAIM = "the signer's own claim; only an external timestamp could prove it"
+
+
+def prereg_dir(root: Path, suite: str, version: str) -> Path:
+    return root.joinpath(*PREREG_DIR, suite, version)
+
+
+def _suite(root: Path, name: str) -> SuiteConfig:
+    log = ErrorLog(root)
+    folder = root / "content" / "suites" / name
+    if not is_safe_id(name) or not (folder / "suite.toml").is_file():
+        raise CommitError(f"no suite {name!r} in content/suites/")
+    suite = load_suite(folder, log)
+    if suite is None:
+        raise CommitError("; ".join(str(e) for e in log.errors) or f"cannot read {folder / 'suite.toml'}")
+    return suite
+
+
+def _python_files(plugin: object) -> dict[str, Path]:
+    """The plugin's Python source: every .py file of its package, or its one module file."""
+    module = sys.modules.get(type(plugin).__module__)
+    path = Path(getattr(module, "__file__", "") or "")
+    if not path.is_file():
+        return {}
+    if path.name == "__init__.py":
+        base = path.parent
+        return {f"scorer-a/{p.relative_to(base).as_posix()}": p for p in sorted(base.rglob("*.py"))
+                if "__pycache__" not in p.parts}
+    return {f"scorer-a/{path.name}": path}
+
+
+def hashed_files(root: Path, suite: SuiteConfig) -> dict[str, Path]:
+    """What a preregistration fixes, by the name the statement gives each file."""
+    from ..plugins import PluginError
+    from ..plugins import load_registry as load_plugins
+
+    try:
+        plugin = load_plugins(root).get(suite.scorer)
+    except PluginError as exc:
+        raise CommitError(str(exc)) from None
+    files = {
+        f"content/pages/scoring-{suite.name}.md": root / "content" / "pages" / f"scoring-{suite.name}.md",
+        f"content/suites/{suite.name}/suite.toml": suite.root / "suite.toml",
+        f"content/suites/{suite.name}/prompt.toml": suite.root / "prompt.toml",
+    }
+    files |= _python_files(plugin)
+    files |= {f"scorer-b/{p.name}": p for p in plugin.scorer_b.scripts}
+    files["scorer-b/core.js"] = CORE
+    return files
+
+
+def statistics_settings(suite: SuiteConfig) -> dict:
+    return {"interval": "95%", "resamples": suite.resamples, "comparison": suite.comparison,
+            "headline_half": suite.headline_half, "min_stratum_items": suite.min_stratum_items,
+            "strata": list(suite.strata)}
+
+
+def _digests(files: dict[str, Path]) -> dict[str, str | None]:
+    return {name: sha256_hex(p.read_bytes()) if p.is_file() else None for name, p in sorted(files.items())}
+
+
+def runs_of(root: Path, suite: str, version: str) -> list[dict]:
+    """run.json of every stored run of `suite` at `version` (read leniently: the pipeline validates)."""
+    base = root / "results" / suite
+    out = []
+    for d in sorted(base.iterdir()) if base.is_dir() else []:
+        try:
+            meta = orjson.loads((d / "run.json").read_bytes())
+        except (OSError, orjson.JSONDecodeError):
+            continue
+        if isinstance(meta, dict) and str(meta.get("suite_version")) == version:
+            out.append(meta | {"run_id": meta.get("run_id", d.name)})
+    return out
+
+
+def preregister(root: Path, suite_name: str, key_path: Path, registered_at: str | None = None) -> Path:
+    """Sign the statement for the suite's current version; refused when a run of it exists."""
+    suite = _suite(root, suite_name)
+    if not is_safe_id(suite.version):
+        raise CommitError(f"suite version {suite.version!r} cannot name a folder")
+    out = prereg_dir(root, suite.name, suite.version)
+    if (out / STATEMENT).exists():
+        raise CommitError(f"{out / STATEMENT} already exists: version {suite.version} is preregistered "
+                          "(a new version of the rules needs a new version number)")
+    if registered_at is not None and not is_utc_time(registered_at):
+        raise CommitError(f"--registered-at {registered_at!r} must look like 2026-10-30T09:00:00Z")
+    runs = runs_of(root, suite.name, suite.version)
+    if runs:
+        raise CommitError(f"{len(runs)} run(s) of {suite.name} version {suite.version} already exist "
+                          f"({', '.join(r['run_id'] for r in runs[:3])}): a preregistration comes before any "
+                          "result; raise the suite's version to preregister new rules")
+    key = load_private_key(key_path, root)
+    record = find_key(load_registry(root), fingerprint_=fingerprint(bytes(key.verify_key)))
+    if record is None or record.get("status") != "active":
+        raise CommitError(f"key {fingerprint(bytes(key.verify_key))} is not an active key in content/keys/keys.json")
+    files = hashed_files(root, suite)
+    missing = [n for n, p in files.items() if not p.is_file()]
+    if missing:
+        raise CommitError(f"cannot preregister: missing {', '.join(missing)}")
+    site = record["namespaces"][0].split("@", 1)[1]
+    namespace = PREREG_NAMESPACE.format(site=site)
+    statement = canonical({
+        "format": PREREG_FORMAT, "suite": suite.name, "suite_version": suite.version,
+        "registered_at": registered_at or now_utc(), "registered_at_is": DATE_CLAIM,
+        "files": {"algorithm": "SHA-256", "sha256": _digests(files)},
+        "statistics": statistics_settings(suite),
+        "signer": {"key": record["name"], "principal": record["principal"], "namespace": namespace,
+                   "fingerprint": record["fingerprint"]},
+    })
+    out.mkdir(parents=True, exist_ok=True)
+    (out / STATEMENT_SIG).write_bytes(sign(key, statement, namespace).encode())
+    (out / STATEMENT).write_bytes(statement)
+    return out / STATEMENT
+
+
+@dataclass
+class PreregStatus:
+    """What the site and `tally verify` say about one preregistration."""
+
+    suite: str
+    version: str
+    path: str  # relative to content/ (and to the site)
+    registered_at: str | None
+    changed: list[str] = field(default_factory=list)  # "name: changed|missing|added", "statistics settings"
+    runs_before: list[str] = field(default_factory=list)  # run ids dated before the statement (or undated)
+    runs_after: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # the statement itself
+
+
+def _read(folder: Path) -> tuple[dict, bytes, list[str]]:
+    data = (folder / STATEMENT).read_bytes()
+    stmt, problem = parse_canonical(data)
+    problems = [problem] if problem else []
+    if not isinstance(stmt, dict) or stmt.get("format") != PREREG_FORMAT:
+        return {}, data, problems + [f"not a {PREREG_FORMAT} statement"]
+    return stmt, data, problems
+
+
+def status(root: Path, folder: Path) -> PreregStatus:
+    """Compare a statement with the files and runs as they are now (the signature is verify's)."""
+    stmt, _, problems = _read(folder)
+    suite_name, version = folder.parent.name, folder.name
+    st = PreregStatus(suite_name, version, folder.relative_to(root / "content").as_posix() + "/" + STATEMENT,
+                      stmt.get("registered_at"), problems=problems)
+    if stmt and (stmt.get("suite"), stmt.get("suite_version")) != (suite_name, version):
+        st.problems.append(f"names {stmt.get('suite')} {stmt.get('suite_version')}, not its folder's suite and version")
+    try:
+        suite = _suite(root, suite_name)
+        now = _digests(hashed_files(root, suite))
+        settings = statistics_settings(suite)
+        current_version = suite.version
+    except CommitError as exc:
+        st.problems.append(str(exc))
+        return st
+    then = (stmt.get("files") or {}).get("sha256") or {}
+    if current_version == version:  # a newer version has its own rules; these files are then history
+        for name in sorted(set(then) | set(now)):
+            if name not in now:
+                st.changed.append(f"{name}: removed")
+            elif name not in then:
+                st.changed.append(f"{name}: added")
+            elif now[name] is None:
+                st.changed.append(f"{name}: missing")
+            elif now[name] != then[name]:
+                st.changed.append(f"{name}: changed")
+        if stmt.get("statistics") != settings:
+            st.changed.append("statistics settings: changed")
+    when = parse_time(stmt.get("registered_at"))
+    for meta in runs_of(root, suite_name, version):
+        started = parse_time(str(meta.get("started", "")).replace("Z", "+00:00"))
+        ok = when is not None and started is not None and started > when
+        (st.runs_after if ok else st.runs_before).append(str(meta["run_id"]))
+    return st
+
+
+def prereg_folders(root: Path) -> list[Path]:
+    base = root.joinpath(*PREREG_DIR)
+    return sorted(p.parent for p in base.glob(f"*/*/{STATEMENT}")) if base.is_dir() else []
+
+
+def check_preregs(root: Path, trust: Trust, checks: Checks) -> None:
+    """`tally verify`: each statement's signature and signer, its files unchanged, its runs after it."""
+    from .verify import check_signature
+
+    for folder in prereg_folders(root):
+        subject = f"prereg {folder.parent.name} {folder.name}"
+        st = status(root, folder)
+        stmt, data, _ = _read(folder)
+        checks.add(subject, "statement", not st.problems, "; ".join(st.problems) or
+                   f"{STATEMENT} fixes {len((stmt.get('files') or {}).get('sha256') or {})} files and the "
+                   f"statistics settings on {st.registered_at} (the signer's claim)")
+        if parse_time(stmt.get("registered_at")) is None:
+            checks.add(subject, "date", False, "registered_at is not an ISO 8601 time with a zone")
+        signer: dict = stmt["signer"] if isinstance(stmt.get("signer"), dict) else {}
+        if not (folder / STATEMENT_SIG).is_file():
+            checks.add(subject, "signature", False, f"{STATEMENT_SIG} is missing")
+        else:
+            key = check_signature(subject, "signature", folder / STATEMENT_SIG, data, signer, PREREG_NAMESPACE,
+                                  trust, checks)
+            if key is not None and (why := trust.when_not_active(key, stmt.get("registered_at"))):
+                checks.add(subject, "signer", False, f"the statement is {why}")
+        checks.add(subject, "files unchanged", not st.changed,
+                   "changed since the preregistration: " + "; ".join(st.changed) if st.changed
+                   else "every hashed file and the statistics settings are as preregistered")
+        checks.add(subject, "runs after it", not st.runs_before,
+                   f"{len(st.runs_before)} run(s) of this version dated before the preregistration: "
+                   + ", ".join(st.runs_before[:10]) if st.runs_before
+                   else f"{len(st.runs_after)} run(s) of this version, all dated after it")

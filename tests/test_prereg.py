@@ -1,0 +1,120 @@
+"""`tally prereg`: a signed statement of a suite version's rules before any run; `tally verify` checks it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from generator.cli import main
+from generator.commit.prereg import prereg_dir, status
+from generator.commit.publish import publishable
+
+
+def tally(*args: object):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def project(tmp_path: Path) -> tuple[Path, Path]:
+    """A scaffolded suite `demo` (version from the scaffold) with no run yet, and a pinned key."""
+    root = tmp_path / "proj"
+    assert tally("suite", "new", "demo", "--root", root).exit_code == 0
+    shutil.move(root / "results" / "demo", tmp_path / "scaffold-results")  # its example run, kept aside
+    key = tmp_path / "secret" / "k.key"
+    made = tally("keys", "new", "k1", "--private-key", key, "--root", root)
+    assert made.exit_code == 0, made.output
+    fp = json.loads((root / "content/keys/keys.json").read_text())["keys"][0]["fingerprint"]
+    with (root / "tally.toml").open("a", encoding="utf-8") as fh:
+        fh.write(f'\n[commitments]\ntrust = "{fp}"\n')
+    return root, key
+
+
+def version(root: Path) -> str:
+    import tomllib
+
+    return tomllib.loads((root / "content/suites/demo/suite.toml").read_text())["version"]
+
+
+def add_run(root: Path, run_id: str, started: str) -> None:
+    folder = root / "results" / "demo" / run_id
+    folder.mkdir(parents=True)
+    meta = {"format": 1, "suite": "demo", "suite_version": version(root), "run_id": run_id, "model": run_id,
+            "provider": "example", "hosting": "self-hosted", "simulated": True, "started": started,
+            "finished": started, "half": "public", "round": "example"}
+    (folder / "run.json").write_text(json.dumps(meta), encoding="utf-8")
+    (folder / "responses.jsonl").write_text("", encoding="utf-8")
+
+
+def test_prereg_signs_then_verify_reports_a_changed_rule_page_and_early_runs(tmp_path):
+    root, key = project(tmp_path)
+    made = tally("prereg", "demo", "--key", key, "--registered-at", "2026-11-01T09:00:00Z", "--root", root)
+    assert made.exit_code == 0, made.output
+    folder = prereg_dir(root, "demo", version(root))
+    stmt = json.loads((folder / "prereg.json").read_text())
+    names = set(stmt["files"]["sha256"])
+    assert {"content/pages/scoring-demo.md", "content/suites/demo/suite.toml", "content/suites/demo/prompt.toml",
+            "scorer-a/__init__.py", "scorer-b/scorer.js", "scorer-b/core.js"} <= names
+    assert stmt["statistics"]["resamples"] >= 100 and stmt["signer"]["namespace"].startswith("tally-prereg-v1@")
+
+    add_run(root, "after", "2026-11-02T09:00:00Z")
+    ok = tally("verify", "--root", root)
+    assert ok.exit_code == 0, ok.output
+    assert "prereg demo" in ok.output and "1 run(s) of this version, all dated after it" in ok.output
+
+    again = tally("prereg", "demo", "--key", key, "--root", root)
+    assert again.exit_code != 0 and "already exists" in again.output
+
+    page = root / "content/pages/scoring-demo.md"
+    page.write_text(page.read_text() + "\nA rule added after the preregistration.\n", encoding="utf-8")
+    add_run(root, "before", "2026-10-01T09:00:00Z")
+    bad = tally("verify", "--root", root)
+    assert bad.exit_code == 1
+    assert "content/pages/scoring-demo.md: changed" in bad.output
+    assert "dated before the preregistration: before" in bad.output
+    st = status(root, folder)
+    assert st.changed == ["content/pages/scoring-demo.md: changed"] and st.runs_before == ["before"]
+
+
+def test_prereg_is_refused_once_a_run_of_the_version_exists(tmp_path):
+    root, key = project(tmp_path)
+    add_run(root, "early", "2026-10-01T09:00:00Z")
+    refused = tally("prereg", "demo", "--key", key, "--root", root)
+    assert refused.exit_code == 2 and "already exist" in refused.output
+    assert not prereg_dir(root, "demo", version(root)).exists()
+
+
+def test_a_tampered_statement_fails_its_signature(tmp_path):
+    root, key = project(tmp_path)
+    assert tally("prereg", "demo", "--key", key, "--root", root).exit_code == 0
+    path = prereg_dir(root, "demo", version(root)) / "prereg.json"
+    path.write_bytes(path.read_bytes().replace(b'"registered_at":"2', b'"registered_at":"1'))
+    bad = tally("verify", "--root", root)
+    assert bad.exit_code == 1 and "FAIL  prereg demo" in bad.output and "signature" in bad.output
+
+
+def test_the_site_publishes_statements_only():
+    assert publishable(("prereg", "demo", "0.1", "prereg.json"))
+    assert publishable(("prereg", "demo", "0.1", "prereg.json.sig"))
+    assert not publishable(("prereg", "demo", "0.1", "notes.txt"))
+
+
+def test_the_suite_page_links_the_statement_and_marks_early_runs_and_changed_rules(tmp_path):
+    root, key = project(tmp_path)
+    assert tally("prereg", "demo", "--key", key, "--registered-at", "2026-11-01T09:00:00Z", "--root", root).exit_code == 0
+    run = root / "results" / "demo" / "example-echo"
+    shutil.copytree(tmp_path / "scaffold-results" / "example-echo", run)
+    meta = json.loads((run / "run.json").read_text()) | {"suite_version": version(root),
+                                                          "started": "2026-10-01T00:00:00Z"}
+    (run / "run.json").write_text(json.dumps(meta), encoding="utf-8")
+    page = root / "content/pages/scoring-demo.md"
+    page.write_text(page.read_text() + "\nChanged.\n", encoding="utf-8")
+    built = tally("site", "build", "--root", root, "--resamples", "200")
+    assert built.exit_code == 0, built.output
+    html = (root / "site/suites/demo/index.html").read_text()
+    v = version(root)
+    assert f'href="../../prereg/demo/{v}/prereg.json"' in html
+    assert "Made before the preregistration: example-echo" in html
+    assert "content/pages/scoring-demo.md: changed" in html
+    assert (root / f"site/prereg/demo/{v}/prereg.json.sig").is_file()
