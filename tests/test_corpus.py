@@ -70,7 +70,7 @@ def test_other_seed_differs(corpus):
     assert dumps_jsonl(other["receipts.public"]) != dumps_jsonl(corpus["receipts.public"])
 
 
-REAL = {"receipts": ("sroie", 28), "tables": ("nws", 10), "govforms": ("nws", 13)}  # per half
+REAL = {"receipts": ("sroie", 28), "tables": ("nws", 11), "govforms": ("nws", 13)}  # per half
 
 
 def test_counts_and_ids(corpus, every_item):
@@ -84,8 +84,8 @@ def test_counts_and_ids(corpus, every_item):
             [f"{dataset}-{tag}-{collection}-{k:04d}" for k in range(1, n_real + 1)]
         assert all(i["dataset"] == dataset and i["half"] == half for i in its)
         assert [i["strata"]["source"] for i in its] == ["generated"] * 60 + ["real"] * n_real
-    assert len(every_item) == 720 + 2 * sum(n for _, n in REAL.values()) == 822
-    assert len({i["id"] for i in every_item}) == 822
+    assert len(every_item) == 720 + 2 * sum(n for _, n in REAL.values()) == 824
+    assert len({i["id"] for i in every_item}) == 824
 
 
 def test_items_valid_per_format(items):
@@ -276,7 +276,7 @@ def test_balance_report_structure(every_item, tmp_path):
         for e in block["features"].values():
             assert set(e) == {"public", "private", "d", "flag"}
             assert e["flag"] == ("imbalanced" if abs(e["d"]) > 0.1 else "ok")
-    assert rep["overall"]["n_items"] == {"public": 411, "private": 411}
+    assert rep["overall"]["n_items"] == {"public": 412, "private": 412}
     assert rep["max_abs_d"] <= 0.1
     path = write_balance(tmp_path / "balance.json", items)
     text = path.read_text(encoding="utf-8")

@@ -101,7 +101,8 @@ def _temp(name: str, row: str | None, fields: list, problems: list) -> None:
 
 
 def _precip(text: str, label: str, name: str, fields: list, problems: list) -> None:
-    sec = re.search(r"^PRECIPITATION \(IN(?:CHES)?\)\s*$(.*?)^SNOWFALL", text, re.M | re.S)
+    # the section runs to the next line that starts at the margin (the next heading)
+    sec = re.search(r"^PRECIPITATION \(IN(?:CHES)?\)[ \t]*$(.*?)(?=^\S|\Z)", text, re.M | re.S)
     if sec is None:
         fields.append(_f(name, "number", "missing", None, 2))
         return
