@@ -33,8 +33,14 @@ def corpus():
 
 
 @pytest.fixture(scope="module")
-def items(corpus):
+def every_item(corpus):
     return all_items(corpus)
+
+
+@pytest.fixture(scope="module")
+def items(every_item):
+    """The generated items (the real ones have their own tests: tests/test_real_documents.py)."""
+    return [i for i in every_item if i["strata"]["source"] == "generated"]
 
 
 def _fields(items, kind=None, ftype=None):
@@ -60,20 +66,26 @@ def test_deterministic_bytes(tmp_path, corpus):
 
 
 def test_other_seed_differs(corpus):
-    other = generate_corpus(seed=7)
+    other = generate_corpus(seed=7, real=False)
     assert dumps_jsonl(other["receipts.public"]) != dumps_jsonl(corpus["receipts.public"])
 
 
-def test_counts_and_ids(corpus, items):
+REAL = {"receipts": ("sroie", 28), "tables": ("nws", 11), "govforms": ("nws", 13)}  # per half
+
+
+def test_counts_and_ids(corpus, every_item):
     assert sorted(corpus) == sorted(f"{d}.{h}" for d in DATASETS for h in ("public", "private"))
     for stem, its in corpus.items():
         dataset, half = stem.split(".")
         tag = "pub" if half == "public" else "prv"
-        assert len(its) == 60
-        assert [i["id"] for i in its] == [f"{dataset}-{tag}-{k:04d}" for k in range(1, 61)]
+        collection, n_real = REAL.get(dataset, ("", 0))
+        assert len(its) == 60 + n_real
+        assert [i["id"] for i in its] == [f"{dataset}-{tag}-{k:04d}" for k in range(1, 61)] + \
+            [f"{dataset}-{tag}-{collection}-{k:04d}" for k in range(1, n_real + 1)]
         assert all(i["dataset"] == dataset and i["half"] == half for i in its)
-    assert len(items) == 720
-    assert len({i["id"] for i in items}) == 720
+        assert [i["strata"]["source"] for i in its] == ["generated"] * 60 + ["real"] * n_real
+    assert len(every_item) == 720 + 2 * sum(n for _, n in REAL.values()) == 824
+    assert len({i["id"] for i in every_item}) == 824
 
 
 def test_items_valid_per_format(items):
@@ -83,7 +95,8 @@ def test_items_valid_per_format(items):
         doc = it["document"]
         assert set(doc) == {"text", "locale", "currency", "reference_date"}
         assert doc["reference_date"] == "2026-10-20" and doc["locale"] in L.LOCALES
-        assert set(it["strata"]) == {"locale", "difficulty", "field_band", "doc_length"}
+        assert set(it["strata"]) == {"locale", "difficulty", "field_band", "doc_length", "source", "collection"}
+        assert it["strata"]["source"] == it["strata"]["collection"] == "generated"
         assert it["strata"]["locale"] == doc["locale"]
         assert it["strata"]["difficulty"] in ("easy", "medium", "hard")
         names = [f["name"] for f in it["fields"]]
@@ -250,7 +263,8 @@ def test_missing_identifiers_not_in_document(items):
 
 # --- balance report ---------------------------------------------------------------------------
 
-def test_balance_report_structure(items, tmp_path):
+def test_balance_report_structure(every_item, tmp_path):
+    items = every_item
     rep = balance_report(items)
     assert rep["threshold"] == THRESHOLD == 0.1
     assert "|d| > 0.1" in rep["rule"]
@@ -262,7 +276,7 @@ def test_balance_report_structure(items, tmp_path):
         for e in block["features"].values():
             assert set(e) == {"public", "private", "d", "flag"}
             assert e["flag"] == ("imbalanced" if abs(e["d"]) > 0.1 else "ok")
-    assert rep["overall"]["n_items"] == {"public": 360, "private": 360}
+    assert rep["overall"]["n_items"] == {"public": 412, "private": 412}
     assert rep["max_abs_d"] <= 0.1
     path = write_balance(tmp_path / "balance.json", items)
     text = path.read_text(encoding="utf-8")

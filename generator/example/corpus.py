@@ -26,6 +26,7 @@ DATASETS = ("receipts", "invoices", "govforms", "emails", "tables", "sparse")
 MODULES = {"receipts": doc_receipts, "invoices": doc_invoices, "govforms": doc_govforms,
            "emails": doc_emails, "tables": doc_tables, "sparse": doc_sparse}
 HALVES = (("public", "pub"), ("private", "prv"))
+HALF_TAGS = dict(HALVES)
 ITEMS_PER_HALF = 60
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,99}$")
 FIELD_TYPES = ("money", "count", "number", "date", "text", "identifier", "currency", "list")
@@ -104,12 +105,42 @@ def _item(dataset: str, half: str, tag: str, k: int, plan: dict, rng: random.Ran
     }
     item["strata"] = {"locale": plan["locale"], "field_band": field_band(len(names)),
                       "doc_length": length_band(len(doc["text"])),
-                      "difficulty": difficulty(item, doc["multi_step"])}
+                      "difficulty": difficulty(item, doc["multi_step"]),
+                      "source": "generated", "collection": "generated"}
     return item
 
 
-def generate_corpus(seed: int = DEFAULT_SEED) -> dict[str, list[dict]]:
-    """All items, keyed by file stem ``<dataset>.<half>``."""
+def _real_item(body: dict, half: str, k: int) -> dict:
+    """A real document's item (real_corpus): the same strata rules as a generated one."""
+    dataset, collection = body["dataset"], body["collection"]
+    doc = dict(body["document"], reference_date=REFERENCE_DATE)
+    item = {"id": f"{dataset}-{HALF_TAGS[half]}-{collection}-{k:04d}", "dataset": dataset, "half": half,
+            "document": doc, "fields": body["fields"]}
+    item["strata"] = {"locale": doc["locale"], "field_band": field_band(len(body["fields"])),
+                      "doc_length": length_band(len(doc["text"])),
+                      "difficulty": difficulty(item, 0), "source": "real", "collection": collection}
+    return item
+
+
+def add_real(out: dict[str, list[dict]], data=None) -> list[dict]:
+    """Append the real documents to their datasets' halves; returns the labelling report's left-out list."""
+    from . import real_corpus as R
+
+    bodies, left = R.candidates(data or R.DATA)
+    for dataset in DATASETS:
+        if not bodies.get(dataset):
+            continue
+        generated = out[f"{dataset}.public"] + out[f"{dataset}.private"]
+        placed, odd = R.split(dataset, bodies[dataset], generated, _real_item)
+        left += odd
+        for half in ("public", "private"):
+            out[f"{dataset}.{half}"] += [i for i in placed if i["half"] == half]
+    return left
+
+
+def generate_corpus(seed: int = DEFAULT_SEED, real: bool = True, data=None) -> dict[str, list[dict]]:
+    """All items, keyed by file stem ``<dataset>.<half>``: the generated ones, then (``real``) the real
+    documents of data/real-documents/ (or ``data``), placed by real_corpus."""
     out: dict[str, list[dict]] = {}
     for dataset in DATASETS:
         plans = blueprint(seed, dataset)
@@ -119,6 +150,8 @@ def generate_corpus(seed: int = DEFAULT_SEED) -> dict[str, list[dict]]:
             out[f"{dataset}.{half}"] = [
                 _item(dataset, half, tag, k, plans[idx], _rng(seed, dataset, half, k))
                 for k, idx in enumerate(order, start=1)]
+    if real:
+        add_real(out, data)
     return out
 
 
@@ -126,12 +159,12 @@ def dumps_jsonl(items: list[dict]) -> str:
     return "".join(json.dumps(it, sort_keys=True, ensure_ascii=False) + "\n" for it in items)
 
 
-def write_corpus(items_dir: pathlib.Path, seed: int = DEFAULT_SEED) -> list[pathlib.Path]:
+def write_corpus(items_dir: pathlib.Path, seed: int = DEFAULT_SEED, data=None) -> list[pathlib.Path]:
     """Write ``items_dir/<dataset>.<half>.jsonl``; returns the paths written."""
     items_dir = pathlib.Path(items_dir)
     items_dir.mkdir(parents=True, exist_ok=True)
     paths = []
-    for stem, items in generate_corpus(seed).items():
+    for stem, items in generate_corpus(seed, data=data).items():
         path = items_dir / f"{stem}.jsonl"
         with open(path, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(dumps_jsonl(items))

@@ -32,7 +32,7 @@ DEFAULT_CURRENCY = {
     "ja-JP": "JPY",
 }
 
-MINOR_UNITS = {"USD": 2, "GBP": 2, "EUR": 2, "MXN": 2, "JPY": 0}
+MINOR_UNITS = {"USD": 2, "GBP": 2, "EUR": 2, "MXN": 2, "JPY": 0, "MYR": 2}  # MYR: the real receipts
 
 # Rough size of one US dollar in each currency, used to draw plausible amounts.
 SCALE = {"USD": Decimal(1), "GBP": Decimal("0.8"), "EUR": Decimal("0.9"),

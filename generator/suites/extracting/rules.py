@@ -182,4 +182,7 @@ ANSWER_COLUMNS = ("Field", "Type", "Kind", "Checked answer")
 
 
 def answer_rows(raw: dict) -> list[tuple[str, ...]]:
-    return [(f["name"], f["type"], f["kind"], json.dumps(f.get("answer"), ensure_ascii=False)) for f in raw["fields"]]
+    """One row a field; a field's `provenance` (where its checked answer comes from: a labeller rule, a
+    published label, an adjudication), when the item gives one, is shown after its kind."""
+    return [(f["name"], f["type"], f["kind"] + (f" ({f['provenance']})" if isinstance(f.get("provenance"), str) else ""),
+             json.dumps(f.get("answer"), ensure_ascii=False)) for f in raw["fields"]]
