@@ -50,7 +50,7 @@ def test_the_example_has_a_retired_and_a_current_round():
     assert (r0["status"], r0["item_count"], r0["signer"]["key"], r0["signer"]["key_status"]) == \
         ("revealed-and-verified", 60, "example-2026a", "retired")
     assert (r1["status"], r1["item_count"], r1["signer"]["key"], r1["signer"]["key_status"]) == \
-        ("committed", 360, "example-2026b", "active")
+        ("committed", 412, "example-2026b", "active")
     assert r0["signer"]["pinned"] and not r1["signer"]["pinned"]
     assert r0["previous"] is None and r1["previous"]["path"] == "2026-r0/reveal.json"
     assert len(r0["item_files"]) == 60 and r1["item_files"] == []
@@ -80,7 +80,7 @@ def test_retired_items_are_the_suites_private_items():
         original, position = suite_items[item["id"]]
         assert item == original and position < 10
     manifest = json.loads((CONTENT / "commitments/2026-r1/manifest.json").read_bytes())
-    assert manifest["item_count"] == len(suite_items) == 360
+    assert manifest["item_count"] == len(suite_items) == 412
 
 
 def test_no_private_key_is_published():
