@@ -17,8 +17,8 @@ from .anchors import anchor_comparisons
 from .gap import gap
 from .inputs import SuiteData
 from .operations import QUANTILE_RULE, operations, operations_calls
-from .pairwise import max_t, ra_bench
-from .ranks import rank_ranges, tie_groups
+from .pairwise import holm, max_t, ra_bench
+from .ranks import compact_letters, rank_ranges
 from .resample import CHUNK, derive_seed
 from .strata import Stratum, select_strata
 
@@ -55,12 +55,15 @@ def _family(rule: str, metric: str, run_ids: list[str], point: np.ndarray, draws
     est = point[keep]
     if rule == "ra-bench":
         c, pairs = None, ra_bench(est, lows[keep], highs[keep], np.full(len(keep), n_items), hib)
-    else:
+    elif rule == "max-t":  # the earlier single-step max-T, kept for comparison
         c, pairs = max_t(est, draws[:, keep], hib)
+    else:
+        c, pairs = holm(est, draws[:, keep], n_items, hib)
     order = sorted(range(len(keep)), key=lambda r: (-est[r] if hib else est[r], ids[r]))
     out_pairs = [p | {"a": ids[p["a"]], "b": ids[p["b"]]} for p in pairs]
-    return {"rule": rule, "c": c, "runs": ids, "pairs": out_pairs,
-            "tie_groups": [[ids[r] for r in g] for g in tie_groups(order, pairs, len(keep))],
+    letters = compact_letters(order, pairs, len(keep))
+    return {"rule": rule, "c": c, "runs": ids, "order": [ids[r] for r in order], "pairs": out_pairs,
+            "letters": {ids[r]: letters[r] for r in range(len(keep))},
             "rank_ranges": {ids[r]: list(rr) for r, rr in enumerate(rank_ranges(pairs, len(keep)))}}
 
 
