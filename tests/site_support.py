@@ -185,6 +185,16 @@ def example_site() -> Path:
     return root / "site"
 
 
+@functools.lru_cache(maxsize=None)
+def full_example_site() -> Path:
+    """The whole example project (every suite) as a site, 1,000 resamples, built from a copy."""
+    root = Path(tempfile.mkdtemp(prefix="tally-site-full-example-"))
+    shutil.copytree(REPO / "content", root / "content")
+    shutil.copytree(REPO / "results", root / "results")
+    build(root, root / "site", resamples=1000, jobs=2)
+    return root / "site"
+
+
 def versions() -> str:
     import jinja2
     import markdown

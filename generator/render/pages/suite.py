@@ -7,8 +7,8 @@ from ..context import Column, Table, interval, number, text
 from ..gather import SiteData, SuiteData
 from . import Page
 from .common import (
-    RUN_COLUMNS, headline_key, leaderboard, metric_label, metrics_table, pairwise_matrix, run_cells, stratum_path,
-    stratum_title, suite_path,
+    RUN_COLUMNS, headline_key, leaderboard, metric_label, metric_scale, metrics_table, pairwise_matrix, run_cells,
+    stratum_path, stratum_title, suite_path,
 )
 from .home import headline_forest
 from .tradeoff import tradeoff_charts
@@ -16,14 +16,17 @@ from .tradeoff import tradeoff_charts
 
 def gap_table(sd: SuiteData, export: str) -> Table:
     metric = sd.stats["headline"]["metric"]
+    scale, unit = metric_scale(sd, metric)
+    unit = f" ({unit})" if unit else ""
     table = Table("gap-table", f"{metric_label(sd, metric)} on the public and the private half, and the gap",
-                  [*RUN_COLUMNS, Column("public", "Public half", True), Column("private", "Private half", True),
-                   Column("gap", "Gap, public \u2212 private [95% interval]", True),
+                  [*RUN_COLUMNS, Column("public", f"Public half{unit}", True),
+                   Column("private", f"Private half{unit}", True),
+                   Column("gap", f"Gap, public \u2212 private [95% interval]{unit}", True),
                    Column("flagged", "Flagged", help="the interval on the gap excludes zero")], export=export)
     for run, g in sorted(sd.stats.get("gap", {}).items(), key=lambda kv: (-(kv[1].get("estimate") or 0), kv[0])):
         flag = "yes: the gap is significant" if g.get("flagged") else "no"
-        table.rows.append([*run_cells(sd, run), number(g.get("public")), number(g.get("private")),
-                           interval(g), text(flag, cls="flag" if g.get("flagged") else "")])
+        table.rows.append([*run_cells(sd, run), number(g.get("public"), scale), number(g.get("private"), scale),
+                           interval(g, scale), text(flag, cls="flag" if g.get("flagged") else "")])
     return table
 
 

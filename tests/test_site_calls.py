@@ -1,19 +1,20 @@
-"""On every leaderboard of the built example site (both suites), two runs share a letter exactly when
-the pairwise calls do not call them different: against the matrix on the same page, and for the home
-page's leaderboards against the calls in the suite's downloadable statistics."""
+"""The built example site (both suites): on every leaderboard two runs share a letter exactly when the
+pairwise calls do not call them different (against the matrix on the same page, and for the home page's
+leaderboards against the calls in the suite's downloadable statistics); the gap table and the cost and
+latency charts show the headline in the leaderboard's scale."""
 
 from __future__ import annotations
 
+import html
 import json
-import shutil
-import tempfile
+import re
 from html.parser import HTMLParser
 from itertools import combinations
 from pathlib import Path
 
 import pytest
 
-from tests.site_support import REPO, build, missing_node
+from tests.site_support import full_example_site, missing_node
 
 pytestmark = pytest.mark.skipif(missing_node() is not None, reason=missing_node() or "")
 NOT_DIFFERENT = "can't tell"
@@ -53,11 +54,7 @@ class Tables(HTMLParser):
 
 @pytest.fixture(scope="module")
 def site() -> Path:
-    root = Path(tempfile.mkdtemp(prefix="tally-site-letters-"))
-    shutil.copytree(REPO / "content", root / "content")
-    shutil.copytree(REPO / "results", root / "results")
-    build(root, root / "site", resamples=1000, jobs=2)
-    return root / "site"
+    return full_example_site()
 
 
 def leaderboard_letters(table: dict) -> dict[str, str] | None:
@@ -136,3 +133,38 @@ def test_the_issues_example_is_consistent_now(site):
     for (a, b), call in calls.items():
         if call == "better":
             assert not set(letters[a]) & set(letters[b])
+
+
+def chart_figures(page: Path) -> dict[str, dict]:
+    text = page.read_text(encoding="utf-8")
+    found = re.finditer(r'<script type="application/json" class="chart-data" data-target="([^"]+)">(.*?)</script>',
+                        text, re.S)
+    return {m.group(1): json.loads(html.unescape(m.group(2)))["figure"] for m in found}
+
+
+@pytest.mark.parametrize("suite", ["extracting", "au-bas"])
+def test_gap_table_and_tradeoff_charts_use_the_headline_scale(site, suite):
+    """The public/private gap table and the cost and latency charts show the headline metric in the
+    same scale and unit as the leaderboard above them (au-bas: percent, not fractions of 1)."""
+    page = site / "suites" / suite / "index.html"
+    parser = Tables()
+    parser.feed(page.read_text(encoding="utf-8"))
+    board = parser.tables["headline-stratum-headline"]
+    head = [t for t, _ in board["rows"][0]]
+    value_col = len(head) - 1
+    unit = re.search(r"\((%)\)$", head[value_col])
+    shown = {f"{row[2][0].removesuffix(' (simulated)')} on {row[3][0]}": row[value_col][0].split(" [")[0]
+             for row in board["rows"][1:]}
+    gap = parser.tables["gap-table"]
+    gap_head = [t for t, _ in gap["rows"][0]]
+    private = gap_head.index(next(h for h in gap_head if h.startswith("Private half")))
+    assert all(h.endswith("(%)") == bool(unit) for h in gap_head[3:6])
+    for row in gap["rows"][1:]:  # the headline is the private half: the same number in both tables
+        assert row[private][0] == shown[f"{row[0][0].removesuffix(' (simulated)')} on {row[1][0]}"]
+    charts = {k: v for k, v in chart_figures(page).items() if k.startswith(f"tradeoff-{suite}")}
+    assert charts
+    for fig in charts.values():
+        assert fig["layout"]["yaxis"]["title"]["text"].endswith("(%)") == bool(unit)
+        for trace in fig["data"]:
+            for label, y in zip(trace["text"], trace["y"]):
+                assert f"{y:.1f}" == shown[html.unescape(label)]
