@@ -168,3 +168,22 @@ def test_gap_table_and_tradeoff_charts_use_the_headline_scale(site, suite):
         for trace in fig["data"]:
             for label, y in zip(trace["text"], trace["y"]):
                 assert f"{y:.1f}" == shown[html.unescape(label)]
+
+
+@pytest.mark.parametrize("suite", ["extracting", "au-bas"])
+def test_every_family_in_the_statistics(site, suite):
+    """Every metric of every stratum, shown or not: letters match the calls, and no pair whose difference
+    is the same nonzero value in every resample is left as "can't tell apart" (au-bas had 177)."""
+    stats = json.loads((site / "downloads" / suite / "stats.json").read_text(encoding="utf-8"))
+    families = zero_spread = 0
+    for st in stats["strata"].values():
+        for fam in st["pairwise"].values():
+            families += 1
+            letters = fam["letters"]
+            assert sorted(letters) == sorted(fam["runs"]) == sorted(fam["order"])
+            for p in fam["pairs"]:
+                assert bool(set(letters[p["a"]]) & set(letters[p["b"]])) == (p["call"] == "can't tell apart")
+                if p["se"] == 0 and p["diff"] != 0:
+                    zero_spread += 1
+                    assert p["call"] != "can't tell apart" and p["low"] == p["high"] == p["diff"]
+    assert families > 20 and (zero_spread > 100 if suite == "au-bas" else True)
