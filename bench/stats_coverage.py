@@ -1,28 +1,40 @@
-"""Coverage of the engine's 95% intervals on synthetic suites with known truth, and its family-wise
-error under the global null.
+"""Coverage of the engine's 95% intervals on synthetic suites with known truth, and the family-wise error
+and power of its pairwise calls.
 
-Each simulated data set is a suite of 6 datasets x 60 items (the size of one half of the example). An
-item has a number of printed fields (1 + Binomial(11, 0.6) plus a per-dataset shift, at least 1) and of missing
-fields (Binomial(4, 0.4)); its ease is Normal(0, 0.8), shared by every model; a model reads a printed
-field right with probability logistic(skill + dataset offset + ease) and returns null for a missing
-field with probability logistic(honesty + ease / 2). The truth of accuracy, null honesty and the macro
-index is the population value, computed by Gauss-Hermite quadrature.
+Each simulated data set is a suite of 6 datasets (60 items each for the coverage part: the size of one
+half of the example). An item has a number of printed fields (1 + Binomial(11, 0.6) plus a per-dataset
+shift, at least 1) and of missing fields (Binomial(4, 0.4)); its ease is Normal(0, 0.8), shared by every
+model; a model reads a printed field right with probability logistic(skill + dataset offset + ease) and
+returns null for a missing field with probability logistic(honesty + ease / 2). The truth of accuracy,
+null honesty and the macro index is the population value, computed by Gauss-Hermite quadrature.
 
-1. Coverage: the share of simulated data sets whose 95% interval covers the truth, for accuracy (a ratio
-   over all items, plain bootstrap) and for the macro index (resampled within each dataset), for three
-   models of different skill. Target 94-96%.
-2. Global null: 10 models with the same skill (correlated through the shared item ease); the share of
-   simulated data sets in which max-T calls any pair "better", for the index and for accuracy. Target at
-   most 5% within Monte Carlo error. The same share for unadjusted 95% percentile intervals on each
-   difference is shown for contrast.
+--part coverage: the share of simulated data sets whose 95% interval covers the truth, for accuracy (a
+   ratio over all items, plain bootstrap) and for the macro index (resampled within each dataset), for
+   three models of different skill. Target 94-96%.
+--part calls: leaderboards of --runs models on --items items (split over the 6 datasets), two scenarios
+   per simulated leaderboard:
+   - global null: every model has the same skill (correlated through the shared item ease); the
+     family-wise error is the share of leaderboards with any "better" call, for the index and accuracy;
+   - power: model 1's skill is raised so that its true index is 2 points higher; power is the share of
+     its pairs with the other (equal) models called in its favour, on the index; the share of
+     leaderboards with any call among the equal models is shown too.
+   Each for four rules: Holm's step-down on studentized differences (the engine's rule), Holm-Bonferroni
+   with normal p-values, the studentized max-|t| (bootstrap-t: each resample's difference divided by
+   that resample's own standard error, from the weighted sums over items of the per-item influence
+   values of the difference and of their squares, recentred within each resampled group), and the
+   earlier single-step max-T. Shares have their simulation error (binomial standard error) and, for the
+   family-wise error, the upper end of a 95% Wilson interval.
 
-    python bench/stats_coverage.py [--sims 1000] [--resamples 2000] [--jobs 2] [--part both|coverage|null]
-                                   [--first-sim 0]
+    python bench/stats_coverage.py --part coverage [--sims 1000] [--resamples 2000] [--jobs 2]
+    python bench/stats_coverage.py --part calls --runs 40 --items 2000 --sims 1500 --first-sim 0 \\
+        --out bench/out/calls-40-2000-a.jsonl
+    python bench/stats_coverage.py --report bench/out/calls-40-2000-*.jsonl   (several runs, one table)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing as mp
 import sys
@@ -30,15 +42,19 @@ import time
 from pathlib import Path
 
 import numpy as np
+from scipy.stats import norm
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from generator.stats.estimates import macro_draws, ratio_draws  # noqa: E402
-from generator.stats.pairwise import BETTER, WORSE, max_t, pair_index  # noqa: E402
-from generator.stats.quantiles import interval  # noqa: E402
-from generator.stats.resample import derive_seed  # noqa: E402
+from generator.stats.pairwise import BETTER, TIE, holm, max_t, pair_index  # noqa: E402
+from generator.stats.quantiles import interval, linear  # noqa: E402
+from generator.stats.resample import CountMatrix, derive_seed  # noqa: E402
+from generator.stats.wilson import wilson  # noqa: E402
 from generator.suites.extracting import SUITE  # noqa: E402
+
+INDEX_WEIGHTS = dict(next(m for m in SUITE.metrics if m.name == "index").weights)
 
 DATASETS, PER_DATASET = 6, 60
 DS_OFFSET = np.array([0.4, 0.0, -0.3, 0.2, -0.6, 0.1])
@@ -47,8 +63,11 @@ EASE_SD = 0.8
 NAMES = ("printed_n", "printed_correct", "missing_n", "null_ok")
 RATIOS = {"accuracy": ("printed_correct", "printed_n"), "null_honesty": ("null_ok", "missing_n")}
 SKILLS = ((0.5, 0.0), (1.5, 1.0), (2.5, 2.0))  # (skill, honesty) of the coverage models
-NULL_MODELS = 10
-INDEX_WEIGHTS = dict(next(m for m in SUITE.metrics if m.name == "index").weights)
+BASE = (1.5, 1.0)  # every model of the call simulations, but model 1 in the power scenario
+POWER_SHIFT = 0.18362470220812996  # skill added to model 1: truth(1.5 + shift, 1)["index"] - truth(1.5, 1) = 2
+METHODS = ("holm-t", "holm-normal", "studentized-max-t", "max-t")
+LABELS = {"holm-t": "Holm, studentized, t(N-1) (the engine's rule)", "holm-normal": "Holm-Bonferroni, normal p-values",
+          "studentized-max-t": "studentized max-|t| (bootstrap-t)", "max-t": "single-step max-T (the earlier rule)"}
 
 
 def _logistic(x):
@@ -70,10 +89,15 @@ def truth(skill: float, honesty: float) -> dict[str, float]:
     return {"accuracy": float(np.sum(mean_fields * acc_ds) / np.sum(mean_fields)), "index": index}
 
 
-def simulate(rng: np.random.Generator, models: list[tuple[float, float]]) -> np.ndarray:
+def dataset_sizes(items: int) -> list[int]:
+    return [items // DATASETS + (k < items % DATASETS) for k in range(DATASETS)]
+
+
+def simulate(rng: np.random.Generator, models: list[tuple[float, float]],
+             sizes: tuple[int, ...] | list[int] = (PER_DATASET,) * DATASETS) -> np.ndarray:
     """Figures (models x items x 4), items grouped by dataset."""
-    n = DATASETS * PER_DATASET
-    ds = np.repeat(np.arange(DATASETS), PER_DATASET)
+    n = sum(sizes)
+    ds = np.repeat(np.arange(DATASETS), sizes)
     printed = np.maximum(1 + rng.binomial(11, 0.6, n) + DS_FIELDS[ds], 1)
     missing = rng.binomial(4, 0.4, n)
     ease = rng.normal(0, EASE_SD, n)
@@ -85,74 +109,186 @@ def simulate(rng: np.random.Generator, models: list[tuple[float, float]]) -> np.
     return figs
 
 
-def _draws(figs: np.ndarray, sim: int, resamples: int):
+def _groups(sizes: list[int]) -> list[np.ndarray]:
+    edges = np.cumsum([0, *sizes])
+    return [np.arange(edges[k], edges[k + 1]) for k in range(len(sizes))]
+
+
+def _draws(figs: np.ndarray, tag: str, resamples: int, sizes: list[int], metrics=("accuracy", "index")) -> dict:
+    """metric -> (point, draws, seed) with the engine's estimators; W is drawn again from the seed."""
     ones = np.ones(figs.shape[:2], dtype=np.int64)
-    groups = [np.arange(k * PER_DATASET, (k + 1) * PER_DATASET) for k in range(DATASETS)]
-    ratio = ratio_draws(figs, ones, NAMES, RATIOS, derive_seed("sim", str(sim), "ratios"), resamples)
-    index = macro_draws(figs, ones, NAMES, RATIOS, INDEX_WEIGHTS, 100, groups, "index",
-                        derive_seed("sim", str(sim), "index"), resamples)
-    return {"accuracy": (ratio.point["accuracy"], ratio.draws["accuracy"]),
-            "index": (index.point["index"], index.draws["index"])}
-
-
-def one_simulation(args: tuple[int, int, str]) -> dict:
-    sim, resamples, part = args
-    rng = np.random.default_rng([20261020, sim])
     out = {}
-    coverage_data = simulate(rng, list(SKILLS))
-    if part != "null":
-        for metric, (point, draws) in _draws(coverage_data, sim, resamples).items():
-            out[f"ci_{metric}"] = interval(draws)  # 2 x models
-    if part == "coverage":
-        return out
-    null = _draws(simulate(rng, [(1.5, 1.0)] * NULL_MODELS), 10**6 + sim, resamples)
-    ii, jj = pair_index(NULL_MODELS)
-    for metric, (point, draws) in null.items():
-        c, pairs = max_t(point, draws)
-        out[f"maxt_{metric}"] = any(p["call"] in (BETTER, WORSE) for p in pairs)
-        unadj = interval(draws[:, ii] - draws[:, jj])
-        out[f"unadj_{metric}"] = bool(np.any((unadj[0] > 0) | (unadj[1] < 0)))
-        out[f"c_{metric}"] = c
+    if "accuracy" in metrics:
+        seed = derive_seed("sim", tag, "ratios")
+        ratio = ratio_draws(figs, ones, NAMES, RATIOS, seed, resamples)
+        out["accuracy"] = (ratio.point["accuracy"], ratio.draws["accuracy"], seed)
+    if "index" in metrics:
+        seed = derive_seed("sim", tag, "index")
+        index = macro_draws(figs, ones, NAMES, RATIOS, INDEX_WEIGHTS, 100, _groups(sizes), "index",
+                            seed, resamples)
+        out["index"] = (index.point["index"], index.draws["index"], seed)
     return out
+
+
+def influence(figs: np.ndarray, metric: str, sizes: list[int]) -> np.ndarray:
+    """Per-item influence values (items x runs) of the metric at the full-data estimates: the metric moves
+    by about the sum over items of (count - 1) x influence, and they sum to 0 within each resampled group."""
+    def ratio_part(num: int, den: int, rows: np.ndarray) -> np.ndarray:
+        n, d = figs[:, rows, num].T, figs[:, rows, den].T
+        return (n - d * (n.sum(axis=0) / d.sum(axis=0))) / d.sum(axis=0)
+
+    if metric == "accuracy":
+        return ratio_part(1, 0, np.arange(sum(sizes)))
+    weights = INDEX_WEIGHTS
+    total = sum(weights.values())
+    parts = [100 / DATASETS * (weights["accuracy"] * ratio_part(1, 0, g) + weights["null_honesty"] * ratio_part(3, 2, g))
+             / total for g in _groups(sizes)]
+    return np.vstack(parts)
+
+
+def studentized_max_t(point, draws, w: np.ndarray, u: np.ndarray, groups: list[np.ndarray]) -> np.ndarray:
+    """Calls (bool per pair) of the bootstrap-t max-|t|: t_b = |D_b - d| / se_b, c its 95% quantile of the max."""
+    ii, jj = pair_index(len(point))
+    d = point[ii] - point[jj]
+    delta = u[:, ii] - u[:, jj]
+    var = w @ (delta * delta)
+    for g in groups:
+        lin = w[:, g] @ u[g]
+        var -= (lin[:, ii] - lin[:, jj]) ** 2 / len(g)
+    t = np.abs(draws[:, ii] - draws[:, jj] - d) / np.sqrt(var)
+    c = float(linear(t.max(axis=1), 0.95)[0])
+    return np.abs(d) / np.sqrt((delta * delta).sum(axis=0)) > c
+
+
+def holm_normal(point, draws, alpha: float = 0.05) -> np.ndarray:
+    ii, jj = pair_index(len(point))
+    diff = draws[:, ii] - draws[:, jj]
+    p = 2 * norm.sf(np.abs(point[ii] - point[jj]) / diff.std(axis=0, ddof=1))
+    called = np.zeros(len(p), dtype=bool)
+    for step, k in enumerate(np.argsort(p, kind="stable")):
+        if p[k] > alpha / (len(p) - step):
+            break
+        called[k] = True
+    return called
+
+
+def all_calls(point, draws, n_items: int, w, u, groups) -> dict[str, np.ndarray]:
+    """Per rule, the signed calls of every pair: +1 the first run better, -1 worse, 0 can't tell apart."""
+    sign = np.sign(point[pair_index(len(point))[0]] - point[pair_index(len(point))[1]])
+    out = {"holm-t": np.array([0 if p["call"] == TIE else (1 if p["call"] == BETTER else -1)
+                               for p in holm(point, draws, n_items)[1]]),
+           "max-t": np.array([0 if p["call"] == TIE else (1 if p["call"] == BETTER else -1)
+                              for p in max_t(point, draws)[1]])}
+    out["holm-normal"] = sign * holm_normal(point, draws)
+    out["studentized-max-t"] = sign * studentized_max_t(point, draws, w, u, groups)
+    return out
+
+
+def one_leaderboard(args: tuple[int, int, int, int]) -> dict:
+    sim, runs, items, resamples = args
+    sizes = dataset_sizes(items)
+    rng = np.random.default_rng([20261107, runs, items, sim])
+    out: dict = {"sim": sim, "runs": runs, "items": items, "resamples": resamples}
+    ii, _ = pair_index(runs)
+    first = ii == 0
+    for scenario, models in (("null", [BASE] * runs), ("power", [(BASE[0] + POWER_SHIFT, BASE[1])] + [BASE] * (runs - 1))):
+        figs = simulate(rng, models, sizes)
+        metrics = ("accuracy", "index") if scenario == "null" else ("index",)
+        for metric, (point, draws, seed) in _draws(figs, f"{scenario}-{runs}-{items}-{sim}", resamples, sizes,
+                                                     metrics).items():
+            groups = [np.arange(sum(sizes))] if metric == "accuracy" else _groups(sizes)
+            w = CountMatrix(seed, [sum(sizes)] if metric == "accuracy" else sizes, resamples).full().astype(np.float64)
+            calls = all_calls(point, draws, items, w, influence(figs, metric, sizes), groups)
+            for method, c in calls.items():
+                if scenario == "null":
+                    out[f"null_{metric}_{method}"] = bool(np.any(c != 0))
+                else:
+                    out[f"power_{method}"] = int(np.sum(c[first] == 1))
+                    out[f"partial_{method}"] = bool(np.any(c[~first] != 0))
+    return out
+
+
+def report(results: list[dict]) -> None:
+    keyed: dict[tuple[int, int], list[dict]] = {}
+    for r in results:
+        keyed.setdefault((r["runs"], r["items"]), []).append(r)
+    for (runs, items), rs in sorted(keyed.items()):
+        n = len({r["sim"] for r in rs})
+        if n != len(rs):
+            raise SystemExit(f"{runs} runs x {items} items: the same simulation number appears twice")
+        print(f"{runs} runs ({runs * (runs - 1) // 2} pairs), {items} items, {n} simulated leaderboards, "
+              f"{rs[0]['resamples']} resamples each")
+        for method in METHODS:
+            cells = []
+            for metric in ("index", "accuracy"):
+                k = sum(r[f"null_{metric}_{method}"] for r in rs)
+                cells.append(f"{metric} {100 * k / n:4.2f}% +/- {100 * _mc(k / n, n):.2f} "
+                             f"(upper {100 * wilson(k, n)[1]:.2f}%)")
+            pw = np.array([r[f"power_{method}"] for r in rs]) / (runs - 1)
+            partial = np.mean([r[f"partial_{method}"] for r in rs])
+            print(f"  {LABELS[method]:48s} FWER {'; '.join(cells)}; power (index, +2 points) "
+                  f"{100 * pw.mean():5.1f}% +/- {100 * pw.std(ddof=1) / math.sqrt(n):.1f}; "
+                  f"any call among the equal runs {100 * partial:.2f}%")
+
+
+def one_simulation(args: tuple[int, int]) -> dict:
+    sim, resamples = args
+    rng = np.random.default_rng([20261020, sim])
+    draws = _draws(simulate(rng, list(SKILLS)), str(sim), resamples, [PER_DATASET] * DATASETS)
+    return {f"ci_{metric}": interval(d) for metric, (_, d, _) in draws.items()}  # 2 x models
 
 
 def _mc(share: float, sims: int) -> float:
     return math.sqrt(share * (1 - share) / sims)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sims", type=int, default=1000)
-    ap.add_argument("--resamples", type=int, default=2000, help="per simulated data set (the engine's default is 10000)")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--part", choices=("both", "coverage", "null"), default="both")
-    ap.add_argument("--first-sim", type=int, default=0, help="simulation numbers (seeds) start here")
-    args = ap.parse_args()
-    start = time.perf_counter()
-    work = [(s, args.resamples, args.part) for s in range(args.first_sim, args.first_sim + args.sims)]
-    with mp.get_context("fork").Pool(args.jobs) as pool:
-        results = pool.map(one_simulation, work, chunksize=10)
-    seconds = time.perf_counter() - start
-    print(f"{args.sims} simulated data sets, {args.resamples} resamples each, {args.jobs} processes, {seconds:.0f} s")
-    print(f"suite: {DATASETS} datasets x {PER_DATASET} items; 95% percentile intervals")
-    for metric in ("accuracy", "index") if args.part != "null" else ():
+def coverage(results: list[dict], sims: int) -> None:
+    for metric in ("accuracy", "index"):
         for m, (skill, honesty) in enumerate(SKILLS):
             t = truth(skill, honesty)[metric]
             hits = [r[f"ci_{metric}"][0, m] <= t <= r[f"ci_{metric}"][1, m] for r in results]
             low_miss = sum(r[f"ci_{metric}"][0, m] > t for r in results)
             share = float(np.mean(hits))
             print(f"  coverage {metric:8s} model {m + 1} (truth {t:8.4f}): {100 * share:5.1f}% "
-                  f"+/- {100 * _mc(share, args.sims):.1f} (misses: {low_miss} above the truth, "
-                  f"{args.sims - sum(hits) - low_miss} below)")
-    if args.part == "coverage":
+                  f"+/- {100 * _mc(share, sims):.1f} (misses: {low_miss} above the truth, "
+                  f"{sims - sum(hits) - low_miss} below)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--part", choices=("coverage", "calls"), default="coverage")
+    ap.add_argument("--sims", type=int, default=1000)
+    ap.add_argument("--resamples", type=int, default=2000, help="per simulated data set (the engine's default is 10000)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--first-sim", type=int, default=0, help="simulation numbers (seeds) start here")
+    ap.add_argument("--runs", type=int, default=10, help="calls: models per leaderboard")
+    ap.add_argument("--items", type=int, default=360, help="calls: items per leaderboard")
+    ap.add_argument("--out", type=Path, help="calls: also append each leaderboard's results here (JSON lines)")
+    ap.add_argument("--report", type=Path, nargs="+", help="only print the table of these --out files")
+    args = ap.parse_args()
+    if args.report:
+        report([json.loads(line) for f in args.report for line in f.read_text().splitlines() if line])
         return
-    print(f"global null: {NULL_MODELS} equal models, {NULL_MODELS * (NULL_MODELS - 1) // 2} pairs")
-    for metric in ("accuracy", "index"):
-        share = float(np.mean([r[f"maxt_{metric}"] for r in results]))
-        unadj = float(np.mean([r[f"unadj_{metric}"] for r in results]))
-        cs = [r[f"c_{metric}"] for r in results]
-        print(f"  {metric:8s}: any call with max-T {100 * share:4.1f}% +/- {100 * _mc(share, args.sims):.1f} "
-              f"(median c {np.median(cs):.2f}); with unadjusted intervals {100 * unadj:4.1f}%")
+    start = time.perf_counter()
+    sims = range(args.first_sim, args.first_sim + args.sims)
+    with mp.get_context("fork").Pool(args.jobs) as pool:
+        if args.part == "coverage":
+            results = pool.map(one_simulation, [(s, args.resamples) for s in sims], chunksize=10)
+        else:
+            results = pool.map(one_leaderboard, [(s, args.runs, args.items, args.resamples) for s in sims],
+                               chunksize=4)
+    seconds = time.perf_counter() - start
+    print(f"{args.sims} simulations from number {args.first_sim}, {args.resamples} resamples each, "
+          f"{args.jobs} processes, {seconds:.0f} s")
+    if args.part == "coverage":
+        print(f"suite: {DATASETS} datasets x {PER_DATASET} items; 95% percentile intervals")
+        coverage(results, args.sims)
+        return
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        with args.out.open("a", encoding="utf-8") as f:
+            f.writelines(json.dumps(r) + "\n" for r in results)
+    report(results)
 
 
 if __name__ == "__main__":

@@ -103,7 +103,7 @@ def load_suite(root: Path, log: ErrorLog) -> SuiteConfig | None:
     return SuiteConfig(
         name=raw["name"], title=raw["title"], version=raw["version"], scorer=raw["scorer"],
         reference_date=raw["reference_date"], headline_half=str(raw.get("headline_half", "private")),
-        comparison=str(raw.get("comparison", "max-t")),
+        comparison=str(raw.get("comparison", "holm")),
         min_stratum_items=int(raw.get("min_stratum_items", 10)), strata=tuple(raw.get("strata", ())),
         datasets=tuple(datasets), description=str(raw.get("description", "")), root=root,
         order=int(raw.get("order", 100)), resamples=raw.get("resamples", 10_000),

@@ -29,7 +29,7 @@ scorer = "extracting"
 reference_date = "2026-10-20"
 headline = "index"
 headline_half = "private"
-comparison = "max-t"
+comparison = "holm"
 min_stratum_items = 2
 resamples = 200
 strata = ["dataset", "half", "locale"]
@@ -182,6 +182,16 @@ def example_site() -> Path:
     shutil.copytree(REPO / "content", root / "content", ignore=lambda d, names: other if d.endswith("suites") else [])
     shutil.copytree(REPO / "results" / "extracting", root / "results" / "extracting")
     shutil.copy(REPO / "tally.toml", root / "tally.toml")  # the pinned key of the example's commitments
+    build(root, root / "site", resamples=1000, jobs=2)
+    return root / "site"
+
+
+@functools.lru_cache(maxsize=None)
+def full_example_site() -> Path:
+    """The whole example project (every suite) as a site, 1,000 resamples, built from a copy."""
+    root = Path(tempfile.mkdtemp(prefix="tally-site-full-example-"))
+    shutil.copytree(REPO / "content", root / "content")
+    shutil.copytree(REPO / "results", root / "results")
     build(root, root / "site", resamples=1000, jobs=2)
     return root / "site"
 

@@ -1,4 +1,5 @@
-"""Max-T simultaneous calls, the RA-Bench rule, tie groups, rank ranges and the public/private gap."""
+"""The earlier single-step max-T, the RA-Bench rule, rank ranges and the public/private gap (Holm's calls and
+the letters: test_stats_holm.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import numpy as np
 from generator.stats.gap import gap
 from generator.stats.pairwise import BETTER, TIE, WORSE, max_t, overlap_calls, pair_index, ratio_rule
 from generator.stats.quantiles import linear
-from generator.stats.ranks import rank_ranges, tie_groups
+from generator.stats.ranks import rank_ranges
 
 
 def correlated_draws(means, sd=1.0, resamples=4000, seed=0):
@@ -67,13 +68,12 @@ def test_overlap_rule():
     assert calls == {(0, 1): TIE, (0, 2): BETTER, (1, 2): TIE}
 
 
-def test_rank_ranges_and_tie_groups():
+def test_rank_ranges():
     # 0 beats 2 and 3; 1 beats 3; everything else can't be told apart
     pairs = [{"a": a, "b": b, "call": BETTER if (a, b) in {(0, 2), (0, 3), (1, 3)} else TIE}
              for a, b in zip(*pair_index(4))]
     assert rank_ranges(pairs, 4) == [(1, 2), (1, 3), (2, 4), (3, 4)]
-    assert tie_groups([0, 1, 2, 3], pairs, 4) == [[0, 1], [2, 3]]
-    assert tie_groups([0, 1, 2, 3], [dict(p, call=TIE) for p in pairs], 4) == [[0, 1, 2, 3]]
+    assert rank_ranges([dict(p, call=TIE) for p in pairs], 4) == [(1, 4)] * 4
 
 
 def test_gap_flags_only_a_significantly_better_public_half():

@@ -18,8 +18,8 @@ from .gap import gap
 from .inputs import SuiteData
 from .items import consistency, item_analysis
 from .operations import QUANTILE_RULE, operations, operations_calls
-from .pairwise import OVERLAP, max_t, overlap_calls
-from .ranks import rank_ranges, tie_groups
+from .pairwise import OVERLAP, holm, max_t, overlap_calls
+from .ranks import compact_letters, rank_ranges
 from .resample import CHUNK, derive_seed
 from .strata import Stratum, select_strata
 
@@ -45,12 +45,15 @@ def _family(rule: str, metric: str, run_ids: list[str], point: np.ndarray, draws
     est = point[keep]
     if rule == OVERLAP:
         c, pairs = None, overlap_calls(est, lows[keep], highs[keep], np.full(len(keep), n_items), hib)
-    else:
+    elif rule == "max-t":  # the earlier single-step max-T, kept for comparison
         c, pairs = max_t(est, draws[:, keep], hib)
+    else:
+        c, pairs = holm(est, draws[:, keep], n_items, hib)
     order = sorted(range(len(keep)), key=lambda r: (-est[r] if hib else est[r], ids[r]))
     out_pairs = [p | {"a": ids[p["a"]], "b": ids[p["b"]]} for p in pairs]
-    return {"rule": rule, "c": c, "runs": ids, "pairs": out_pairs,
-            "tie_groups": [[ids[r] for r in g] for g in tie_groups(order, pairs, len(keep))],
+    letters = compact_letters(order, pairs, len(keep))
+    return {"rule": rule, "c": c, "runs": ids, "order": [ids[r] for r in order], "pairs": out_pairs,
+            "letters": {ids[r]: letters[r] for r in range(len(keep))},
             "rank_ranges": {ids[r]: list(rr) for r, rr in enumerate(rank_ranges(pairs, len(keep)))}}
 
 

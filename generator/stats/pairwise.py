@@ -1,5 +1,15 @@
 """Pairwise calls within a family (suite x stratum x metric).
 
+"holm" (the default): Holm's step-down correction on studentized paired differences. For runs i < j:
+d = theta_i - theta_j on the full data; D^(b) the same difference in resample b (one W for every run,
+so the difference is paired); se = SD of D^(b) (ddof 1) times sqrt(N / (N - 1)) for N items; t = |d| / se.
+The m pairs are taken in decreasing t; the k-th (k = 1..m) is called while t > c_k, the quantile
+1 - 0.05 / (2 (m - k + 1)) of Student's t with N - 1 degrees of freedom, and the first pair that fails
+ends the calls. A pair whose D^(b) is the same in every resample (zero spread) has t = infinity when
+that difference is nonzero (and d has its sign), else t = 0. Each pair carries the critical value it
+was judged by (its step's c_k if called, else the c_k of the first step that failed) and the interval
+d +/- c * se, which excludes 0 exactly when the pair is called.
+
 "max-t": single-step bootstrap max-T simultaneous intervals on paired differences (Westfall-Young,
 Romano-Wolf single step). For runs i < j: d = theta_i - theta_j on the full data, D^(b) the same
 difference in resample b (one W for every run, so the difference is paired), se = SD of D^(b) (ddof 1),
@@ -12,7 +22,10 @@ fewer than 10 cases on either side is a tie.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+from scipy.stats import t as student_t
 
 from .quantiles import linear
 
@@ -74,6 +87,64 @@ def max_t(estimates: np.ndarray, thetas: np.ndarray, higher_is_better: bool = Tr
         pairs.append({"a": a, "b": b, "diff": float(d[k]), "se": float(se[k]), "low": low, "high": high,
                       "call": call})
     return c, pairs
+
+
+def _paired_spread(estimates: np.ndarray, thetas: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(d, SD of D^(b) with ddof 1, whether D^(b) never varies) for every pair, in pair_index order."""
+    ii, jj = pair_index(len(estimates))
+    d = estimates[ii] - estimates[jj]
+    sd, flat, same = np.zeros(len(ii)), np.zeros(len(ii), dtype=bool), np.zeros(len(ii))
+    rows = thetas.shape[0]
+    for start in range(0, len(ii) if rows > 1 else 0, PAIR_BLOCK):
+        sl = slice(start, start + PAIR_BLOCK)
+        dev = thetas[:, ii[sl]] - thetas[:, jj[sl]]
+        flat[sl] = dev.max(axis=0) == dev.min(axis=0)
+        same[sl] = dev[0]
+        dev -= dev.mean(axis=0)
+        sd[sl] = np.sqrt(np.einsum("ij,ij->j", dev, dev) / (rows - 1))
+    return d, np.where(flat, 0.0, sd), np.where(flat, same, np.nan)
+
+
+def holm(estimates: np.ndarray, thetas: np.ndarray, n_items: int, higher_is_better: bool = True,
+         level: float = 0.95) -> tuple[float | None, list[dict]]:
+    """(c of the first step, pairs) by Holm's step-down on studentized paired differences (module notes).
+
+    Resamples where a run has no value are left out. Each pair: a, b (column indices, a < b), diff, se,
+    t, c, low, high, call (for a). With fewer than two resamples nothing is called and c is None.
+    """
+    thetas = thetas[~np.isnan(thetas).any(axis=1)]
+    ii, jj = pair_index(len(estimates))
+    m = len(ii)
+    if m == 0 or thetas.shape[0] < 2:
+        return None, [{"a": a, "b": b, "diff": float(estimates[a] - estimates[b]), "se": None, "t": None, "c": None,
+                       "low": None, "high": None, "call": TIE} for a, b in zip(ii.tolist(), jj.tolist())]
+    d, sd, constant = _paired_spread(estimates, thetas)
+    se = sd * (math.sqrt(n_items / (n_items - 1)) if n_items > 1 else 1.0)
+    t = np.zeros(m)
+    np.divide(np.abs(d), se, out=t, where=se > 0)
+    zero = se == 0  # the difference is the same in every resample
+    t[zero & (d * np.nan_to_num(constant) > 0)] = np.inf  # called whatever the critical value
+    alpha = 1 - level
+    steps = np.arange(m)
+    crit = (student_t.isf(alpha / (2 * (m - steps)), n_items - 1) if n_items > 1 else np.full(m, np.inf))
+    order = sorted(range(m), key=lambda k: (-t[k], k))
+    c_pair = np.empty(m)
+    stop = None
+    for step, k in enumerate(order):
+        if stop is None and not (t[k] == np.inf or t[k] > crit[step]):
+            stop = crit[step]
+        c_pair[k] = crit[step] if stop is None else stop
+    pairs = []
+    for k, (a, b) in enumerate(zip(ii.tolist(), jj.tolist())):
+        called = bool(t[k] == np.inf or t[k] > c_pair[k])
+        if zero[k]:  # from the full-data difference to the one every resample gives
+            low, high = float(np.fmin(d[k], constant[k])), float(np.fmax(d[k], constant[k]))
+        else:
+            low, high = float(d[k] - c_pair[k] * se[k]), float(d[k] + c_pair[k] * se[k])
+        call = _call(low, high, higher_is_better) if called else TIE
+        pairs.append({"a": a, "b": b, "diff": float(d[k]), "se": float(se[k]), "t": float(t[k]),
+                      "c": float(c_pair[k]), "low": low, "high": high, "call": call})
+    return float(crit[0]), pairs
 
 
 def overlap_calls(estimates: np.ndarray, lows: np.ndarray, highs: np.ndarray, cases: np.ndarray,

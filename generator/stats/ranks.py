@@ -1,8 +1,22 @@
-"""Tie groups and rank ranges from the pairwise calls of one family."""
+"""Rank ranges and the compact letter display from the pairwise calls of one family.
+
+Compact letter display (Piepho 2004, "An algorithm for a letter-based representation of all-pairwise
+comparisons"): every run gets one or more letters so that two runs share a letter exactly when they
+were not called different. Insert: start with one letter held by every run; for each pair called
+different, every letter held by both is split in two, one without each run of the pair. Absorb: a letter
+whose runs are all among another letter's runs is dropped. Sweep: a run is taken off a letter when each
+other run of that letter still shares another letter with it (and the run keeps a letter); letters left
+empty or absorbed are dropped. Letters are then named in rank order: the letter of the best run is "a",
+and so on (a-z, then A-Z, then Greek letters).
+"""
 
 from __future__ import annotations
 
+import string
+
 from .pairwise import BETTER, WORSE
+
+SYMBOLS = string.ascii_lowercase + string.ascii_uppercase + "αβγδεζηθικλμνξοπρστυφχψω" + "ΓΔΘΛΞΠΣΦΨΩ"
 
 
 def _beats(pairs: list[dict], count: int) -> list[set[int]]:
@@ -23,14 +37,45 @@ def rank_ranges(pairs: list[dict], count: int) -> list[tuple[int, int]]:
     return [(1 + above[i], count - len(beats[i])) for i in range(count)]
 
 
-def tie_groups(order: list[int], pairs: list[dict], count: int) -> list[list[int]]:
-    """Consecutive groups along `order` (best estimate first): a run joins the current group unless the
-    group's first run was called better than it, in which case it starts the next group."""
-    beats = _beats(pairs, count)
-    groups: list[list[int]] = []
-    for i in order:
-        if groups and i not in beats[groups[-1][0]]:
-            groups[-1].append(i)
-        else:
-            groups.append([i])
-    return groups
+def symbol(k: int) -> str:
+    return SYMBOLS[k] if k < len(SYMBOLS) else chr(0x4E00 + k - len(SYMBOLS))
+
+
+def _absorb(columns: list[frozenset[int]]) -> list[frozenset[int]]:
+    """Drop empty columns, repeats and columns contained in another (the first of equal ones stays)."""
+    out: list[frozenset[int]] = []
+    for col in columns:
+        if col and col not in out and not any(col < other for other in columns):
+            out.append(col)
+    return out
+
+
+def _sweep(columns: list[frozenset[int]], order: list[int]) -> list[frozenset[int]]:
+    cols = list(columns)
+    for k in range(len(cols)):
+        for run in order:
+            if run not in cols[k]:
+                continue
+            elsewhere = [c for j, c in enumerate(cols) if j != k and run in c]
+            if elsewhere and all(any(other in c for c in elsewhere) for other in cols[k] - {run}):
+                cols[k] = cols[k] - {run}
+    return _absorb(cols)
+
+
+def compact_letters(order: list[int], pairs: list[dict], count: int) -> list[str]:
+    """The letters of each run (indexed like the family's runs); `order` lists the runs best first."""
+    if count == 0:
+        return []
+    columns = [frozenset(range(count))]
+    for p in pairs:
+        if p["call"] not in (BETTER, WORSE):
+            continue
+        a, b = p["a"], p["b"]
+        split: list[frozenset[int]] = []
+        for col in columns:
+            split += [col - {a}, col - {b}] if a in col and b in col else [col]
+        columns = _absorb(split)
+    columns = _sweep(columns, order)
+    position = {run: k for k, run in enumerate(order)}
+    columns.sort(key=lambda col: sorted(position[r] for r in col))
+    return ["".join(symbol(k) for k, col in enumerate(columns) if run in col) for run in range(count)]

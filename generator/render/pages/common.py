@@ -63,32 +63,32 @@ RUN_COLUMNS = [Column("model", "Model"), Column("provider", "Provider"), Column(
 
 def ranked_runs(sd: SuiteView, stratum: dict, metric: str) -> list[str]:
     """Runs in the order of the statistics engine's pairwise family (best first), then the rest."""
-    fam = stratum.get("pairwise", {}).get(metric, {})
-    ranked = [r for g in fam.get("tie_groups", []) for r in g]
+    ranked = list(stratum.get("pairwise", {}).get(metric, {}).get("order", []))
     return ranked + sorted(r for r in stratum.get("runs", []) if r not in ranked)
 
 
+LETTERS_HELP = "runs that share a letter are not called different"
+
+
 def leaderboard(sd: SuiteView, key: str, metric: str, table_id: str, export: str | None) -> Table:
-    """One metric's leaderboard in a stratum: estimate and interval, rank range, tie group."""
+    """One metric's leaderboard in a stratum: rank range and letters, estimate and interval."""
     st = sd.stats["strata"][key]
     fam = st["pairwise"].get(metric, {})
-    groups = {r: k + 1 for k, g in enumerate(fam.get("tie_groups", [])) for r in g}
+    letters = fam.get("letters", {})
     ranks = fam.get("rank_ranges", {})
     scale, unit = metric_scale(sd, metric)
     table = Table(table_id, f"{metric_label(sd, metric)}, {stratum_title(key)}: estimate and 95% interval",
-                  [Column("rank", "Rank range", True), *RUN_COLUMNS,
-                   Column(metric, f"{metric_label(sd, metric)}{' (' + unit + ')' if unit else ''}", True),
-                   Column("group", "Tie group", True,
-                          help="runs in one group can't be told apart from each other")],
+                  [Column("rank", "Rank range", True), Column("letters", "Letters", help=LETTERS_HELP), *RUN_COLUMNS,
+                   Column(metric, f"{metric_label(sd, metric)}{' (' + unit + ')' if unit else ''}", True)],
                   export=export)
     for run in ranked_runs(sd, st, metric):
         lo, hi = ranks.get(run, [None, None])
         rank = "\u2013" if lo is None else (str(lo) if lo == hi else f"{lo}\u2013{hi}")
         table.rows.append([Cell(rank, "" if lo is None else f"{lo}.{hi:04d}", cls="num",
                                 export=(("low", lo), ("high", hi))),
+                           text(letters.get(run, "\u2013"), sort=letters.get(run, ""), cls="letters"),
                            *run_cells(sd, run),
-                           interval(st["metrics"].get(metric, {}).get(run), scale),
-                           text(groups.get(run, "\u2013"), sort=groups.get(run, ""), cls="num")])
+                           interval(st["metrics"].get(metric, {}).get(run), scale)])
     return table
 
 

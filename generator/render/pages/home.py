@@ -1,4 +1,4 @@
-"""The home page: each suite's headline leaderboard with intervals, rank ranges and tie groups."""
+"""The home page: each suite's headline leaderboard with intervals, rank ranges and letters."""
 
 from __future__ import annotations
 

@@ -27,14 +27,17 @@ from .tradeoff import tradeoff_charts
 
 def gap_table(sd: SuiteView, export: str) -> Table:
     metric = sd.stats["headline"]["metric"]
+    scale, unit = metric_scale(sd, metric)
+    unit = f" ({unit})" if unit else ""
     table = Table("gap-table", f"{metric_label(sd, metric)} on the public and the private half, and the gap",
-                  [*RUN_COLUMNS, Column("public", "Public half", True), Column("private", "Private half", True),
-                   Column("gap", "Gap, public \u2212 private [95% interval]", True),
+                  [*RUN_COLUMNS, Column("public", f"Public half{unit}", True),
+                   Column("private", f"Private half{unit}", True),
+                   Column("gap", f"Gap, public \u2212 private [95% interval]{unit}", True),
                    Column("flagged", "Flagged", help="the interval on the gap excludes zero")], export=export)
     for run, g in sorted(sd.stats.get("gap", {}).items(), key=lambda kv: (-(kv[1].get("estimate") or 0), kv[0])):
         flag = "yes: the gap is significant" if g.get("flagged") else "no"
-        table.rows.append([*run_cells(sd, run), number(g.get("public")), number(g.get("private")),
-                           interval(g), text(flag, cls="flag" if g.get("flagged") else "")])
+        table.rows.append([*run_cells(sd, run), number(g.get("public"), scale), number(g.get("private"), scale),
+                           interval(g, scale), text(flag, cls="flag" if g.get("flagged") else "")])
     return table
 
 

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from ..charts import dominance, tradeoff
 from ..gather import SuiteView
-from .common import headline_key, metric_label, run_names
+from .common import headline_key, metric_label, metric_scale, run_names
 
 
 def headline_family(sd: SuiteView) -> tuple[str, dict, dict]:
@@ -23,6 +23,8 @@ def tradeoff_charts(sd: SuiteView, prefix: str, highlight: set[str] = frozenset(
     calls = {(p["a"], p["b"]): p["call"] for p in fam.get("pairs", [])}
     calls |= {(b, a): {"better": "worse", "worse": "better"}.get(c, c) for (a, b), c in list(calls.items())}
     names = run_names(sd)
+    scale, unit = metric_scale(sd, metric)
+    y_title = metric_label(sd, metric) + (f" ({unit})" if unit else "")
     charts = []
     axes = (("cost", "cost per 1,000 documents",
              lambda o: float(Decimal(o["cost_per_1000_documents"])) if o["cost_per_1000_documents"] else None),
@@ -33,12 +35,12 @@ def tradeoff_charts(sd: SuiteView, prefix: str, highlight: set[str] = frozenset(
             est = st.get("metrics", {}).get(metric, {}).get(run, {}).get("estimate")
             x = None if ops["self_hosted"] else read(ops)
             if x is not None and est is not None:
-                points.append({"run": run, "label": names[run], "x": x, "y": est})
+                points.append({"run": run, "label": names[run], "x": x, "y": est * scale})
         if len(points) < 2:
             continue
         dominated = {b for _a, b in dominance(points, calls)}
-        unit = next((o["currency"] for o in sd.stats["operations"].values() if o.get("currency")), "")
+        currency = next((o["currency"] for o in sd.stats["operations"].values() if o.get("currency")), "")
         charts.append(tradeoff(f"{prefix}-{name}", f"{metric_label(sd, metric)} against {x_title}",
-                               points, f"{x_title}{' (' + unit + ')' if name == 'cost' and unit else ''}",
-                               metric_label(sd, metric), dominated, set(highlight)))
+                               points, f"{x_title}{' (' + currency + ')' if name == 'cost' and currency else ''}",
+                               y_title, dominated, set(highlight)))
     return charts
