@@ -58,9 +58,9 @@ test('within 0.01 is exact, however many digits', () => {
   assert.equal(R.withinCent(dec('25.5500000000000000000000000000001'), dec('25.54')), false);
   assert.equal(R.withinCent(dec('25.5499999999999999999999999999999'), dec('25.54')), true);
   assert.equal(R.withinCent(val('2554E-2').decimal, dec('25.54')), true);
-  assert.equal(R.withinCent(val('1E+100000000').decimal, dec('25.54')), false);   // no giant BigInt
-  assert.equal(R.withinCent(val('1E-100000000').decimal, dec('0')), true);
-  assert.equal(R.withinCent(val('1E-100000000').decimal, dec('0.02')), false);
+  assert.equal(R.withinCent(val('1E+999999').decimal, dec('25.54')), false);   // no giant BigInt
+  assert.equal(R.withinCent(val('1E-999999').decimal, dec('0')), true);
+  assert.equal(R.withinCent(val('1E-999999').decimal, dec('0.02')), false);
 });
 
 test('risk: a JSON number in [0, 1], compared exactly; flagged at 0.5', () => {
