@@ -40,6 +40,8 @@ class SuiteConfig:
     root: Path
     order: int = 100  # where the suite is listed (the flagship first)
     resamples: int = 10_000  # bootstrap resamples (tally stats --resamples overrides)
+    # [strata_order]: a dimension's values in their natural order (easy, medium, hard), for the site
+    strata_order: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,16 @@ def load_suite(root: Path, log: ErrorLog) -> SuiteConfig | None:
             datasets.append(Dataset(d["id"], d["title"]))
     if not datasets:
         problems.append("no datasets")
+    order_raw = raw.get("strata_order", {})
+    if not isinstance(order_raw, dict) or not all(
+            isinstance(v, list) and all(isinstance(x, str) for x in v) and len(set(v)) == len(v)
+            for v in order_raw.values()):
+        problems.append("strata_order must be a table of lists of distinct strings "
+                        "(a dimension = its values in their natural order)")
+        order_raw = {}
+    for dim in order_raw:
+        if dim not in raw.get("strata", ()):
+            problems.append(f"strata_order names {dim!r}, which is not one of strata")
     if len({d.id for d in datasets}) != len(datasets):
         problems.append("dataset ids repeat")
     for p in problems:
@@ -107,6 +119,7 @@ def load_suite(root: Path, log: ErrorLog) -> SuiteConfig | None:
         min_stratum_items=int(raw.get("min_stratum_items", 10)), strata=tuple(raw.get("strata", ())),
         datasets=tuple(datasets), description=str(raw.get("description", "")), root=root,
         order=int(raw.get("order", 100)), resamples=raw.get("resamples", 10_000),
+        strata_order=tuple((str(k), tuple(v)) for k, v in order_raw.items()),
     )
 
 

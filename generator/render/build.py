@@ -21,7 +21,7 @@ from .gather import BuildError, SiteData, gather
 from .pages import Page, home, items, models, other, providers, suite
 
 SCORER_CORE = Path(__file__).resolve().parents[2] / "scorer-js" / "core.js"
-STATIC = ("site.css", "sort.js", "charts.js", "recheck.js")
+STATIC = ("site.css", "sort.js", "charts.js", "recheck.js", "theme.js", "columns.js")
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
        "connect-src 'none'; base-uri 'none'; form-action 'none'")
 
@@ -37,13 +37,14 @@ class BuildReport:
 
 
 def _nav(site: SiteData) -> list[dict]:
-    nav = [{"title": "Leaderboard", "href": "index.html"}]
-    nav += [{"title": sd.suite.title, "href": f"suites/{sd.suite.name}/index.html"} for sd in site.suites]
-    nav += [{"title": "Providers", "href": "providers/index.html"}, {"title": "Models", "href": "models/index.html"}]
-    nav += [{"title": p.title, "href": p.path} for p in site.pages if p.path.startswith("pages/")]
-    nav += [{"title": "Agreement", "href": "agreement.html"}, {"title": "Downloads", "href": "downloads/index.html"},
+    """Seven entries: the suites and the method pages are each one disclosure menu."""
+    suites = [{"title": sd.suite.title, "href": f"suites/{sd.suite.name}/index.html"} for sd in site.suites]
+    method = [{"title": p.title, "href": p.path} for p in site.pages if p.path.startswith("pages/")]
+    method.append({"title": "Agreement of the two scorers", "href": "agreement.html"})
+    return [{"title": "Leaderboard", "href": "index.html"}, {"title": "Suites", "children": suites},
+            {"title": "Models", "href": "models/index.html"}, {"title": "Providers", "href": "providers/index.html"},
+            {"title": "Method", "children": method}, {"title": "Downloads", "href": "downloads/index.html"},
             {"title": "Commitments", "href": "commitments/index.html"}]
-    return nav
 
 
 class Writer:

@@ -102,7 +102,7 @@ def forest(div_id: str, title: str, rows: list[tuple[str, float, float, float]],
 
 def dominance(points: list[dict], calls: dict[tuple[str, str], str]) -> list[tuple[str, str]]:
     """(a, b) where a dominates b: the engine called a better than b on accuracy and a is not
-    costlier (or slower). No call, no dominance: an unproven difference is never drawn as one."""
+    costlier (or slower: x is cost or latency). No call, no dominance: an unproven difference is never drawn as one."""
     out = []
     for a in points:
         for b in points:
@@ -112,27 +112,28 @@ def dominance(points: list[dict], calls: dict[tuple[str, str], str]) -> list[tup
 
 
 def tradeoff(div_id: str, title: str, points: list[dict], x_title: str, y_title: str,
-             dominated: set[str], highlight: set[str]) -> dict:
-    """Cost or latency (x) against accuracy (y); runs dominated by a significantly better, no costlier
-    run are drawn hollow. points: {run, label, x, y}."""
-    groups = (("not dominated", [p for p in points if p["run"] not in dominated], "circle"),
-              ("dominated (another run is significantly better and not costlier)",
-               [p for p in points if p["run"] in dominated], "circle-open"))
+             dominated: set[str], highlight: set[str], worse_word: str = "costlier") -> dict:
+    """Cost or latency (x) against accuracy (y); runs dominated by a significantly better run that is not
+    `worse_word` (costlier, slower) are drawn hollow. points: {run, label, x, y}. Each point is marked
+    with a number and named in the legend, so long names never overlap on the plot."""
     fig = go.Figure()
-    for name, pts, symbol in groups:
-        if not pts:
-            continue
+    for k, p in enumerate(sorted(points, key=lambda p: (-p["y"], p["label"], p["run"])), 1):
+        dom = p["run"] in dominated
         fig.add_trace(go.Scatter(
-            x=[p["x"] for p in pts], y=[p["y"] for p in pts], text=[plain(p["label"]) for p in pts], name=name,
+            x=[p["x"]], y=[p["y"]], text=[str(k)], name=plain(f"{k}. {p['label']}" + (" (dominated)" if dom else "")),
             mode="markers+text", textposition="top center", cliponaxis=False,
-            marker={"size": [14 if p["run"] in highlight else 9 for p in pts], "symbol": symbol,
+            marker={"size": 14 if p["run"] in highlight else 9, "symbol": "circle-open" if dom else "circle",
                     "line": {"width": 2}},
-            hovertemplate="%{text}: %{x}, %{y:.1f}<extra></extra>"))
-    fig.update_layout(template="none", font=FONT, height=420, margin={"l": 60, "r": 20, "t": 40, "b": 90},
+            hovertemplate=plain(p["label"]) + ": %{x}, %{y:.1f}<extra></extra>"))
+    fig.update_layout(template="none", font=FONT, height=420 + 20 * len(points),
+                      margin={"l": 60, "r": 20, "t": 40, "b": 90},
                       title={"text": plain(title), "x": 0}, xaxis={"title": {"text": plain(x_title)}},
                       yaxis={"title": {"text": plain(y_title)}},
-                      legend={"orientation": "h", "y": -0.25})
-    return _figure(fig, div_id, f"{title}: one point per hosted run")
+                      legend={"orientation": "h", "y": -0.2, "yanchor": "top",
+                              "title": {"text": f"hollow: dominated (another run is significantly better and not "
+                                                f"{worse_word})"}})
+    return _figure(fig, div_id, f"{title}: one numbered point per hosted run; hollow points are dominated by a "
+                                f"run significantly better and not {worse_word}")
 
 
 def report_chart(div_id: str, table) -> dict:

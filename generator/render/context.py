@@ -35,12 +35,23 @@ class Cell:
         return [(key + ("_" + s if s else ""), v) for s, v in self.export]
 
 
+PRIORITIES = ("", "key", "low", "opt")
+
+
 @dataclass(frozen=True)
 class Column:
     key: str
     title: str
     numeric: bool = False
     help: str | None = None
+    # "key": the run's name, kept in view while a wide table scrolls; "low": gives way on a phone;
+    # "opt": hidden until the reader shows it (the table's column chooser); "": always shown
+    priority: str = ""
+
+    def css(self) -> str:
+        """The classes of this column's heading and cells."""
+        return " ".join(c for c in ("num" if self.numeric else "", f"col-{self.priority}" if self.priority else "")
+                        if c)
 
 
 @dataclass

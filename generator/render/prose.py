@@ -14,7 +14,7 @@ from ..errors import InputProblem
 
 # Site paths of pages that are not under pages/ (their markdown is shown on a page of their own).
 SPECIAL = {"commitments": "commitments/index.html"}
-HOME_SNIPPET = "how-to-read"  # also shown on the home page
+HOME_SNIPPET = "how-to-read"  # linked from the home page
 
 _LINK = re.compile(r'href="([a-z0-9][a-z0-9._-]*)\.md(#[^"]*)?"')
 

@@ -38,6 +38,7 @@
       var mq = window.matchMedia('(prefers-color-scheme: dark)');
       if (mq.addEventListener) mq.addEventListener('change', render);
     }
+    document.addEventListener('tally-theme', render);
   }
 
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ..context import Cell, Column, Table, interval, slug, text
 from ..gather import SuiteView
 
@@ -58,7 +60,8 @@ def run_cells(sd: SuiteView, run_id: str) -> list[Cell]:
             text(info["hosting"])]
 
 
-RUN_COLUMNS = [Column("model", "Model"), Column("provider", "Provider"), Column("hosting", "Hosting")]
+RUN_COLUMNS = [Column("model", "Model", priority="key"), Column("provider", "Provider", priority="low"),
+               Column("hosting", "Hosting", priority="low")]
 
 
 def ranked_runs(sd: SuiteView, stratum: dict, metric: str) -> list[str]:
@@ -137,3 +140,30 @@ def headline_key(sd: SuiteView) -> str:
     """The headline's stratum (the suite's headline half), or all items when that stratum is too small."""
     key = sd.stats["headline"]["stratum"]
     return key if key in sd.stats["strata"] else "all"
+
+
+def _natural(value: str) -> tuple:
+    """Numbers compared as numbers ("5-8" before "13+"), the rest as text."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part.lower())
+                 for part in re.split(r"(\d+)", value) if part)
+
+
+def strata_in_order(sd: SuiteView) -> list[str]:
+    """The suite's stratum keys in their natural order: "all", then each dimension as the suite lists its
+    strata; datasets as declared, public before private, values the suite orders in [strata_order] as it
+    orders them, any other value by its numbers, then as text."""
+    declared = dict(sd.suite.strata_order)
+    declared.setdefault("dataset", tuple(d.id for d in sd.suite.datasets))
+    declared.setdefault("half", ("public", "private"))
+    dims = list(sd.suite.strata)
+
+    def key(k: str) -> tuple:
+        st = sd.stats["strata"][k]
+        dim, value = st.get("dimension"), st.get("value") or ""
+        if dim is None:
+            return (-1, 0, ())
+        rank = declared.get(dim, ())
+        return (dims.index(dim) if dim in dims else len(dims),
+                rank.index(value) if value in rank else len(rank), _natural(value))
+
+    return sorted(sd.stats["strata"], key=key)

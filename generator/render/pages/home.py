@@ -1,12 +1,11 @@
-"""The home page: each suite's headline leaderboard with intervals, rank ranges and letters."""
+"""The home page: each suite's headline leaderboard first (table and chart), with intervals, rank ranges
+and letters; one line explains them and links the guide."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..charts import forest
 from ..gather import SiteData
-from ..prose import HOME_SNIPPET, render_markdown
+from ..prose import HOME_SNIPPET
 from . import Page
 from .common import (
     headline_key,
@@ -45,8 +44,6 @@ def pages(site: SiteData):
                        "rule": fam.get("rule"), "metric": metric_label(sd, metric), "stratum": stratum_title(key),
                        "resamples": sd.stats["method"]["resamples"],
                        "chart": headline_forest(sd, key, metric, f"forest-{sd.suite.name}")})
-    snippet = next((p for p in site.pages if p.name == HOME_SNIPPET), None)
-    if snippet is not None:
-        snippet = replace(snippet, html=render_markdown(snippet.body, "index.html"))
-    yield Page("index.html", "home.html", "Leaderboard", {"blocks": blocks, "snippet": snippet}, tables,
+    guide = next((p for p in site.pages if p.name == HOME_SNIPPET), None)  # linked, not repeated: ranking first
+    yield Page("index.html", "home.html", "Leaderboard", {"blocks": blocks, "guide": guide}, tables,
                ("sort.js", "charts.js"))

@@ -48,7 +48,8 @@ def pages(site: SiteData):
                                     sort=ops.get("cost_per_1000_documents") or "")])
             sections.append({"suite": sd.suite, "href": suite_path(sd), "table": t,
                              "simulated": any(sd.stats["runs"][r]["simulated"] for r in runs),
-                             "description": sorted({sd.runs[r].meta.get("description", "") for r in runs} - {""}),
+                             "description": sorted({(sd.stats["runs"][r]["provider"], sd.runs[r].meta["description"])
+                                                    for r in runs if sd.runs[r].meta.get("description")}),
                              "charts": tradeoff_charts(sd, f"tradeoff-{sd.suite.name}", set(runs))})
         yield Page(model_path(model), "model.html", f"Model: {model}", {"model": model, "sections": sections},
                    [s["table"] for s in sections], ("sort.js", "charts.js"))

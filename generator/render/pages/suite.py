@@ -17,6 +17,7 @@ from .common import (
     model_path,
     pairwise_matrix,
     run_cells,
+    strata_in_order,
     stratum_path,
     stratum_title,
     suite_path,
@@ -58,8 +59,10 @@ def balance_tables(sd: SuiteView) -> list[dict]:
 
 
 def stratum_links(sd: SuiteView) -> dict[str, list[dict]]:
+    """Links to every stratum, by dimension, in the suite's natural order (dict order is kept)."""
     groups: dict[str, list[dict]] = {}
-    for key, st in sd.stats["strata"].items():
+    for key in strata_in_order(sd):
+        st = sd.stats["strata"][key]
         dim = st.get("dimension") or "all"
         groups.setdefault(dim, []).append({"title": stratum_title(key), "href": stratum_path(sd, key),
                                            "count": st["items"]})

@@ -42,5 +42,5 @@ def tradeoff_charts(sd: SuiteView, prefix: str, highlight: set[str] = frozenset(
         currency = next((o["currency"] for o in sd.stats["operations"].values() if o.get("currency")), "")
         charts.append(tradeoff(f"{prefix}-{name}", f"{metric_label(sd, metric)} against {x_title}",
                                points, f"{x_title}{' (' + currency + ')' if name == 'cost' and currency else ''}",
-                               y_title, dominated, set(highlight)))
+                               y_title, dominated, set(highlight), "costlier" if name == "cost" else "slower"))
     return charts
