@@ -73,8 +73,34 @@ def ranked_runs(sd: SuiteView, stratum: dict, metric: str) -> list[str]:
 LETTERS_HELP = "runs that share a letter are not called different"
 
 
-def leaderboard(sd: SuiteView, key: str, metric: str, table_id: str, export: str | None) -> Table:
-    """One metric's leaderboard in a stratum: rank range and letters, estimate and interval."""
+def fact_columns(facts: dict | None) -> list[Column]:
+    """The model facts as optional columns (shown from the table's column chooser), when there are any."""
+    from ..facts import FACT_COLUMNS
+
+    return [Column(k, title, k == "context_window", priority="opt") for k, title in FACT_COLUMNS] if facts else []
+
+
+def fact_cells(facts: dict | None, model: str, always: bool = False) -> list[Cell]:
+    """The model's facts as cells ("–" for unknown); none when there are no facts, unless `always`."""
+    from ..facts import FACT_COLUMNS, shown_fact
+
+    if not facts and not always:
+        return []
+    facts = facts or {}
+    f = facts.get(model)
+    out = []
+    for k, _ in FACT_COLUMNS:
+        value = None if f is None else getattr(f, k)
+        sort = "" if value is None else (int(value) if isinstance(value, (bool, int)) else value)
+        out.append(Cell(shown_fact(f, k), str(sort), cls="num" if k == "context_window" else "",
+                        export=(("", value),)))
+    return out
+
+
+def leaderboard(sd: SuiteView, key: str, metric: str, table_id: str, export: str | None,
+                facts: dict | None = None) -> Table:
+    """One metric's leaderboard in a stratum: rank range and letters, estimate and interval; with `facts`
+    (facts.site_facts), each model's facts as optional columns."""
     st = sd.stats["strata"][key]
     fam = st["pairwise"].get(metric, {})
     letters = fam.get("letters", {})
@@ -82,7 +108,8 @@ def leaderboard(sd: SuiteView, key: str, metric: str, table_id: str, export: str
     scale, unit = metric_scale(sd, metric)
     table = Table(table_id, f"{metric_label(sd, metric)}, {stratum_title(key)}: estimate and 95% interval",
                   [Column("rank", "Rank range", True), Column("letters", "Letters", help=LETTERS_HELP), *RUN_COLUMNS,
-                   Column(metric, f"{metric_label(sd, metric)}{' (' + unit + ')' if unit else ''}", True)],
+                   Column(metric, f"{metric_label(sd, metric)}{' (' + unit + ')' if unit else ''}", True),
+                   *fact_columns(facts)],
                   export=export)
     for run in ranked_runs(sd, st, metric):
         lo, hi = ranks.get(run, [None, None])
@@ -91,7 +118,8 @@ def leaderboard(sd: SuiteView, key: str, metric: str, table_id: str, export: str
                                 export=(("low", lo), ("high", hi))),
                            text(letters.get(run, "\u2013"), sort=letters.get(run, ""), cls="letters"),
                            *run_cells(sd, run),
-                           interval(st["metrics"].get(metric, {}).get(run), scale)])
+                           interval(st["metrics"].get(metric, {}).get(run), scale),
+                           *fact_cells(facts, sd.stats["runs"][run]["model"])])
     return table
 
 

@@ -4,6 +4,7 @@ and letters; one line explains them and links the guide."""
 from __future__ import annotations
 
 from ..charts import forest
+from ..facts import site_facts
 from ..gather import SiteData
 from ..prose import HOME_SNIPPET
 from . import Page
@@ -35,9 +36,11 @@ def headline_forest(sd, key: str, metric: str, div_id: str) -> dict:
 def pages(site: SiteData):
     blocks = []
     tables = []
+    facts = site_facts(site)
     for sd in site.suites:
         key, metric = headline_key(sd), sd.stats["headline"]["metric"]
-        table = leaderboard(sd, key, metric, f"headline-{sd.suite.name}", f"downloads/{sd.suite.name}/headline")
+        table = leaderboard(sd, key, metric, f"headline-{sd.suite.name}", f"downloads/{sd.suite.name}/headline",
+                            facts)
         tables.append(table)
         fam = sd.stats["strata"][key]["pairwise"].get(metric, {})
         blocks.append({"suite": sd.suite, "href": suite_path(sd), "table": table, "c": fam.get("c"),

@@ -4,9 +4,10 @@ the engine called the accuracy difference significant)."""
 from __future__ import annotations
 
 from ..context import Column, Table, interval, number, text
+from ..facts import FACT_COLUMNS, shown_fact, site_facts
 from ..gather import SiteData
 from . import Page
-from .common import metric_label, metric_scale, model_path, provider_path, suite_path
+from .common import fact_cells, metric_label, metric_scale, model_path, provider_path, suite_path
 from .tradeoff import headline_family, tradeoff_charts
 
 
@@ -15,12 +16,21 @@ def pages(site: SiteData):
     for sd in site.suites:
         for run, i in sd.stats["runs"].items():
             models.setdefault(i["model"], []).append((sd, run))
-    links = []
+    facts = site_facts(site)
+    index = Table("models", "Every model on this site, with its facts (content/models.toml)",
+                  [Column("model", "Model", priority="key"), Column("providers", "Providers"),
+                   Column("suites", "Suites", priority="low"),
+                   *[Column(k, t, k == "context_window", priority="low" if k != "organisation" else "")
+                     for k, t in FACT_COLUMNS]], export="downloads/models",
+                  note="A fact left out of content/models.toml is shown as \u201c\u2013\u201d. Simulated models are "
+                       "example data: their facts describe the simulation, not a real model.")
     for model, pairs in sorted(models.items()):
         sim = any(sd.stats["runs"][r]["simulated"] for sd, r in pairs)
-        links.append({"title": model, "href": model_path(model), "simulated": sim,
-                      "providers": sorted({sd.stats["runs"][r]["provider"] for sd, r in pairs})})
-    yield Page("models/index.html", "models.html", "Models", {"links": links}, [], ())
+        index.rows.append([text(model + (" (simulated)" if sim else ""), href=model_path(model), sort=model),
+                           text(", ".join(sorted({sd.stats["runs"][r]["provider"] for sd, r in pairs}))),
+                           text(", ".join(dict.fromkeys(sd.suite.title for sd, _ in pairs))),
+                           *fact_cells(facts, model, always=True)])
+    yield Page("models/index.html", "models.html", "Models", {"table": index}, [index])
     for model, pairs in sorted(models.items()):
         sections = []
         for sd in site.suites:
@@ -51,5 +61,7 @@ def pages(site: SiteData):
                              "description": sorted({(sd.stats["runs"][r]["provider"], sd.runs[r].meta["description"])
                                                     for r in runs if sd.runs[r].meta.get("description")}),
                              "charts": tradeoff_charts(sd, f"tradeoff-{sd.suite.name}", set(runs))})
-        yield Page(model_path(model), "model.html", f"Model: {model}", {"model": model, "sections": sections},
+        yield Page(model_path(model), "model.html", f"Model: {model}",
+                   {"model": model, "sections": sections, "facts": facts.get(model),
+                    "fact_rows": [(t, shown_fact(facts.get(model), k)) for k, t in FACT_COLUMNS]},
                    [s["table"] for s in sections], ("sort.js", "charts.js"))

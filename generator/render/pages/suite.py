@@ -4,6 +4,7 @@ per-dataset tables and links to every stratum; plus one page per stratum."""
 from __future__ import annotations
 
 from ..context import Column, Table, interval, number, text
+from ..facts import site_facts
 from ..gather import SiteData, SuiteView
 from . import Page
 from .common import (
@@ -69,14 +70,14 @@ def stratum_links(sd: SuiteView) -> dict[str, list[dict]]:
     return groups
 
 
-def stratum_block(sd: SuiteView, key: str, prefix: str) -> dict:
+def stratum_block(sd: SuiteView, key: str, prefix: str, facts: dict | None = None) -> dict:
     """Headline leaderboard, forest plot, every metric and the pairwise calls of one stratum."""
     metric = sd.stats["headline"]["metric"]
     base = f"downloads/{sd.suite.name}/{prefix}"
     order, matrix, fam = pairwise_matrix(sd, key, metric)
     st = sd.stats["strata"][key]
     return {"key": key, "title": stratum_title(key), "n_items": st["items"], "not_covered": st.get("not_covered", []),
-            "leaderboard": leaderboard(sd, key, metric, f"{prefix}-headline", f"{base}-headline"),
+            "leaderboard": leaderboard(sd, key, metric, f"{prefix}-headline", f"{base}-headline", facts),
             "metrics": metrics_table(sd, key, f"{prefix}-metrics", f"{base}-metrics"),
             "forest": headline_forest(sd, key, metric, f"forest-{prefix}"),
             "pairwise": {"metric": metric_label(sd, metric), "order": order, "matrix": matrix,
@@ -208,10 +209,11 @@ def item_tables(sd: SuiteView) -> tuple[dict, Table | None, Table | None]:
 
 
 def pages(site: SiteData):
+    facts = site_facts(site)
     for sd in site.suites:
         name = sd.suite.name
         head_key = headline_key(sd)
-        main = stratum_block(sd, head_key, "headline-stratum")
+        main = stratum_block(sd, head_key, "headline-stratum", facts)
         datasets = [stratum_block(sd, f"dataset={d.id}", f"dataset-{d.id}") | {"dataset": d.title}
                     for d in sd.suite.datasets if f"dataset={d.id}" in sd.stats["strata"]]
         gap = gap_table(sd, f"downloads/{name}/gap")
