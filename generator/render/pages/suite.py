@@ -17,6 +17,7 @@ from .common import (
     metrics_table,
     model_path,
     pairwise_matrix,
+    ranked_runs,
     run_cells,
     strata_in_order,
     stratum_path,
@@ -82,6 +83,39 @@ def stratum_block(sd: SuiteView, key: str, prefix: str, facts: dict | None = Non
             "forest": headline_forest(sd, key, metric, f"forest-{prefix}"),
             "pairwise": {"metric": metric_label(sd, metric), "order": order, "matrix": matrix,
                          "c": fam.get("c"), "rule": fam.get("rule"), "names": _short_names(sd, order)}}
+
+
+def filter_views(sd: SuiteView, facts: dict | None, page_path: str) -> dict:
+    """The suite page's filters (static/filters.js): the headline leaderboard and forest points of every
+    stratum, precomputed, for the page to show in place from file://. Cells are [text, sort, href, class]
+    with links relative to the page."""
+    from ..charts import plain
+    from ..env import relative
+
+    metric = sd.stats["headline"]["metric"]
+    scale, _ = metric_scale(sd, metric)
+    names = {r: f"{i['model']} on {i['provider']}" for r, i in sd.stats["runs"].items()}
+    views = []
+    for key in strata_in_order(sd):
+        st = sd.stats["strata"][key]
+        if not st.get("pairwise", {}).get(metric, {}).get("order"):
+            continue  # no run has an estimate here
+        table = leaderboard(sd, key, metric, "view", None, facts)
+        rows = []
+        for run, row in zip(ranked_runs(sd, st, metric), table.rows):
+            e = st["metrics"].get(metric, {}).get(run) or {}
+            point = None
+            if e.get("estimate") is not None:
+                lo, hi = (e["estimate"] if e.get(k) is None else e[k] for k in ("low", "high"))
+                point = [plain(names[run]), e["estimate"] * scale, lo * scale, hi * scale]
+            rows.append({"hosting": sd.stats["runs"][run]["hosting"], "point": point,
+                         "cells": [[c.text, c.sort, relative(c.href, page_path) if c.href else None, c.cls]
+                                   for c in row]})
+        title = stratum_title(key)
+        views.append({"key": key, "title": title, "dimension": st.get("dimension") or "all",
+                      "heading": f"Headline: {title} ({st['items']} items)", "caption": table.caption,
+                      "chart_title": plain(f"{metric_label(sd, metric)}, {title}"), "rows": rows})
+    return {"views": views}
 
 
 def _short_names(sd: SuiteView, runs: list[str]) -> list[dict]:
@@ -214,7 +248,7 @@ def pages(site: SiteData):
         name = sd.suite.name
         head_key = headline_key(sd)
         main = stratum_block(sd, head_key, "headline-stratum", facts)
-        datasets = [stratum_block(sd, f"dataset={d.id}", f"dataset-{d.id}") | {"dataset": d.title}
+        datasets = [stratum_block(sd, f"dataset={d.id}", f"dataset-{d.id}", facts) | {"dataset": d.title}
                     for d in sd.suite.datasets if f"dataset={d.id}" in sd.stats["strata"]]
         gap = gap_table(sd, f"downloads/{name}/gap")
         balance = balance_tables(sd)
@@ -232,10 +266,12 @@ def pages(site: SiteData):
                "item_summary": item_summary, "items_flagged": flagged, "audit": audit,
                "method": sd.stats["method"], "tradeoffs": tradeoff_charts(sd, f"tradeoff-{name}"),
                "public_items": len(sd.public_items), "items_href": suite_path(sd, "items/index.html"),
-               "n_items": len(sd.result.items)}
-        yield Page(suite_path(sd), "suite.html", sd.suite.title, ctx, tables, ("sort.js", "charts.js"))
+               "n_items": len(sd.result.items),
+               "filters": filter_views(sd, facts, suite_path(sd)) | {"initial": head_key}}
+        yield Page(suite_path(sd), "suite.html", sd.suite.title, ctx, tables,
+                   ("sort.js", "charts.js", "filters.js"))
         for key in sd.stats["strata"]:
-            block = stratum_block(sd, key, "stratum")
+            block = stratum_block(sd, key, "stratum", facts)
             block["leaderboard"].export = block["metrics"].export = None  # the stratum's download below
             block["metrics"].export = f"downloads/{name}/strata/{stratum_path(sd, key).rsplit('/', 1)[1][:-5]}"
             yield Page(stratum_path(sd, key), "stratum.html", f"{sd.suite.title}: {stratum_title(key)}",

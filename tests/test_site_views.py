@@ -1,0 +1,167 @@
+"""The site as a reader uses it, in Debian's chromium: every page type at 390, 1400 and 1920 px shows its
+headline score without horizontal scrolling, with no console error and no outside request; the suite
+page's filters, the column chooser, the pairwise details and the theme toggle work by mouse and keyboard,
+from file://."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.site_browser import Watched, chromium, page_types
+from tests.site_support import example_site, missing_browser
+
+pytestmark = pytest.mark.skipif(missing_browser() is not None, reason=missing_browser() or "")
+
+WIDTHS = (390, 1400, 1920)
+# page type -> the cell holding the headline score: (table, column) where the first data row is read
+SCORE = {"home": ("table.sortable", -1), "suite": ("#headline-stratum-headline", 5),
+         "stratum": ("#stratum-headline", 5), "model": ("main table", 2)}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture(scope="module")
+def site():
+    return example_site()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_every_page_type_at_every_width(browser, site, width):
+    ctx = browser.new_context(viewport={"width": width, "height": 900})
+    for kind, path in page_types(site).items():
+        w = Watched(ctx, site).open(path)
+        w.page.wait_for_timeout(100)
+        assert w.errors == [], (kind, width, w.errors)
+        assert w.outside() == [], (kind, width, w.outside())
+        overflow = w.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 1, (kind, width, overflow)
+        if kind in SCORE:
+            table, col = SCORE[kind]
+            box = w.page.evaluate(f"""() => {{
+                const t = document.querySelector({table!r});
+                const row = t.tBodies[0].rows[0];
+                const cells = Array.from(row.cells).filter(c => getComputedStyle(c).display !== 'none');
+                const all = Array.from(row.cells);
+                const cell = all[{col} < 0 ? all.length + {col} : {col}];
+                const r = cell.getBoundingClientRect();
+                return {{left: r.left, right: r.right, shown: getComputedStyle(cell).display !== 'none',
+                         text: cell.textContent, visible: cells.length}};
+            }}""")
+            if kind == "home":  # the last column may be an optional fact: the score is the last shown one
+                box = w.page.evaluate("""() => {
+                    const row = document.querySelector('table.sortable').tBodies[0].rows[0];
+                    const cells = Array.from(row.cells).filter(c => getComputedStyle(c).display !== 'none');
+                    const r = cells[cells.length - 1].getBoundingClientRect();
+                    return {left: r.left, right: r.right, shown: true, text: cells[cells.length - 1].textContent};
+                }""")
+            assert box["shown"] and "[" in box["text"], (kind, width, box)
+            assert 0 <= box["left"] and box["right"] <= width, (kind, width, box)
+        w.page.close()
+    ctx.close()
+
+
+@pytest.fixture
+def page(browser, site):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+    yield lambda path: Watched(ctx, site).open(path)
+    ctx.close()
+
+
+def _rows(w, table="#headline-stratum-headline"):
+    return w.page.eval_on_selector_all(f"{table} tbody tr", "rs => rs.map(r => r.cells[4].textContent)")
+
+
+def test_filters_by_mouse_and_keyboard_and_the_fragment(page, site):
+    w = page("suites/extracting/index.html")
+    assert w.page.is_visible("#filters")
+    before = _rows(w)
+    assert {"hosted", "self-hosted"} <= set(before)
+    w.page.click("#f-hosting")
+    w.page.select_option("#f-hosting", "hosted")
+    assert set(_rows(w)) == {"hosted"} and len(_rows(w)) == before.count("hosted")
+    points = w.page.evaluate("document.getElementById('forest-headline-stratum').data[0].y.length")
+    assert points == before.count("hosted")
+    w.page.focus("#f-items")
+    start = w.page.input_value("#f-items")
+    w.page.keyboard.press("ArrowDown")
+    chosen = w.page.input_value("#f-items")
+    assert chosen != start
+    heading = w.page.inner_text("#headline-stratum-headline-heading")
+    assert chosen.split("=")[-1] in heading or chosen == "all"
+    url = w.page.url
+    assert "#items=" in url and "hosting=hosted" in url
+    again = page("index.html")
+    again.page.goto(url)  # a new load of the page with the fragment
+    again.page.wait_for_load_state("load")
+    assert again.page.input_value("#f-items") == chosen and again.page.input_value("#f-hosting") == "hosted"
+    assert set(_rows(again)) == {"hosted"}
+    assert w.errors == [] and again.errors == [] and w.outside() == []
+
+
+def test_filtered_rows_match_the_stratum_page(page):
+    """The filter's view of a stratum is the stratum page's leaderboard, row for row."""
+    w = page("suites/extracting/index.html")
+    key = w.page.eval_on_selector_all("#f-items option", "os => os.map(o => o.value)")[-1]
+    w.page.select_option("#f-items", key)
+    shown = w.page.eval_on_selector_all("#headline-stratum-headline tbody tr",
+                                        "rs => rs.map(r => Array.from(r.cells).map(c => c.textContent).join('|'))")
+    href = w.page.eval_on_selector_all(
+        ".links a", f"as => as.filter(a => a.textContent === {key.replace('=', ' = ')!r}).map(a => a.href)")
+    assert href, key
+    s = page("index.html")
+    s.page.goto(href[0])
+    s.page.wait_for_load_state("load")
+    own = s.page.eval_on_selector_all("#stratum-headline tbody tr",
+                                      "rs => rs.map(r => Array.from(r.cells).map(c => c.textContent).join('|'))")
+    assert shown == own
+
+
+def test_column_chooser_shows_an_optional_column(page):
+    w = page("index.html")
+    th = w.page.locator("table.sortable thead th", has_text="Organisation").first
+    assert not th.is_visible()
+    w.page.click("details.cols summary")
+    w.page.get_by_label("Organisation").first.check()
+    assert th.is_visible()
+    first = w.page.eval_on_selector("table.sortable", "t => t.tBodies[0].rows[0].cells[6].textContent")
+    assert "simulated" in first or "Tally" in first
+
+
+def test_pairwise_detail_by_keyboard_and_touch(browser, site):
+    for touch in (False, True):
+        ctx = browser.new_context(viewport={"width": 390 if touch else 1400, "height": 900}, has_touch=touch,
+                                  is_mobile=touch)
+        w = Watched(ctx, site).open("suites/extracting/index.html")
+        button = w.page.locator("table.matrix button.pair").first
+        detail = w.page.locator("table.matrix button.pair + .detail").first
+        assert detail.bounding_box()["width"] <= 1
+        if touch:
+            button.tap()
+        else:
+            button.focus()
+        assert detail.bounding_box()["width"] > 20
+        assert "difference" in detail.inner_text()
+        assert w.errors == []
+        ctx.close()
+
+
+def test_theme_toggle_is_remembered(browser, site):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 900}, color_scheme="light")
+    w = Watched(ctx, site).open("index.html")
+    bg = "getComputedStyle(document.body).backgroundColor"
+    light = w.page.evaluate(bg)
+    w.page.click("#theme-toggle")
+    assert w.page.get_attribute("#theme-toggle", "aria-pressed") == "true"
+    dark = w.page.evaluate(bg)
+    assert dark != light
+    other = Watched(ctx, site).open("suites/extracting/index.html")
+    assert other.page.evaluate(bg) == dark
+    other.page.focus("#theme-toggle")
+    other.page.keyboard.press("Enter")
+    assert other.page.evaluate(bg) == light
+    assert w.errors == [] and other.errors == []
+    ctx.close()
