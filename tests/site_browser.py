@@ -14,7 +14,7 @@ def page_types(site: Path) -> dict[str, str]:
     first = lambda folder, pattern="*.html": next(  # noqa: E731
         p for p in sorted(folder.glob(pattern)) if p.name != "index.html").relative_to(site).as_posix()
     return {
-        "home": "index.html", "suite": f"suites/{suite.name}/index.html",
+        "home": "index.html", "suite": f"suites/{suite.name}/index.html", "compare": f"suites/{suite.name}/compare.html",
         "stratum": first(suite / "strata"), "items": f"suites/{suite.name}/items/index.html",
         "item": first(suite / "items"), "providers": "providers/index.html", "provider": first(site / "providers"),
         "models": "models/index.html", "model": first(site / "models"), "prose": first(site / "pages"),

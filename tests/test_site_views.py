@@ -165,3 +165,37 @@ def test_theme_toggle_is_remembered(browser, site):
     assert other.page.evaluate(bg) == light
     assert w.errors == [] and other.errors == []
     ctx.close()
+
+
+def test_compare_two_runs(page, site):
+    import json
+
+    stats = json.loads((site / "downloads" / "extracting" / "stats.json").read_text(encoding="utf-8"))
+    key = stats["headline"]["stratum"]
+    pairs = {(p["a"], p["b"]): p for p in stats["strata"][key]["pairwise"]["index"]["pairs"]}
+    w = page("suites/extracting/compare.html")
+    runs = w.page.eval_on_selector_all("#run-a option", "os => os.map(o => o.value)")
+    w.page.focus("#run-b")
+    w.page.keyboard.press("ArrowDown")  # the third run
+    a, b = w.page.input_value("#run-a"), w.page.input_value("#run-b")
+    assert (a, b) == (runs[0], runs[2])
+    p = pairs.get((a, b))
+    diff, call = (p["diff"], p["call"]) if p else (-pairs[(b, a)]["diff"], {"better": "worse", "worse": "better"}.get(
+        pairs[(b, a)]["call"], pairs[(b, a)]["call"]))
+    row = w.page.eval_on_selector("#compare-metrics", "t => Array.from(t.tBodies[0].rows[0].cells).map(c => c.textContent)")
+    assert row[0] == "Extracting Index"
+    assert row[3].split(" [")[0].replace("\u2212", "-").lstrip("+") == f"{diff:.1f}"
+    assert row[4].endswith(call) or row[4] == call
+    links = w.page.eval_on_selector_all("#compare-items tbody a", "as => as.map(a => a.getAttribute('href'))")
+    assert links and all(h.startswith("items/") and h.endswith(".html") for h in links)
+    assert (site / "suites" / "extracting" / links[0]).is_file()
+    assert f"#a={a}&b={b}" in w.page.url
+    before = w.page.inner_text("#head-a")
+    w.page.select_option("#run-a", runs[1])  # by mouse
+    label = w.page.eval_on_selector(f"#run-a option[value='{runs[1]}']", "o => o.textContent")
+    assert w.page.inner_text("#head-a") == label != before
+    again = page("index.html")
+    again.page.goto(w.page.url)
+    again.page.wait_for_load_state("load")
+    assert (again.page.input_value("#run-a"), again.page.input_value("#run-b")) == (runs[1], runs[2])
+    assert w.errors == [] and again.errors == [] and w.outside() == []

@@ -21,7 +21,7 @@ from .gather import BuildError, SiteData, gather
 from .pages import Page, home, items, models, other, providers, suite
 
 SCORER_CORE = Path(__file__).resolve().parents[2] / "scorer-js" / "core.js"
-STATIC = ("site.css", "sort.js", "charts.js", "recheck.js", "theme.js", "columns.js", "filters.js")
+STATIC = ("site.css", "sort.js", "charts.js", "recheck.js", "theme.js", "columns.js", "filters.js", "compare.js")
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
        "connect-src 'none'; base-uri 'none'; form-action 'none'")
 

@@ -24,6 +24,7 @@ from .common import (
     stratum_title,
     suite_path,
 )
+from .compare import compare_page
 from .home import headline_forest
 from .tradeoff import tradeoff_charts
 
@@ -268,8 +269,11 @@ def pages(site: SiteData):
                "public_items": len(sd.public_items), "items_href": suite_path(sd, "items/index.html"),
                "n_items": len(sd.result.items),
                "filters": filter_views(sd, facts, suite_path(sd)) | {"initial": head_key}}
+        ctx["compare_href"] = suite_path(sd, "compare.html") if len(main["pairwise"]["order"]) > 1 else None
         yield Page(suite_path(sd), "suite.html", sd.suite.title, ctx, tables,
                    ("sort.js", "charts.js", "filters.js"))
+        if ctx["compare_href"]:
+            yield compare_page(sd)
         for key in sd.stats["strata"]:
             block = stratum_block(sd, key, "stratum", facts)
             block["leaderboard"].export = block["metrics"].export = None  # the stratum's download below

@@ -1,0 +1,70 @@
+"""Compare two runs of a suite (suites/<suite>/compare.html): every metric of the headline stratum for
+both, with the paired difference, its interval and its corrected call as the statistics engine computed
+them, and the public items where their verdicts differ, each linking to its item page. The page shows
+any pair the reader chooses (static/compare.js) from data embedded in it, so it works from file://."""
+
+from __future__ import annotations
+
+from ..context import fmt, interval
+from ..gather import SuiteView
+from . import Page
+from .common import headline_key, item_path, metric_label, metric_order, metric_scale, model_path, ranked_runs, stratum_title, suite_path
+
+
+def compare_data(sd: SuiteView, page_path: str) -> dict:
+    from ..env import relative
+
+    key = headline_key(sd)
+    st = sd.stats["strata"][key]
+    metric = sd.stats["headline"]["metric"]
+    info = sd.stats["runs"]
+    runs = [r for r in ranked_runs(sd, st, metric) if r in info]
+    metrics = []
+    for m in metric_order(sd):
+        scale, unit = metric_scale(sd, m)
+        fam = st.get("pairwise", {}).get(m, {})
+        pairs = {f"{p['a']}|{p['b']}": [p.get("diff"), p.get("low"), p.get("high"), p.get("call")]
+                 for p in fam.get("pairs", [])}
+        metrics.append({
+            "key": m, "label": metric_label(sd, m) + (f" ({unit})" if unit else ""), "scale": scale,
+            "higher_is_better": sd.declared.higher_is_better(m), "rule": fam.get("rule") or "",
+            "shown": {r: interval(st["metrics"].get(m, {}).get(r), scale).text for r in runs},
+            "pairs": {k: [None if v is None or isinstance(v, str) else v * scale for v in p[:3]] + [p[3]]
+                      for k, p in pairs.items()}})
+    items, signatures = _disagreements(sd, runs, page_path)
+    return {"stratum": stratum_title(key), "n_items": st["items"],
+            "runs": [{"id": r, "label": f"{info[r]['model']} on {info[r]['provider']}"
+                      + (" (simulated)" if info[r]["simulated"] else ""),
+                      "model": relative(model_path(info[r]["model"]), page_path)} for r in runs],
+            "metrics": metrics, "items": items, "verdicts": signatures,
+            "unit": sd.plugin.unit_label, "first": fmt(None)}
+
+
+def _disagreements(sd: SuiteView, runs: list[str], page_path: str) -> tuple[list, dict]:
+    """Public items in id order, each [id, its page, its distinct verdict texts], and per run the index of
+    its text for each item: its verdicts on the first repeat ("" when the run has no response for it).
+    Two runs disagree on an item when their indices differ."""
+    from ..env import relative
+
+    public = sorted(i.id for i in sd.public_items)
+    out: dict[str, list[int]] = {r: [0] * len(public) for r in runs}
+    items = []
+    for k, item in enumerate(public):
+        texts = [""]
+        for run, table, start, stop in sd.verdicts.get(item, []):
+            if run not in out:
+                continue
+            shown = "; ".join(f"{table.unit[i]}: {table.verdict[i]}" for i in range(start, stop)
+                              if table.repeat[i] == 0)
+            if shown not in texts:
+                texts.append(shown)
+            out[run][k] = texts.index(shown)
+        items.append([item, relative(item_path(sd, item), page_path), texts])
+    return items, out
+
+
+def compare_page(sd: SuiteView) -> Page:
+    path = suite_path(sd, "compare.html")
+    return Page(path, "compare.html", f"{sd.suite.title}: compare two runs",
+                {"suite": sd.suite, "suite_href": suite_path(sd), "data": compare_data(sd, path),
+                 "method": sd.stats["method"]}, [], ("compare.js",))
