@@ -19,6 +19,7 @@ def page_types(site: Path) -> dict[str, str]:
         "item": first(suite / "items"), "providers": "providers/index.html", "provider": first(site / "providers"),
         "models": "models/index.html", "model": first(site / "models"), "prose": first(site / "pages"),
         "agreement": "agreement.html", "downloads": "downloads/index.html", "commitments": "commitments/index.html",
+        "search": "search.html",
     }
 
 

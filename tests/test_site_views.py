@@ -199,3 +199,48 @@ def test_compare_two_runs(page, site):
     again.page.wait_for_load_state("load")
     assert (again.page.input_value("#run-a"), again.page.input_value("#run-b")) == (runs[1], runs[2])
     assert w.errors == [] and again.errors == [] and w.outside() == []
+
+
+def test_search_by_keyboard_and_mouse(page, site):
+    w = page("search.html")
+    assert w.page.evaluate("document.activeElement.id") == "search-box"
+    w.page.keyboard.type("acme cloudco")
+    hits = w.page.eval_on_selector_all("#search-results li", "ls => ls.map(l => l.textContent)")
+    assert hits and hits[0].startswith("Model acme-lynx-1"), hits
+    assert all("acme" in h.lower() and "cloudco" in h.lower() for h in hits)
+    w.page.fill("#search-box", "")
+    w.page.keyboard.type("budgetapi")
+    assert w.page.eval_on_selector_all("#search-results li .kind", "ks => ks.map(k => k.textContent)")[0] == "Provider"
+    item = next(p.stem for p in sorted((site / "suites" / "extracting" / "items").glob("*.html"))
+                if p.name != "index.html")
+    w.page.fill("#search-box", item)
+    first = w.page.locator("#search-results li a").first
+    assert first.inner_text() == item
+    assert "#q=" in w.page.url
+    first.click()  # by mouse, to the item's page
+    w.page.wait_for_load_state("load")
+    assert w.page.url.endswith(f"suites/extracting/items/{item}.html")
+    w.page.go_back()
+    w.page.wait_for_load_state("load")
+    assert w.page.input_value("#search-box") == item  # the fragment restores the query
+    w.page.fill("#search-box", "no such thing anywhere")
+    assert w.page.locator("#search-results li").count() == 0
+    assert "0 found" in w.page.inner_text("#search-status")
+    assert w.errors == [] and w.outside() == []
+
+
+def test_hostile_names_stay_text_in_search_and_compare(browser):
+    from tests.site_support import fixture_site
+
+    site = fixture_site()
+    ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+    w = Watched(ctx, site).open("search.html")
+    w.page.fill("#search-box", "hostile")
+    assert "hostile <script>x</script>" in w.page.inner_text("#search-results")
+    assert w.page.locator("#search-results script, #search-results b").count() == 0
+    c = Watched(ctx, site).open("suites/mini/compare.html")
+    assert "<b>cloud</b>" in c.page.inner_text("#compare-form") + c.page.inner_text("#compare-metrics")
+    assert c.page.locator("main b, main script:not([type='application/json'])").count() == 0
+    assert w.page.evaluate("typeof window.__pwned") == "undefined"
+    assert w.errors == [] and c.errors == [] and w.outside() == [] and c.outside() == []
+    ctx.close()

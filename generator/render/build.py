@@ -18,10 +18,10 @@ from .charts import plotly_file, write_plotly
 from .downloads import listing, write_data_files, write_table
 from .env import TEMPLATES, make_env, relative
 from .gather import BuildError, SiteData, gather
-from .pages import Page, home, items, models, other, providers, suite
+from .pages import Page, home, items, models, other, providers, search, suite
 
 SCORER_CORE = Path(__file__).resolve().parents[2] / "scorer-js" / "core.js"
-STATIC = ("site.css", "sort.js", "charts.js", "recheck.js", "theme.js", "columns.js", "filters.js", "compare.js")
+STATIC = ("site.css", "sort.js", "charts.js", "recheck.js", "theme.js", "columns.js", "filters.js", "compare.js", "search.js")
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
        "connect-src 'none'; base-uri 'none'; form-action 'none'")
 
@@ -37,14 +37,14 @@ class BuildReport:
 
 
 def _nav(site: SiteData) -> list[dict]:
-    """Seven entries: the suites and the method pages are each one disclosure menu."""
+    """Eight entries: the suites and the method pages are each one disclosure menu."""
     suites = [{"title": sd.suite.title, "href": f"suites/{sd.suite.name}/index.html"} for sd in site.suites]
     method = [{"title": p.title, "href": p.path} for p in site.pages if p.path.startswith("pages/")]
     method.append({"title": "Agreement of the two scorers", "href": "agreement.html"})
     return [{"title": "Leaderboard", "href": "index.html"}, {"title": "Suites", "children": suites},
             {"title": "Models", "href": "models/index.html"}, {"title": "Providers", "href": "providers/index.html"},
             {"title": "Method", "children": method}, {"title": "Downloads", "href": "downloads/index.html"},
-            {"title": "Commitments", "href": "commitments/index.html"}]
+            {"title": "Commitments", "href": "commitments/index.html"}, {"title": "Search", "href": "search.html"}]
 
 
 class Writer:
@@ -107,8 +107,8 @@ def write_site(site: SiteData, out: Path, report: BuildReport, say=None) -> None
         stages = (("pages: leaderboards", (home.pages, suite.pages)),
                   ("pages: providers and models", (providers.pages, models.pages)),
                   ("pages: public items", (items.pages,)),
-                  ("pages: prose, agreement, commitments",
-                   (other.prose_pages, other.agreement_page, other.commitments_page)))
+                  ("pages: prose, agreement, commitments, search",
+                   (other.prose_pages, other.agreement_page, other.commitments_page, search.pages)))
         report.seconds["static files"] = time.perf_counter() - clock
         for stage, makers in stages:
             if say:
