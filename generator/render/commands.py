@@ -42,4 +42,7 @@ def build(root: Path, out: Path | None, draft: bool, resamples: int | None, jobs
     if report.draft:
         click.echo(f"warning: every page is marked \u201c{report.draft}\u201d", err=True)
     total = sum(report.seconds.values())
+    if not quiet:  # where the time went, stage by stage
+        for stage, seconds in report.seconds.items():
+            click.echo(f"  {seconds:7.1f} s  {stage}", err=True)
     click.echo(f"wrote {report.pages} pages, {report.files} files to {report.out} in {total:.1f} s")
