@@ -20,17 +20,22 @@
     return layout;
   }
 
+  function draw(block, t) {
+    var target = document.getElementById(block.getAttribute('data-target'));
+    if (!target || typeof Plotly === 'undefined') return;
+    var spec = JSON.parse(block.textContent);
+    var fig = spec.figure;
+    Plotly.react(target, fig.data, apply(fig.layout || {}, t || theme()), spec.config);
+  }
+
   function render() {
     if (typeof Plotly === 'undefined') return;
     var t = theme();
-    Array.prototype.forEach.call(document.querySelectorAll('script.chart-data'), function (block) {
-      var target = document.getElementById(block.getAttribute('data-target'));
-      if (!target) return;
-      var spec = JSON.parse(block.textContent);
-      var fig = spec.figure;
-      Plotly.react(target, fig.data, apply(fig.layout || {}, t), spec.config);
-    });
+    Array.prototype.forEach.call(document.querySelectorAll('script.chart-data'), function (block) { draw(block, t); });
   }
+
+  // for the suite page's filters: draw one chart again after its data block was replaced
+  window.TallyCharts = { draw: function (block) { draw(block); } };
 
   function init() {
     render();
@@ -38,6 +43,7 @@
       var mq = window.matchMedia('(prefers-color-scheme: dark)');
       if (mq.addEventListener) mq.addEventListener('change', render);
     }
+    document.addEventListener('tally-theme', render);
   }
 
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);

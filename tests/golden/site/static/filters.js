@@ -1,0 +1,121 @@
+/* Filters in place on the suite page: choose the items (a stratum: dataset, half, locale...) and the
+   hosting, and the headline table and chart show that view, from data precomputed by the site build
+   and embedded in the page (<script type="application/json" id="filter-data">), so it works from
+   file://. The view is kept in the URL fragment (#items=KEY&hosting=H), which restores it. Names are
+   set as text, never as markup. */
+(function () {
+  'use strict';
+
+  function cell(spec, th) {
+    var td = document.createElement('td');
+    var text = spec[0], sort = spec[1], href = spec[2], cls = spec[3] || '';
+    if (sort !== null) td.setAttribute('data-sort', sort);
+    var classes = cls ? cls.split(' ') : [];
+    Array.prototype.forEach.call(th.classList, function (c) {
+      if (c.indexOf('col-') === 0 || c === 'on' || c === 'off') classes.push(c);
+    });
+    if (classes.length) td.className = classes.join(' ');
+    var inner = cls === 'num' ? document.createTextNode(text) : document.createElement('bdi');
+    if (cls !== 'num') inner.textContent = text;
+    if (href) {
+      var a = document.createElement('a');
+      a.href = href;
+      a.appendChild(inner);
+      td.appendChild(a);
+    } else {
+      td.appendChild(inner);
+    }
+    return td;
+  }
+
+  function readFragment() {
+    var hash = window.location.hash.replace(/^#/, '');
+    if (hash.indexOf('=') < 0) return {};
+    var out = {};
+    hash.split('&').forEach(function (part) {
+      var kv = part.split('=');
+      try { out[decodeURIComponent(kv[0])] = decodeURIComponent(kv.slice(1).join('=')); } catch (e) { /* ignore */ }
+    });
+    return out;
+  }
+
+  function init() {
+    var form = document.getElementById('filters');
+    var block = document.getElementById('filter-data');
+    if (!form || !block) return;
+    var data = JSON.parse(block.textContent);
+    var table = document.getElementById(form.getAttribute('data-table'));
+    var heading = document.getElementById(form.getAttribute('data-heading'));
+    var chart = document.querySelector('script.chart-data[data-target="' + form.getAttribute('data-chart') + '"]');
+    var items = document.getElementById('f-items');
+    var hosting = document.getElementById('f-hosting');
+    var status = document.getElementById('f-status');
+    if (!table || !items || !hosting) return;
+    var base = chart ? JSON.parse(chart.textContent) : null;
+    var views = {};
+    data.views.forEach(function (v) { views[v.key] = v; });
+
+    function show(keepFragment) {
+      var view = views[items.value] || views[data.initial] || data.views[0];
+      var host = hosting.value;
+      var heads = table.tHead.rows[0].cells;
+      var body = table.tBodies[0];
+      while (body.firstChild) body.removeChild(body.firstChild);
+      var rows = view.rows.filter(function (r) { return !host || r.hosting === host; });
+      rows.forEach(function (r) {
+        var tr = document.createElement('tr');
+        r.cells.forEach(function (c, k) { tr.appendChild(cell(c, heads[k])); });
+        body.appendChild(tr);
+      });
+      Array.prototype.forEach.call(heads, function (th) {
+        if (th.hasAttribute('aria-sort')) th.setAttribute('aria-sort', 'none');
+      });
+      if (heading) heading.textContent = view.heading;
+      var caption = table.caption;
+      if (caption) caption.textContent = view.caption;
+      if (chart && base) {
+        var spec = JSON.parse(JSON.stringify(base));
+        var pts = rows.filter(function (r) { return r.point; }).map(function (r) { return r.point; }).reverse();
+        var trace = spec.figure.data[0];
+        trace.y = pts.map(function (p) { return p[0]; });
+        trace.x = pts.map(function (p) { return p[1]; });
+        trace.error_x.arrayminus = pts.map(function (p) { return p[1] - p[2]; });
+        trace.error_x.array = pts.map(function (p) { return p[3] - p[1]; });
+        spec.figure.layout.height = 90 + 28 * pts.length;
+        spec.figure.layout.title.text = view.chart_title;
+        chart.textContent = JSON.stringify(spec);
+        if (window.TallyCharts) window.TallyCharts.draw(chart);
+      }
+      status.textContent = 'Showing ' + rows.length + ' of ' + view.rows.length + ' runs on ' + view.title +
+        (host ? ', ' + host + ' only' : '') + '.' +
+        (items.value === data.initial && !host ? '' : ' The download links below are of the page\'s own headline view.');
+      if (!keepFragment) {
+        var frag = items.value === data.initial && !host ? '' :
+          '#items=' + encodeURIComponent(items.value) + (host ? '&hosting=' + encodeURIComponent(host) : '');
+        try {
+          window.history.replaceState(null, '', frag || window.location.pathname + window.location.search);
+        } catch (e) {
+          if (frag) window.location.hash = frag;
+        }
+      }
+    }
+
+    function fromFragment() {
+      var f = readFragment();
+      if (!('items' in f) && !('hosting' in f)) return false;
+      items.value = views[f.items] ? f.items : data.initial;
+      hosting.value = f.hosting === 'hosted' || f.hosting === 'self-hosted' ? f.hosting : '';
+      return true;
+    }
+
+    form.hidden = false;
+    form.addEventListener('submit', function (e) { e.preventDefault(); });
+    items.addEventListener('change', function () { show(false); });
+    hosting.addEventListener('change', function () { show(false); });
+    window.addEventListener('hashchange', function () { if (fromFragment()) show(true); });
+    if (fromFragment()) show(true);
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);
+  else init();
+})();
