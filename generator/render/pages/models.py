@@ -3,7 +3,7 @@ the engine called the accuracy difference significant)."""
 
 from __future__ import annotations
 
-from ..context import Column, Table, interval, number, text
+from ..context import Column, Table, interval, number, shown, text
 from ..facts import FACT_COLUMNS, shown_fact, site_facts
 from ..gather import SiteData
 from . import Page
@@ -26,7 +26,7 @@ def pages(site: SiteData):
                        "example data: their facts describe the simulation, not a real model.")
     for model, pairs in sorted(models.items()):
         sim = any(sd.stats["runs"][r]["simulated"] for sd, r in pairs)
-        index.rows.append([text(model + (" (simulated)" if sim else ""), href=model_path(model), sort=model),
+        index.rows.append([text(model + (" (simulated)" if sim else ""), href=model_path(model), sort=shown(model)),
                            text(", ".join(sorted({sd.stats["runs"][r]["provider"] for sd, r in pairs}))),
                            text(", ".join(dict.fromkeys(sd.suite.title for sd, _ in pairs))),
                            *fact_cells(facts, model, always=True)])
