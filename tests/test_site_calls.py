@@ -154,7 +154,7 @@ def test_gap_table_and_tradeoff_charts_use_the_headline_scale(site, suite):
     parser.feed(page.read_text(encoding="utf-8"))
     board = parser.tables["headline-stratum-headline"]
     head = [t for t, _ in board["rows"][0]]
-    value_col = len(head) - 1
+    value_col = head.index("Hosting") + 1  # the headline; optional fact columns may follow
     unit = re.search(r"\((%)\)$", head[value_col])
     shown = {f"{row[2][0].removesuffix(' (simulated)')} on {row[3][0]}": row[value_col][0].split(" [")[0]
              for row in board["rows"][1:]}
