@@ -40,27 +40,37 @@ def compare_data(sd: SuiteView, page_path: str) -> dict:
             "unit": sd.plugin.unit_label, "first": fmt(None)}
 
 
-def _disagreements(sd: SuiteView, runs: list[str], page_path: str) -> tuple[list, dict]:
-    """Public items in id order, each [id, its page, its distinct verdict texts], and per run the index of
-    its text for each item: its verdicts on the first repeat ("" when the run has no response for it).
-    Two runs disagree on an item when their indices differ."""
+def _disagreements(sd: SuiteView, runs: list[str], page_path: str) -> tuple[dict, dict]:
+    """Public items in id order, each [id, its page, its units, its distinct verdict patterns], and per run
+    the index of its pattern for each item. A pattern is [[unit index, verdict index], ...] over the
+    item's first repeat (verdict names in `verdicts`); pattern 0 is "no response". Two runs disagree on
+    an item when their pattern indices differ."""
     from ..env import relative
 
     public = sorted(i.id for i in sd.public_items)
     out: dict[str, list[int]] = {r: [0] * len(public) for r in runs}
+    verdicts: list[str] = []
     items = []
     for k, item in enumerate(public):
-        texts = [""]
+        units: list[str] = []
+        patterns: list[list[list[int]]] = [[]]
         for run, table, start, stop in sd.verdicts.get(item, []):
             if run not in out:
                 continue
-            shown = "; ".join(f"{table.unit[i]}: {table.verdict[i]}" for i in range(start, stop)
-                              if table.repeat[i] == 0)
-            if shown not in texts:
-                texts.append(shown)
-            out[run][k] = texts.index(shown)
-        items.append([item, relative(item_path(sd, item), page_path), texts])
-    return items, out
+            pattern = []
+            for i in range(start, stop):
+                if table.repeat[i] != 0:
+                    continue
+                if table.unit[i] not in units:
+                    units.append(table.unit[i])
+                if table.verdict[i] not in verdicts:
+                    verdicts.append(table.verdict[i])
+                pattern.append([units.index(table.unit[i]), verdicts.index(table.verdict[i])])
+            if pattern not in patterns:
+                patterns.append(pattern)
+            out[run][k] = patterns.index(pattern)
+        items.append([item, relative(item_path(sd, item), page_path), units, patterns])
+    return {"list": items, "verdicts": verdicts}, out
 
 
 def compare_page(sd: SuiteView) -> Page:
