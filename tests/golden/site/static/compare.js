@@ -60,10 +60,25 @@
               FLIP[p[3]] || p[3]];
     }
 
+    function verdictsOf(item, pattern) {  // unit name -> verdict name
+      var out = {};
+      item[3][pattern].forEach(function (uv) { out[item[2][uv[0]]] = data.items.verdicts[uv[1]]; });
+      return out;
+    }
+
+    function differences(item, pa, pb) {  // "unit: first → second; ..." for the units where they differ
+      var va = verdictsOf(item, pa), vb = verdictsOf(item, pb), parts = [];
+      item[2].forEach(function (unit) {
+        if (va[unit] !== vb[unit]) parts.push(unit + ': ' + (va[unit] || 'none') + ' \u2192 ' + (vb[unit] || 'none'));
+      });
+      var shown = parts.slice(0, 6).join('; ');
+      return parts.length > 6 ? shown + '; and ' + (parts.length - 6) + ' more' : shown;
+    }
+
     function show(keep) {
       var a = selA.value, b = selB.value;
-      ['head-a', 'items-a'].forEach(function (id) { document.getElementById(id).textContent = labels[a]; });
-      ['head-b', 'items-b'].forEach(function (id) { document.getElementById(id).textContent = labels[b]; });
+      document.getElementById('head-a').textContent = labels[a];
+      document.getElementById('head-b').textContent = labels[b];
       var body = document.getElementById('compare-metrics').tBodies[0];
       while (body.firstChild) body.removeChild(body.firstChild);
       data.metrics.forEach(function (m) {
@@ -89,17 +104,16 @@
       var items = document.getElementById('compare-items').tBodies[0];
       while (items.firstChild) items.removeChild(items.firstChild);
       var differ = 0;
-      data.items.forEach(function (it, k) {
-        var va = data.verdicts[a][k], vb = data.verdicts[b][k];
-        if (va === vb) return;
+      data.items.list.forEach(function (it, k) {
+        var pa = data.verdicts[a][k], pb = data.verdicts[b][k];
+        if (pa === pb) return;
         differ += 1;
         var tr = document.createElement('tr');
         tr.appendChild(link(it[0], it[1]));
-        tr.appendChild(td(it[2][va] || 'no response'));
-        tr.appendChild(td(it[2][vb] || 'no response'));
+        tr.appendChild(td(pa === 0 ? 'no response from the first run' : pb === 0 ? 'no response from the second run' : differences(it, pa, pb)));
         items.appendChild(tr);
       });
-      document.getElementById('items-count').textContent = differ + ' of the ' + data.items.length +
+      document.getElementById('items-count').textContent = differ + ' of the ' + data.items.list.length +
         ' public items get different verdicts from the two runs.';
       document.getElementById('compare-status').textContent = 'Comparing ' + labels[a] + ' with ' + labels[b] + '.';
       if (!keep) {
