@@ -26,6 +26,9 @@ from ..labels.sheet import cases, decisions, record, to_csv
 
 FIRST, SECOND, ADJUDICATOR = "published-and-rules", "second-labeller-sim", "adjudicator-sim"
 SEED, SHARE, WRONG = 20261130, 0.3, 0.08
+NOTE = ("Example data: the first labels are the published SROIE labels and Tally's labeller rules; the second "
+        "labeller and the adjudicator are simulated people. The simulated adjudicator takes the first labeller's "
+        "machine-checked answer as right, so the label error rate is 0 by construction.")
 CONFIG_TEXT = f'''# Who labelled the extracting suite's real documents (docs/formats.md, Label files).
 first = "{FIRST}"
 second = "{SECOND}"
@@ -33,7 +36,7 @@ adjudicator = "{ADJUDICATOR}"
 share = {SHARE}
 seed = {SEED}
 simulated = ["{SECOND}", "{ADJUDICATOR}"]
-note = "Example data: the first labels are the published SROIE labels and Tally's labeller rules; the second labeller and the adjudicator are simulated people. The simulated adjudicator takes the first labeller's machine-checked answer as right, so the label error rate is 0 by construction."
+note = "{NOTE}"
 '''
 
 
