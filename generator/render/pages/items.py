@@ -9,6 +9,7 @@ from ..context import Column, Table, text
 from ..gather import SiteData, SuiteView
 from . import Page
 from .common import item_path, model_path, provider_path, suite_path
+from .labels import item_label_rows
 
 
 def _content(record: dict) -> str | None:
@@ -136,6 +137,7 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
            "scorer_scripts": scorer_scripts(sd), "unit_label": sd.plugin.unit_label,
            "item_line": item_line, "responses": responses, "published": published,
            "suite_href": suite_path(sd), "index_href": suite_path(sd, "items/index.html")}
+    ctx["label_rows"] = item_label_rows(sd, item.id)
     return Page(item_path(sd, item.id), "item.html", f"Item {item.id}", ctx, [], ("sort.js", "recheck.js"))
 
 

@@ -22,6 +22,7 @@ from .common import (
     suite_path,
 )
 from .home import headline_forest
+from .labels import label_tables
 from .tradeoff import tradeoff_charts
 
 
@@ -219,9 +220,10 @@ def pages(site: SiteData):
         audit = audit_tables(sd)
         tables = [main["leaderboard"], main["metrics"], gap] + [d["metrics"] for d in datasets] + \
                  [b["table"] for b in balance] + reports + [t for t in (consistency, flagged, every_item) if t] + audit
+        tables += (labels := label_tables(sd))
         for d in datasets:
             d["leaderboard"].export = None
-        ctx = {"sd": sd, "suite": sd.suite, "main": main, "datasets": datasets, "gap": gap, "balance": balance,
+        ctx = {"labels": labels, "sd": sd, "suite": sd.suite, "main": main, "datasets": datasets, "gap": gap, "balance": balance,
                "strata": stratum_links(sd), "skipped": sd.stats.get("skipped_strata", {}), "reports": reports,
                "incomplete": incomplete_table(sd), "consistency": consistency,
                "item_summary": item_summary, "items_flagged": flagged, "audit": audit,
