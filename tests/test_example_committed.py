@@ -229,7 +229,7 @@ def test_help_lists_every_command():
     assert result.exit_code == 0
     listed = {line.split()[0] for line in result.output.split("Commands:")[1].splitlines() if line.strip()}
     assert listed == {"site", "rescore", "stats", "run", "import", "provider", "keys", "commit", "reveal", "verify",
-                      "prereg", "audit", "example", "suite"}
+                      "prereg", "audit", "example", "suite", "labels"}
     for line in result.output.split("Commands:")[1].splitlines():
         if line.strip():
             assert len(line.split()) > 1, f"{line.strip()} has no one-line description"
