@@ -23,6 +23,7 @@ from .common import (
 )
 from .home import headline_forest
 from .labels import label_tables
+from .sources import source_note, source_tables
 from .tradeoff import tradeoff_charts
 
 
@@ -220,16 +221,17 @@ def pages(site: SiteData):
         audit = audit_tables(sd)
         tables = [main["leaderboard"], main["metrics"], gap] + [d["metrics"] for d in datasets] + \
                  [b["table"] for b in balance] + reports + [t for t in (consistency, flagged, every_item) if t] + audit
-        tables += (labels := label_tables(sd))
+        tables += (labels := label_tables(sd)) + (sources := source_tables(sd))
         for d in datasets:
             d["leaderboard"].export = None
-        ctx = {"labels": labels, "sd": sd, "suite": sd.suite, "main": main, "datasets": datasets, "gap": gap, "balance": balance,
+        ctx = {"sd": sd, "suite": sd.suite, "main": main, "datasets": datasets, "gap": gap, "balance": balance,
                "strata": stratum_links(sd), "skipped": sd.stats.get("skipped_strata", {}), "reports": reports,
                "incomplete": incomplete_table(sd), "consistency": consistency,
                "item_summary": item_summary, "items_flagged": flagged, "audit": audit,
                "method": sd.stats["method"], "tradeoffs": tradeoff_charts(sd, f"tradeoff-{name}"),
                "public_items": len(sd.public_items), "items_href": suite_path(sd, "items/index.html"),
                "n_items": len(sd.result.items)}
+        ctx |= {"labels": labels, "sources": sources, "sources_note": source_note(sd)}
         yield Page(suite_path(sd), "suite.html", sd.suite.title, ctx, tables, ("sort.js", "charts.js"))
         for key in sd.stats["strata"]:
             block = stratum_block(sd, key, "stratum")
@@ -237,5 +239,6 @@ def pages(site: SiteData):
             block["metrics"].export = f"downloads/{name}/strata/{stratum_path(sd, key).rsplit('/', 1)[1][:-5]}"
             yield Page(stratum_path(sd, key), "stratum.html", f"{sd.suite.title}: {stratum_title(key)}",
                        {"sd": sd, "suite": sd.suite, "block": block, "suite_href": suite_path(sd),
-                        "method": sd.stats["method"]}, [block["leaderboard"], block["metrics"]],
+                        "method": sd.stats["method"], "sources": source_tables(sd, key),
+                        "sources_note": source_note(sd)}, [block["leaderboard"], block["metrics"]],
                        ("sort.js", "charts.js"))
