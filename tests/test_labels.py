@@ -140,6 +140,9 @@ def mini(tmp_path) -> Path:
         (suite / "labels" / "ann" / path.name).write_text("".join(
             json.dumps({"item": r["id"], "fields": {f["name"]: f["answer"] for f in r["fields"]}}) + "\n" for r in rows),
             encoding="utf-8")
+    (suite / "labels" / "ann" / "flagged.jsonl").write_text(
+        json.dumps({"dataset": "receipts", "origin": "scan 17", "reasons": ["total <b>9.99</b> is not in the text"]}) + "\n",
+        encoding="utf-8")
     return root
 
 
@@ -208,6 +211,8 @@ def test_sample_sheet_adjudicate_and_report_from_the_command_line(mini, tmp_path
     suite_page = (mini / "site" / "suites" / "mini" / "index.html").read_text(encoding="utf-8")
     assert 'id="label-agreement"' in suite_page and "Example data: bob and cy are simulated" in suite_page
     assert "Checked answers that are not the labels' (adjudicated) answer: " + wrong_total["item"] in suite_page
+    assert "1 document left out: its first labels failed a machine check" in suite_page
+    assert "scan 17: total &lt;b&gt;9.99&lt;/b&gt; is not in the text" in suite_page
     public = wrong_total["item"] if wrong_total["half"] == "public" else wrong_date["item"]
     item_page = (mini / "site" / "suites" / "mini" / "items" / f"{public}.html").read_text(encoding="utf-8")
     assert 'id="label-check"' in item_page and "adjudicated: the first labeller" in item_page

@@ -58,5 +58,7 @@ def test_suite_and_stratum_pages_show_real_and_generated_apart():
     page = (site / "index.html").read_text(encoding="utf-8")
     assert 'id="sources"' in page and 'id="sources-all"' in page and 'id="sources-receipts"' in page
     assert "Contamination risk: the SROIE receipts are widely published" in page
+    # the label agreement section quotes flagged SROIE labels: the CC BY attribution goes with them
+    assert 'id="label-agreement"' in page and "KEDA PAPAN YEW CHJAN" in page and "licensed CC BY 4.0" in page
     receipts = next((site / "strata").glob("dataset-receipts-*.html")).read_text(encoding="utf-8")
     assert 'id="sources-receipts"' in receipts and 'id="sources-tables"' not in receipts

@@ -23,6 +23,7 @@ from ..labels.agreement import canon, compare, mismatches
 from ..labels.files import CONFIG, FLAGGED, Labels, load_config, read_labels, write_labels
 from ..labels.sample import draw, write_sample
 from ..labels.sheet import cases, decisions, record, to_csv
+from . import real_sroie
 
 FIRST, SECOND, ADJUDICATOR = "published-and-rules", "second-labeller-sim", "adjudicator-sim"
 SEED, SHARE, WRONG = 20261130, 0.3, 0.08
@@ -120,8 +121,8 @@ def _adjudicate(sheet_csv: str, first: Labels) -> str:
 def _write_flagged(path: Path, report: Path) -> Path:
     """The SROIE receipts whose published labels failed a machine check (left out of the items)."""
     left = json.loads(report.read_text(encoding="utf-8"))["left_out"] if report.is_file() else []
-    lines = [json.dumps({"dataset": e["dataset"], "origin": e["origin"], "reasons": e["reasons"]}, ensure_ascii=False,
-                        sort_keys=True)
+    lines = [json.dumps({"dataset": e["dataset"], "origin": e["origin"], "reasons": e["reasons"],
+                         "attribution": real_sroie.ATTRIBUTION}, ensure_ascii=False, sort_keys=True)
              for e in left if e["origin"].startswith("SROIE") and not any(r.startswith("odd one out") for r in e["reasons"])]
     path.write_text("".join(line + "\n" for line in lines), encoding="utf-8", newline="\n")
     return path

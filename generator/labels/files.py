@@ -5,7 +5,8 @@
 - `<labeller>/<dataset>.<half>.jsonl`: one line per document, `{"item": ID, "fields": {NAME: ANSWER}}`,
   answers written as the items write checked answers (null: the document does not show it).
 - `<first>/flagged.jsonl`: documents whose first labels failed a machine check and were left out,
-  `{"dataset", "origin", "reasons"}` (they count in the label error rate, not in the items).
+  `{"dataset", "origin", "reasons"}` and optionally the document's `attribution` (they count in the
+  label error rate, not in the items).
 - `sample.json`: what the second labeller is asked for (written by `tally labels sample`).
 """
 
