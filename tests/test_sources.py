@@ -62,3 +62,11 @@ def test_suite_and_stratum_pages_show_real_and_generated_apart():
     assert 'id="label-agreement"' in page and "KEDA PAPAN YEW CHJAN" in page and "licensed CC BY 4.0" in page
     receipts = next((site / "strata").glob("dataset-receipts-*.html")).read_text(encoding="utf-8")
     assert 'id="sources-receipts"' in receipts and 'id="sources-tables"' not in receipts
+
+
+def test_progress_counts_every_resample_row(data):
+    from generator.stats.sources import planned_source_rows
+
+    done = []
+    source_gaps(data, 100, done.append)
+    assert sum(done) == planned_source_rows(data, 100) > 0

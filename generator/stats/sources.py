@@ -27,22 +27,34 @@ def _side(data: SuiteData, datasets: set[str], value: str, key: str) -> Stratum:
     return Stratum(f"{key},{DIMENSION}={value}", DIMENSION, value, pos)
 
 
-def source_gaps(data: SuiteData, resamples: int) -> dict:
+def _sides(data: SuiteData) -> list[tuple[str, list[str], Stratum, Stratum]]:
+    """(key, datasets, real side, generated side) of every comparison made."""
+    if DIMENSION not in data.suite.strata:
+        return []
+    with_real = {item.dataset for item in data.items if item.strata.get(DIMENSION) == REAL}
+    out = []
+    for key, datasets in [("all", with_real)] + [(f"dataset={d}", {d}) for d in sorted(with_real)]:
+        real, generated = _side(data, datasets, REAL, key), _side(data, datasets, GENERATED, key)
+        if min(len(real.positions), len(generated.positions)) >= data.suite.min_stratum_items:
+            out.append((key, sorted(datasets), real, generated))
+    return out
+
+
+def planned_source_rows(data: SuiteData, resamples: int) -> int:
+    """Resample rows source_gaps computes (for the progress bar)."""
+    return 2 * len(_sides(data)) * resamples * (1 + len(data.declared.dataset_means))
+
+
+def source_gaps(data: SuiteData, resamples: int, on_chunk=None) -> dict:
     """{"all" | "dataset=<id>": {"metric", "datasets", "real_items", "generated_items", "runs": {run: row}}};
     {} without both sources."""
     from .engine import _stratum  # the engine's stratum resampling (imported here: the engine imports this module)
 
-    if DIMENSION not in data.suite.strata:
-        return {}
     metric = data.plugin.headline
     hib = data.declared.higher_is_better(metric)
     out = {}
-    with_real = {item.dataset for item in data.items if item.strata.get(DIMENSION) == REAL}
-    for key, datasets in [("all", with_real)] + [(f"dataset={d}", {d}) for d in sorted(with_real)]:
-        real, generated = _side(data, datasets, REAL, key), _side(data, datasets, GENERATED, key)
-        if min(len(real.positions), len(generated.positions)) < data.suite.min_stratum_items:
-            continue
-        (_, r_draws, r_ids), (_, g_draws, g_ids) = (_stratum(data, st, resamples, None) for st in (real, generated))
+    for key, datasets, real, generated in _sides(data):
+        (_, r_draws, r_ids), (_, g_draws, g_ids) = (_stratum(data, st, resamples, on_chunk) for st in (real, generated))
         if r_draws is None or g_draws is None:
             continue
         runs = {}
@@ -54,6 +66,6 @@ def source_gaps(data: SuiteData, resamples: int) -> dict:
             runs[run] = {"real": row["public"], "generated": row["private"], "estimate": row["estimate"],
                          "low": row["low"], "high": row["high"], "differs": bool(differs)}
         out[key] = {
-            "metric": metric, "datasets": sorted(datasets), "real_items": len(real.positions), "generated_items": len(generated.positions),
+            "metric": metric, "datasets": datasets, "real_items": len(real.positions), "generated_items": len(generated.positions),
             "runs": runs}
     return out
