@@ -99,6 +99,9 @@ def test_summary_agreement_kappa_and_error_rate_from_label_files(tmp_path):
     raw[disagreements[0]]["fields"][0]["answer"] = first.answers[(disagreements[0], "answer")]
     s = summary(_config(tmp_path), sample, first, second, judge, [], raw)
     assert len(s["mismatches"]) == 1 and disagreements[0] in s["mismatches"][0]
+    raw["d00"] |= {"dataset": "forms", "half": "private"}  # labelled in the public file
+    s = summary(_config(tmp_path), sample, first, second, judge, [], raw)
+    assert len(s["mismatches"]) == 2 and "d00: in first's forms.public file but the item is of forms.private" in s["mismatches"]
 
 
 def test_sample_draws_the_share_plus_every_missing_and_computed_field(tmp_path):

@@ -107,6 +107,9 @@ def mismatches(raw_items: dict[str, dict], first: Labels, rows: list[dict]) -> l
         if raw is None:
             out.append(f"{item}: labelled by {first.name} but not an item of the suite")
             continue
+        if "dataset" in raw and (raw["dataset"], raw.get("half")) != first.items[item]:
+            out.append(f"{item}: in {first.name}'s {'.'.join(first.items[item])} file but the item is of "
+                       f"{raw['dataset']}.{raw.get('half')}")
         for f in raw["fields"]:
             key = (item, f["name"])
             if key not in want:
