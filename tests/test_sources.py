@@ -62,6 +62,10 @@ def test_suite_and_stratum_pages_show_real_and_generated_apart():
     assert 'id="label-agreement"' in page and "KEDA PAPAN YEW CHJAN" in page and "licensed CC BY 4.0" in page
     receipts = next((site / "strata").glob("dataset-receipts-*.html")).read_text(encoding="utf-8")
     assert 'id="sources-receipts"' in receipts and 'id="sources-tables"' not in receipts
+    sroie = next((site / "strata").glob("collection-sroie-*.html")).read_text(encoding="utf-8")
+    assert 'id="sources-receipts"' in sroie and 'id="sources-all"' not in sroie
+    nws = next((site / "strata").glob("collection-nws-*.html")).read_text(encoding="utf-8")
+    assert 'id="sources-tables"' in nws and 'id="sources-govforms"' in nws and 'id="sources-receipts"' not in nws
 
 
 def test_progress_counts_every_resample_row(data):

@@ -15,13 +15,18 @@ def source_note(sd: SuiteView) -> str:
 
 
 def source_tables(sd: SuiteView, stratum: str | None = None) -> list[Table]:
-    """The suite page (stratum None): every comparison; a stratum page: its dataset's comparison, or the
-    suite-wide one on the source and collection strata. Tables are exported from the suite page only."""
+    """The suite page (stratum None): every comparison; a stratum page: its dataset's comparison, a real
+    collection's datasets' comparisons, or the suite-wide one on the source pages and the generated
+    collection. Tables are exported from the suite page only."""
     comparisons = sd.stats.get("sources", {})
     if stratum is None:
         keys = sorted(comparisons, key=lambda k: (k != "all", k))
     elif stratum in comparisons:
         keys = [stratum]
+    elif stratum.startswith("collection=") and stratum != "collection=generated":
+        # a collection of real documents: the comparisons of the datasets it belongs to
+        datasets = {i.dataset for i in sd.result.items if i.strata.get("collection") == stratum.split("=", 1)[1]}
+        keys = [f"dataset={d}" for d in sorted(datasets) if f"dataset={d}" in comparisons]
     elif stratum.split("=")[0] in ("source", "collection") and "all" in comparisons:
         keys = ["all"]
     else:
