@@ -10,6 +10,7 @@ from ...content import Item
 from ...parse.response import Outcome
 from ...score.verdicts import Verdict
 from ...suite_api import AnyMetric, ReportTable, ScorerB, Suite, macro, mean, ratio
+from . import desk
 from .grading import DIMENSIONS, WEIGHTS
 from .scoring import FIGURES, extract_answer, figures, score
 from .signals import COMPOSITE, composite_codes
@@ -74,6 +75,7 @@ class LedgerShield(Suite):
     unit_label = "Dimension or check"
     scorer_b = ScorerB("ledgershield", (HERE / "scorer.js",))
     vectors = VECTORS if VECTORS.is_file() else None
+    tool_environment = desk  # `tally run` drives models through the desk with tool calling
 
     def extract_answer(self, content: str) -> object | None:
         return extract_answer(content)
