@@ -12,7 +12,6 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.example.ledgershield_agents import AGENTS
-from generator.example.ledgershield_runs import wrap
 from generator.example.ledgershield_sim import ScriptedAgents, scripted_episode
 from generator.example.simmodels import Faults
 from generator.harness.agent_loop import Episode
@@ -82,7 +81,8 @@ def test_scripted_agents_through_tool_calls_rescore_to_their_own_grades(project)
             assert record["request"]["tools"] == list(desk.TOOL_DEFINITIONS)
             assert read_outcome(record, SUITE.extract_answer).status == ANSWER
             planned = scripted_episode(item, agent, SEED) if agent == "careful" else AGENTS[agent](item)
-            expected = wrap(item["id"], 0, f"script-{agent}", [], planned, __import__("datetime").datetime(2026, 4, 1))
+            expected = {"attempts": [{"status": 200, "error": None}], "response": {"choices": [{"message": {
+                "content": json.dumps(planned)}}]}}
             assert verdicts(item, record) == verdicts(item, expected), (agent, item["id"])
             episode = json.loads(record["response"]["choices"][0]["message"]["content"])
             if agent == "yielding" and episode["final_submission"]["decision"] != item["gold"]["decision"]:
