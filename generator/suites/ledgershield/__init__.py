@@ -114,6 +114,12 @@ class LedgerShield(Suite):
                              "finish_reason": "stop"}]}
         return {"custom_id": line["case_id"], "response": {"status_code": 200, "body": body}, "error": None}
 
+    def episode_view(self, raw: dict, content: str | None, orders: dict[str, str]) -> dict:
+        """What the case page shows of one stored response (its message content and verdict orders)."""
+        from .episode_view import view
+
+        return view(raw, extract_answer(content) if content is not None else None, orders)
+
     def report_tables(self, scored) -> list[ReportTable]:
         from .reports import report_tables
 
