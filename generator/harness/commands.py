@@ -63,6 +63,9 @@ def run(suite: str, model: str, provider_id: str, root: Path, half: str, repeats
 
     Rerunning the same command resumes: stored calls are skipped, a torn last line is repaired
     (its bytes kept in responses.jsonl.torn) and no call is stored twice.
+
+    A suite whose answer is an episode (ledgershield) is played with tool calling: every turn goes
+    to the run's turns.jsonl as it happens, and an interrupted episode goes on from its last turn.
     """
     from .plan import PlanError
     from .progress import Progress
