@@ -106,6 +106,11 @@ def test_imported_episode_shows_the_other_harness_grade_beside_tallys(site):
     index = _main(pages / "episodes" / "index.html")
     row = next(r for r in _index_rows(index) if r[0] == "CASE-B-001" and r[1] == "magpie-2-cloudco")
     assert row[3] == "99.9875%" and row[5] == "0.42"
+    suite = _main(pages / "index.html")
+    imported = suite.split('id="imported-grades"')[1].split("</table>")[0]
+    assert [r for r in _index_rows(imported) if r and r[0] != "Case"] == [
+        ["CASE-B-001", "magpie-2-cloudco", "0", "0.42", "99.9875%"],
+        ["CASE-D-001", "magpie-2-cloudco", "0", "0.8", "0.0000%"]]
 
 
 def _index_rows(html: str) -> list[list[str]]:

@@ -26,10 +26,9 @@ def _their_score(view: dict) -> str:
     return next((r["theirs"] for r in view["provenance"] if r["what"] == "score"), "")
 
 
-def case_page(sd: SuiteView, item, reader: Reader, index: Table) -> Page:
+def _views(sd: SuiteView, item, reader: Reader):
+    """(run, repeat, stored?, view) of every scored response of a public item, in run order."""
     raw = orjson.loads(item.line)
-    runs = sd.runs
-    episodes = []
     for run, table, start, stop in sorted(sd.verdicts.get(item.id, []), key=lambda v: v[0]):
         by_repeat: dict[int, dict[str, str]] = {}
         for v in table.rows(start, stop):
@@ -37,17 +36,47 @@ def case_page(sd: SuiteView, item, reader: Reader, index: Table) -> Page:
         for repeat, orders in sorted(by_repeat.items()):
             line = reader.line(run, item.id, repeat)
             content = _content(orjson.loads(line)) if line is not None else None
-            view = sd.plugin.episode_view(raw, content, orders)
-            anchor = f"{run}-r{repeat}"
-            episodes.append({"run": run, "repeat": repeat, "anchor": anchor, "stored": line is not None,
-                             "simulated": runs[run].simulated, "model": runs[run].model,
-                             "provider": runs[run].provider, **view})
-            href = f"{episodes_path(sd, item.id)}#{anchor}"
-            index.rows.append([text(item.id, href=href), text(run), text(repeat, sort=repeat, cls="num"),
-                               text(view["score"]), text(view.get("ended", "")), text(_their_score(view))])
-    ctx = {"sd": sd, "suite": sd.suite, "item": item, "episodes": episodes, "task": raw.get("task", ""),
-           "item_href": item_path(sd, item.id), "index_href": episodes_path(sd), "suite_href": suite_path(sd)}
+            yield run, repeat, line is not None, getattr(sd.plugin, "episode_view")(raw, content, orders)
+
+
+def case_page(sd: SuiteView, item, reader: Reader, index: Table) -> Page:
+    runs = sd.runs
+    episodes = []
+    for run, repeat, stored, view in _views(sd, item, reader):
+        anchor = f"{run}-r{repeat}"
+        episodes.append({"run": run, "repeat": repeat, "anchor": anchor, "stored": stored,
+                         "simulated": runs[run].simulated, "model": runs[run].model,
+                         "provider": runs[run].provider, **view})
+        href = f"{episodes_path(sd, item.id)}#{anchor}"
+        index.rows.append([text(item.id, href=href), text(run), text(repeat, sort=repeat, cls="num"),
+                           text(view["score"]), text(view.get("ended", "")), text(_their_score(view))])
+    ctx = {"sd": sd, "suite": sd.suite, "item": item, "episodes": episodes,
+           "task": orjson.loads(item.line).get("task", ""), "item_href": item_path(sd, item.id),
+           "index_href": episodes_path(sd), "suite_href": suite_path(sd)}
     return Page(episodes_path(sd, item.id), "episode.html", f"Episodes of case {item.id}", ctx, [], ("sort.js",))
+
+
+def imported_table(sd: SuiteView) -> Table | None:
+    """For the suite page: every public episode imported with another harness's own score, beside
+    Tally's score (None when there is none)."""
+    if not has_episodes(sd):
+        return None
+    table = Table("imported-grades", "Imported episodes (public cases): the other harness's own score beside "
+                  "Tally's", [Column("case", "Case"), Column("run", "Run"), Column("repeat", "Repeat", True),
+                              Column("theirs", "Other harness's own score"), Column("score", "Tally's score")],
+                  export=None, note="The other harness's score is provenance stored with the episode; Tally never "
+                  "uses it. Private cases are not listed.")
+    reader = Reader(sd)
+    try:
+        for item in sd.public_items:
+            for run, repeat, _stored, view in _views(sd, item, reader):
+                if theirs := _their_score(view):
+                    table.rows.append([text(item.id, href=f"{episodes_path(sd, item.id)}#{run}-r{repeat}"),
+                                       text(run), text(repeat, sort=repeat, cls="num"), text(theirs),
+                                       text(view["score"])])
+    finally:
+        reader.close()
+    return table if table.rows else None
 
 
 def pages(site: SiteData):

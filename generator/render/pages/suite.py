@@ -21,7 +21,7 @@ from .common import (
     stratum_title,
     suite_path,
 )
-from .episodes import episodes_path, has_episodes
+from .episodes import episodes_path, has_episodes, imported_table
 from .home import headline_forest
 from .tradeoff import tradeoff_charts
 
@@ -228,7 +228,7 @@ def pages(site: SiteData):
                "item_summary": item_summary, "items_flagged": flagged, "audit": audit,
                "method": sd.stats["method"], "tradeoffs": tradeoff_charts(sd, f"tradeoff-{name}"),
                "public_items": len(sd.public_items), "items_href": suite_path(sd, "items/index.html"),
-               "episodes_href": episodes_path(sd) if has_episodes(sd) else None,
+               "episodes_href": episodes_path(sd) if has_episodes(sd) else None, "imported": imported_table(sd),
                "n_items": len(sd.result.items)}
         yield Page(suite_path(sd), "suite.html", sd.suite.title, ctx, tables, ("sort.js", "charts.js"))
         for key in sd.stats["strata"]:
