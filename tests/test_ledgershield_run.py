@@ -112,17 +112,31 @@ def test_malformed_tool_calls_are_answered_as_the_desk_would(project):
         {"id": "b", "function": {"name": 7, "arguments": "{}"}},
         "not a call",
         {"id": "d", "function": {"name": "lookup_everything", "arguments": "{}"}},
-        {"id": "e", "function": {"name": "get_policy", "arguments": "[]"}}]}}]}
+        {"id": "e", "function": {"name": "get_policy", "arguments": "[]"}},
+        {"id": "f", "function": {"name": "get_policy", "arguments": '{"x": NaN}'}}]}}]}
     episode = Episode(item["env"], desk, 40, [])
     sent = episode.take(body, 0)
-    assert [m.get("tool_call_id") for m in sent[1:]] == ["a", "b", "call_0_2", "d", "e"]
+    assert [m.get("tool_call_id") for m in sent[1:]] == ["a", "b", "call_0_2", "d", "e", "f"]
     outcomes = [json.loads(m["content"])["outcome"] for m in sent[1:]]
-    assert outcomes == ["bad_payload", "unknown_tool", "unknown_tool", "unknown_tool", "bad_payload"]
+    assert outcomes == ["bad_payload", "unknown_tool", "unknown_tool", "unknown_tool", "bad_payload", "bad_payload"]
     assert episode.trace[0]["payload"] == "{not json" and episode.ended is None
+    assert episode.trace[5]["payload"] == '{"x": NaN}'  # not JSON: kept as sent
     state = replay(item["env"], episode.trace)
-    assert [s.outcome for s in state.timeline] == outcomes and state.refused == 5
+    assert [s.outcome for s in state.timeline] == outcomes and state.refused == 6
     assert episode.take({"choices": [{"message": {"role": "assistant", "content": "done"}}]}, 1) == []
     assert episode.ended == "no_tool_call" and "final_submission" not in episode.document(item["id"])
+
+
+def test_calls_after_submit_decision_are_answered_but_are_not_steps(project):
+    item = load_plan(project, "ledgershield", "both").items[0]
+    calls = [{"id": "p", "function": {"name": "get_policy", "arguments": "{}"}},
+             {"id": "s", "function": {"name": "submit_decision", "arguments": '{"decision": "HOLD"}'}},
+             {"id": "v", "function": {"name": "get_policy", "arguments": "{}"}}]
+    episode = Episode(item["env"], desk, 40, [])
+    sent = episode.take({"choices": [{"message": {"role": "assistant", "content": None, "tool_calls": calls}}]}, 0)
+    assert [s["tool_name"] for s in episode.trace] == ["get_policy", "submit_decision"]
+    assert episode.ended == "submitted" and episode.final == {"decision": "HOLD"}
+    assert json.loads(sent[-1]["content"]) == {"outcome": "not_processed"} and sent[-1]["tool_call_id"] == "v"
 
 
 def test_step_limit_ends_the_episode_without_a_submission(project):

@@ -53,6 +53,10 @@ def _tool_calls(body: dict | None) -> tuple[dict | None, list]:
     return message, calls if isinstance(calls, list) else []
 
 
+def _not_json(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
 def read_call(call: object, fallback_id: str) -> tuple[str, Any, Any]:
     """(tool call id, tool name or None, payload) of one tool call, whatever its shape."""
     fields: dict = call if isinstance(call, dict) else {}
@@ -64,7 +68,7 @@ def read_call(call: object, fallback_id: str) -> tuple[str, Any, Any]:
     payload: Any = arguments
     if isinstance(arguments, str):
         try:
-            payload = json.loads(arguments)
+            payload = json.loads(arguments, parse_constant=_not_json)
         except (ValueError, RecursionError):
             payload = arguments  # kept as sent: the desk answers bad_payload
     return call_id, name, payload
