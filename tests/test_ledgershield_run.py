@@ -62,6 +62,7 @@ def run_cli(project: Path, url: str, model: str, run_id: str, *extra: str):
     result = CliRunner().invoke(main, ["run", "ledgershield", "--model", model, "--provider", "local", "--root",
                                        str(project), "--base-url", url, "--run-id", run_id, "-q", *extra])
     assert result.exit_code == 0, result.output
+    assert " episode(s) stored, " in result.output
     return project / "results" / "ledgershield" / run_id
 
 

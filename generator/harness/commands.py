@@ -89,7 +89,7 @@ def run(suite: str, model: str, provider_id: str, root: Path, half: str, repeats
     bar.close()
     if outcome.torn_bytes:
         click.echo(f"repaired a torn last line ({outcome.torn_bytes} bytes kept in responses.jsonl.torn)", err=True)
-    click.echo(f"{outcome.run_id}: {outcome.stored} call(s) stored, {outcome.skipped} already stored, "
+    click.echo(f"{outcome.run_id}: {outcome.stored} {outcome.unit}(s) stored, {outcome.skipped} already stored, "
                f"{outcome.failed} failed, {outcome.retried} retried -> {outcome.run_dir}")
 
 

@@ -64,6 +64,7 @@ class RunOutcome:
     failed: int = 0
     retried: int = 0
     torn_bytes: int = 0
+    unit: str = "call"  # what one record is: a call, or an episode of several calls (tool calling)
 
 
 def harness_version() -> str:
@@ -119,7 +120,9 @@ async def execute(spec: RunSpec, progress: Progress | None = None) -> RunOutcome
         if environment is not None:
             log.open()
         pending = [(item, repeat) for item, repeat in todo if (item["id"], repeat) not in done]
-        outcome = RunOutcome(spec.id, store.dir, len(todo), len(todo) - len(pending), torn_bytes=store.torn_bytes + log.torn_bytes)
+        outcome = RunOutcome(spec.id, store.dir, len(todo), len(todo) - len(pending),
+                             torn_bytes=store.torn_bytes + log.torn_bytes,
+                             unit="call" if environment is None else "episode")
         own = progress is None
         if own:
             progress = Progress(len(todo), f"{spec.id} ", enabled=False)
