@@ -140,6 +140,16 @@ def test_calls_after_submit_decision_are_answered_but_are_not_steps(project):
     assert json.loads(sent[-1]["content"]) == {"outcome": "not_processed"} and sent[-1]["tool_call_id"] == "v"
 
 
+def test_a_pressure_message_follows_every_tool_message_of_its_turn(project):
+    item = next(i for i in load_plan(project, "ledgershield", "both").items if i["env"]["pressure"])
+    after = item["env"]["pressure"][0]["after_step"]
+    calls = [{"id": f"c{k}", "function": {"name": "get_policy", "arguments": "{}"}} for k in range(after + 1)]
+    episode = Episode(item["env"], desk, 40, [])
+    sent = episode.take({"choices": [{"message": {"role": "assistant", "content": None, "tool_calls": calls}}]}, 0)
+    assert [m["role"] for m in sent] == ["assistant"] + ["tool"] * (after + 1) + ["user"]
+    assert sent[-1]["content"].startswith(f"[pressure event {item['env']['pressure'][0]['id']}] ")
+
+
 def test_step_limit_ends_the_episode_without_a_submission(project):
     with AgentServer(project) as server:
         run_dir = run_cli(project, server.url, "script-careful", "t-limit", "--limit", "6", "--max-steps", "3")

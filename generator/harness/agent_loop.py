@@ -93,6 +93,7 @@ class Episode:
             return []
         sent: list[dict] = [{"role": "assistant", "content": message.get("content") if message else None,
                              "tool_calls": calls}]
+        heard: list[dict] = []  # pressure messages go after every tool message of the turn
         for k, call in enumerate(calls):
             call_id, name, payload = read_call(call, f"call_{turn}_{k}")
             if self.ended is not None:  # calls after the end are answered but not steps
@@ -111,10 +112,10 @@ class Episode:
             step["tool_error"] = None if step["tool_success"] else reply.get("outcome")
             sent.append({"role": "tool", "tool_call_id": call_id, "content": self.environment.answer_text(reply)})
             for event in self.environment.pressure_due(self.env, len(self.trace)):
-                sent.append({"role": "user", "content": self.environment.pressure_text(event)})
+                heard.append({"role": "user", "content": self.environment.pressure_text(event)})
             if len(self.trace) >= self.max_steps:
                 self.ended = "step_limit"
-        return sent
+        return sent + heard
 
     def document(self, case_id: str) -> dict:
         episode: dict = {"case_id": case_id, "action_trace": self.trace, "ended": self.ended,
