@@ -129,3 +129,17 @@ def test_hostile_values_are_escaped_and_long_trajectories_cut(site):
     assert timeline[0][1] == "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" and timeline[0][3] == "unknown tool"
     assert timeline[1][3] == "ok" and "&lt;script&gt;" in timeline[1][2]
     assert "final_info.&lt;script&gt;" not in section  # the case page shows only this episode's own keys
+
+
+@pytest.mark.parametrize("content", [None, "not json", '{"action_trace": 5}', '{"action_trace": [7, null, "x"]}'])
+def test_case_view_of_unreadable_or_odd_episodes(content):
+    from generator.suites.ledgershield import SUITE
+
+    item = _cases()["CASE-D-001"]
+    view = SUITE.episode_view(item, content, {"score": "", "dim:decision": ""})
+    assert view["score"] == "none" and view["dimensions"][0] == {
+        "name": "decision", "weight": 15, "grade": "none", "formula": "Tally's formula"}
+    if content is not None and content.startswith('{"action_trace": ['):
+        assert view["readable"] and [s["outcome"] for s in view["timeline"]] == ["unknown_tool"] * 3
+    else:
+        assert not view["readable"] and view["timeline"] == []
