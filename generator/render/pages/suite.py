@@ -21,6 +21,7 @@ from .common import (
     stratum_title,
     suite_path,
 )
+from .episodes import episodes_path, has_episodes, imported_table
 from .home import headline_forest
 from .labels import label_tables
 from .sources import source_note, source_tables
@@ -230,6 +231,7 @@ def pages(site: SiteData):
                "item_summary": item_summary, "items_flagged": flagged, "audit": audit,
                "method": sd.stats["method"], "tradeoffs": tradeoff_charts(sd, f"tradeoff-{name}"),
                "public_items": len(sd.public_items), "items_href": suite_path(sd, "items/index.html"),
+               "episodes_href": episodes_path(sd) if has_episodes(sd) else None, "imported": imported_table(sd),
                "n_items": len(sd.result.items)}
         ctx |= {"labels": labels, "sources": sources, "sources_note": source_note(sd)}
         yield Page(suite_path(sd), "suite.html", sd.suite.title, ctx, tables, ("sort.js", "charts.js"))
