@@ -47,9 +47,12 @@ def draw(config: LabelConfig, first: Labels, raw_items: dict[str, dict]) -> dict
 
 
 def write_sample(config: LabelConfig, doc: dict) -> Path:
+    """sample.json: the settings and drawn documents, then one request a line."""
     path = config.folder / SAMPLE
-    path.write_text(json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8",
-                    newline="\n")
+    head = json.dumps({k: v for k, v in doc.items() if k != "requests"}, ensure_ascii=False, indent=1, sort_keys=True)
+    rows = ",\n".join("  " + json.dumps(r, ensure_ascii=False, sort_keys=True) for r in doc["requests"])
+    text = head[:-2] + ',\n "requests": [\n' + rows + "\n ]\n}\n"
+    path.write_text(text, encoding="utf-8", newline="\n")
     return path
 
 
