@@ -151,27 +151,39 @@ def mini(tmp_path) -> Path:
 
 def test_sample_sheet_adjudicate_and_report_from_the_command_line(mini, tmp_path):
     folder = mini / "content" / "suites" / "mini" / "labels"
-    made = tally("labels", "sample", "mini", "--root", mini)
+    assert tally("labels", "sample", "mini", "--out", mini / "ws", "--root", mini).exit_code != 0  # inside the project
+    made = tally("labels", "sample", "mini", "--out", tmp_path / "ws", "--root", mini)
     assert made.exit_code == 0, made.output
     sample = json.loads((folder / "sample.json").read_text(encoding="utf-8"))
     requests = sample["requests"]
     assert {len(v) for v in sample["documents"].values()} == {2}  # half of each dataset's 4 documents
-    # bob answers every request; he reads one sampled total differently and misses one date
+    # bob fills in the worksheet (it shows no answer); he reads one sampled total differently and misses one date
+    ws = list(csv.DictReader(io.StringIO((tmp_path / "ws" / "second-labeller.csv").read_text(encoding="utf-8"))))
+    assert [(w["item"], w["field"]) for w in ws] == [(r["item"], r["field"]) for r in requests]
+    assert {w["answer"] for w in ws} == {""} and "Total 1,234.56" in ws[0]["document"]
     asked = [r for r in requests if r["why"] == "sample"]
     wrong_total = next(r for r in asked if r["field"] == "total")
     wrong_date = next(r for r in asked if r["field"] == "date" and r["item"] != wrong_total["item"])
-    bob: dict[str, dict[str, dict]] = {}
-    for r in requests:
-        answer = {"total": "1234.56", "date": "2026-03-14", "tax_id": None}[r["field"]]
-        if r is wrong_total:
+    for w in ws:
+        answer = {"total": "1234.56", "date": "2026-03-14", "tax_id": None}[w["field"]]
+        if (w["item"], w["field"]) == (wrong_total["item"], "total"):
             answer = "1234.65"
-        if r is wrong_date:
+        if (w["item"], w["field"]) == (wrong_date["item"], "date"):
             answer = None
-        bob.setdefault(f"{r['dataset']}.{r['half']}.jsonl", {}).setdefault(r["item"], {})[r["field"]] = answer
-    (folder / "bob").mkdir()
-    for name, items in bob.items():
-        (folder / "bob" / name).write_text("".join(json.dumps({"item": i, "fields": f}) + "\n" for i, f in items.items()),
-                                           encoding="utf-8")
+        w["answer"] = json.dumps(answer)
+    filled_ws = tmp_path / "ws-filled.csv"
+    with filled_ws.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(ws[0]))
+        writer.writeheader()
+        writer.writerows(ws + [dict(ws[0], field="cashier", answer='"x"')])
+    refused = tally("labels", "record", "mini", filled_ws, "--root", mini)
+    assert refused.exit_code == 2 and "cashier was not requested" in refused.output
+    with filled_ws.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(ws[0]))
+        writer.writeheader()
+        writer.writerows(ws)
+    stored = tally("labels", "record", "mini", filled_ws, "--root", mini)
+    assert stored.exit_code == 0, stored.output
     open_report = tally("labels", "report", "mini", "--root", mini)
     assert open_report.exit_code == 1 and "unsettled 2" in open_report.output
 

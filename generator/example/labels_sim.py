@@ -12,7 +12,9 @@ agreement figures vary.
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
 import json
 import random
 from collections import defaultdict
@@ -23,6 +25,8 @@ from ..labels.agreement import canon, compare, mismatches
 from ..labels.files import CONFIG, FLAGGED, Labels, load_config, read_labels, write_labels
 from ..labels.sample import draw, write_sample
 from ..labels.sheet import cases, decisions, record, to_csv
+from ..labels.worksheet import record_worksheet
+from ..labels.worksheet import to_csv as worksheet_csv
 from . import real_sroie
 
 FIRST, SECOND, ADJUDICATOR = "published-and-rules", "second-labeller-sim", "adjudicator-sim"
@@ -83,16 +87,10 @@ def write_example_labels(suite_dir: Path, items: list[dict]) -> list[Path]:
     first = read_labels(folder, FIRST)
     sample = draw(config, first, raw)
     written.append(write_sample(config, sample))
-    second: dict[tuple[str, str], dict[str, dict]] = defaultdict(lambda: defaultdict(dict))
-    for r in sample["requests"]:
-        answer = first.answers[(r["item"], r["field"])]
-        rng = random.Random(f"{SEED}:{SECOND}:{r['item']}:{r['field']}")
-        if rng.random() < WRONG:
-            answer = _wrong(answer, r["type"], rng)
-        second[(r["dataset"], r["half"])][r["item"]][r["field"]] = answer
-    written += write_labels(folder, SECOND, {k: dict(v) for k, v in second.items()})
+    documents = {i["id"]: i["document"]["text"] for i in real}
+    written += record_worksheet(config, _second_labeller(worksheet_csv(sample, documents), first), sample)
     compared = compare(sample, first, read_labels(folder, SECOND), Labels(ADJUDICATOR))
-    sheet = cases(compared, SEED, {i["id"]: i["document"]["text"] for i in real})
+    sheet = cases(compared, SEED, documents)
     chosen, problems = decisions(_adjudicate(to_csv(sheet), first), compared)
     assert not problems, problems
     written += record(config, Labels(ADJUDICATOR), first, chosen)
@@ -102,20 +100,33 @@ def write_example_labels(suite_dir: Path, items: list[dict]) -> list[Path]:
     return written
 
 
-def _adjudicate(sheet_csv: str, first: Labels) -> str:
-    """The simulated adjudicator fills in the blind sheet: the answer equal to the first labeller's."""
-    import csv
-    import io
+def _second_labeller(worksheet: str, first: Labels) -> str:
+    """The simulated second labeller fills in the worksheet: the right answer, or a seeded 8 % mistake."""
+    rows = list(csv.DictReader(io.StringIO(worksheet)))
+    for row in rows:
+        answer = first.answers[(row["item"], row["field"])]
+        rng = random.Random(f"{SEED}:{SECOND}:{row['item']}:{row['field']}")
+        if rng.random() < WRONG:
+            answer = _wrong(answer, row["type"], rng)
+        row["answer"] = json.dumps(answer, ensure_ascii=False)
+    return _csv(rows)
 
-    rows = list(csv.DictReader(io.StringIO(sheet_csv)))
+
+def _csv(rows: list[dict]) -> str:
     out = io.StringIO()
     w = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["item"], lineterminator="\n")
     w.writeheader()
+    w.writerows(rows)
+    return out.getvalue()
+
+
+def _adjudicate(sheet_csv: str, first: Labels) -> str:
+    """The simulated adjudicator fills in the blind sheet: the answer equal to the first labeller's."""
+    rows = list(csv.DictReader(io.StringIO(sheet_csv)))
     for row in rows:
         right = canon(first.answers[(row["item"], row["field"])], row["type"])
         row["decision"] = "1" if canon(json.loads(row["answer_1"]), row["type"]) == right else "2"
-        w.writerow(row)
-    return out.getvalue()
+    return _csv(rows)
 
 
 def _write_flagged(path: Path, report: Path) -> Path:

@@ -1,4 +1,4 @@
-"""Click commands: `tally labels sample|sheet|adjudicate|report SUITE`."""
+"""Click commands: `tally labels sample|record|sheet|adjudicate|report SUITE`."""
 
 from __future__ import annotations
 
@@ -33,12 +33,18 @@ def labels() -> None:
 
 @labels.command("sample")
 @click.argument("suite")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where to write the second labeller's worksheet (private storage; refused inside the project). "
+                   "Default: ~/.local/share/tally/labels/SUITE.")
 @options.ROOT
-def sample_cmd(suite: str, root: Path) -> None:
-    """Choose what the second labeller labels (labels.toml's share and seed) and write labels/sample.json."""
+def sample_cmd(suite: str, out: Path | None, root: Path) -> None:
+    """Choose what the second labeller labels (labels.toml's share and seed): labels/sample.json, and a
+    worksheet with the documents and no answers."""
     from .files import read_labels
     from .load import raw_items
     from .sample import counts, draw, write_sample
+    from .sheet import default_workspace
+    from .worksheet import write_worksheet
 
     loaded = _loaded(root, suite)
     config = _config(loaded)
@@ -48,6 +54,27 @@ def sample_cmd(suite: str, root: Path) -> None:
         click.echo(f"{dataset}: {len(doc['documents'][dataset])} documents drawn; fields requested: "
                    + ", ".join(f"{n} {why}" for why, n in sorted(c.items())))
     click.echo(f"wrote {path}: {len(doc['requests'])} fields for {config.second} (not shown the first labeller's answers)")
+    sheet = write_worksheet(doc, {i.id: str(i.document.get("text", "")) for i in loaded.items},
+                            out or default_workspace(suite), root)
+    click.echo(f"worksheet: {sheet}; fill in `answer` (JSON), then run `tally labels record {suite} FILE`")
+
+
+@labels.command("record")
+@click.argument("suite")
+@click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@options.ROOT
+def record_cmd(suite: str, file: Path, root: Path) -> None:
+    """Store the second labeller's filled-in worksheet (CSV) as their label files."""
+    from .files import LabelError, read_sample
+    from .worksheet import record_worksheet
+
+    loaded = _loaded(root, suite)
+    config = _config(loaded)
+    sample = read_sample(config.folder)
+    if sample is None:
+        raise LabelError(f"{config.folder}: no sample.json: run `tally labels sample {suite}` first")
+    for path in record_worksheet(config, file.read_text(encoding="utf-8-sig"), sample):
+        click.echo(f"wrote {path}")
 
 
 @labels.command("sheet")

@@ -79,20 +79,27 @@ def to_html(suite: str, rows: list[dict]) -> str:
     return "".join(parts)
 
 
-def write_sheet(suite: str, rows: list[dict], out: Path, root: Path) -> list[Path]:
+def write_private(texts: dict[str, str], out: Path, root: Path) -> list[Path]:
+    """Write files that may hold private items, refused inside the project (mode 0600)."""
     tree = git_work_tree(root) or root.resolve()
     try:
         out.resolve().relative_to(tree.resolve())
-        raise LabelError(f"{out}: the adjudication sheet may hold private items: keep it outside the project "
+        raise LabelError(f"{out}: this may hold private items: keep it outside the project "
                          f"({tree}); the default is in your home folder")
     except ValueError:
         pass
     out.mkdir(parents=True, exist_ok=True, mode=0o700)
-    paths = [out / "adjudication.csv", out / "adjudication.html"]
-    for path, text in zip(paths, (to_csv(rows), to_html(suite, rows))):
+    paths = []
+    for name, text in texts.items():
+        path = out / name
         path.write_text(text, encoding="utf-8")
         path.chmod(0o600)
+        paths.append(path)
     return paths
+
+
+def write_sheet(suite: str, rows: list[dict], out: Path, root: Path) -> list[Path]:
+    return write_private({"adjudication.csv": to_csv(rows), "adjudication.html": to_html(suite, rows)}, out, root)
 
 
 def decisions(text: str, rows: list[dict]) -> tuple[dict[tuple[str, str], object], list[str]]:
