@@ -83,12 +83,14 @@ def _register() -> None:
     from .audit.commands import audit
     from .commit.commands import commit, keys, prereg, reveal, verify
     from .harness.commands import import_cmd, provider, run
+    from .labels.commands import labels
     from .render.commands import site
     from .stats.commands import stats
     from .suite_commands import suite
 
     for command in (site, stats, run, import_cmd, provider, keys, commit, reveal, verify, prereg, audit, suite):
         main.add_command(command)
+    main.add_command(labels)
 
 
 _register()

@@ -22,10 +22,11 @@ def load_generated_items(items_dir: Path) -> list[dict]:
 
 
 def generate_corpus_files(root: Path, seed: int = 20261020) -> list[Path]:
-    """Rewrite content/suites/extracting/{items,balance.json,real_labels.json} from the seed and the
+    """Rewrite content/suites/extracting/{items,balance.json,real_labels.json,labels/} from the seed and the
     repository's copy of the real documents (data/real-documents/)."""
     from .balance import write_balance
     from .corpus import write_corpus
+    from .labels_sim import write_example_labels
     from .real_corpus import write_report
 
     suite_dir = root / "content" / "suites" / SUITE
@@ -37,6 +38,7 @@ def generate_corpus_files(root: Path, seed: int = 20261020) -> list[Path]:
     write_balance(balance, items)
     written.append(balance)
     written.append(write_report(suite_dir / "real_labels.json", items))
+    written += write_example_labels(suite_dir, items)
     return written
 
 

@@ -53,14 +53,19 @@ def _spec(root: Path, suite: str, model: str, provider_id: str, **kw):
 @click.option("--base-url", default=None, help="Override the provider's base URL (a local server).")
 @click.option("--round", "round_", default="adhoc", show_default=True, help="The round this run belongs to.")
 @click.option("--description", default=None)
+@click.option("--max-steps", type=click.IntRange(1, 500), default=40, show_default=True,
+              help="Tool calls of one episode (suites driven by tool calling, such as ledgershield).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def run(suite: str, model: str, provider_id: str, root: Path, half: str, repeats: int, repeat_sample: str,
         anchors: bool, run_id: str | None, limit: int | None, concurrency: int | None, timeout_s: float | None,
-        base_url: str | None, round_: str, description: str | None, quiet: bool) -> None:
+        base_url: str | None, round_: str, description: str | None, max_steps: int, quiet: bool) -> None:
     """Run MODEL on PROVIDER over SUITE and store every request and response.
 
     Rerunning the same command resumes: stored calls are skipped, a torn last line is repaired
     (its bytes kept in responses.jsonl.torn) and no call is stored twice.
+
+    A suite whose answer is an episode (ledgershield) is played with tool calling: every turn goes
+    to the run's turns.jsonl as it happens, and an interrupted episode goes on from its last turn.
     """
     from .plan import PlanError
     from .progress import Progress
@@ -70,7 +75,8 @@ def run(suite: str, model: str, provider_id: str, root: Path, half: str, repeats
 
     spec = _spec(root, suite, model, provider_id, run_id=run_id, half=half, repeats=repeats,
                  repeat_sample=repeat_sample, anchors=anchors, limit=limit, concurrency=concurrency,
-                 timeout_s=timeout_s, base_url=base_url, description=description, round=round_)
+                 timeout_s=timeout_s, base_url=base_url, description=description, round=round_,
+                 max_steps=max_steps)
     bar = Progress(0, f"{spec.id} ", enabled=not quiet)
     try:
         outcome = asyncio.run(execute(spec, bar))
@@ -83,7 +89,7 @@ def run(suite: str, model: str, provider_id: str, root: Path, half: str, repeats
     bar.close()
     if outcome.torn_bytes:
         click.echo(f"repaired a torn last line ({outcome.torn_bytes} bytes kept in responses.jsonl.torn)", err=True)
-    click.echo(f"{outcome.run_id}: {outcome.stored} call(s) stored, {outcome.skipped} already stored, "
+    click.echo(f"{outcome.run_id}: {outcome.stored} {outcome.unit}(s) stored, {outcome.skipped} already stored, "
                f"{outcome.failed} failed, {outcome.retried} retried -> {outcome.run_dir}")
 
 

@@ -9,6 +9,7 @@ import multiprocessing as mp
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..example.ledgershield_sim import ScriptedAgents
 from ..example.simmodels import DEFAULT_SEED, Faults, SimModels
 
 
@@ -25,11 +26,14 @@ class ServerConfig:
     api_key: str | None = field(default=None, repr=False)  # required from clients when set
 
 
-def build_models(config: ServerConfig) -> SimModels:
-    """The models, answering for every item of the suite (both halves)."""
+def build_models(config: ServerConfig) -> SimModels | ScriptedAgents:
+    """The models, answering for every item of the suite (both halves); for a suite driven by tool
+    calling (LedgerShield), its scripted agents."""
     from .plan import load_plan
 
     plan = load_plan(Path(config.root), config.suite, "both")
+    if getattr(plan.plugin, "tool_environment", None) is not None:
+        return ScriptedAgents(plan.items, plan.messages, config.seed, config.faults)
     return SimModels(plan.items, plan.suite.reference_date, config.seed, config.scale, config.faults,
                      plan.template)
 

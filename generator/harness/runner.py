@@ -17,11 +17,13 @@ from pathlib import Path
 
 from generator.ids import id_problem
 
-from .client import ChatClient, RetryPolicy
+from .agent_loop import DEFAULT_MAX_STEPS, run_episode
+from .client import CallResult, ChatClient, RetryPolicy
 from .plan import PlanError, jobs, load_plan
 from .progress import Progress
 from .providers import Provider
 from .store import RunStore
+from .turnlog import TurnLog
 
 SAMPLING = {"temperature": 0, "max_tokens": 2048}
 
@@ -45,6 +47,7 @@ class RunSpec:
     round: str = "adhoc"
     time_scale: float = 1.0
     sampling: dict = field(default_factory=lambda: dict(SAMPLING))
+    max_steps: int = DEFAULT_MAX_STEPS  # tool calls of one episode (suites with a tool environment)
 
     @property
     def id(self) -> str:
@@ -61,6 +64,7 @@ class RunOutcome:
     failed: int = 0
     retried: int = 0
     torn_bytes: int = 0
+    unit: str = "call"  # what one record is: a call, or an episode of several calls (tool calling)
 
 
 def harness_version() -> str:
@@ -106,10 +110,19 @@ async def execute(spec: RunSpec, progress: Progress | None = None) -> RunOutcome
     todo = jobs(plan, spec.repeats, spec.repeat_sample, spec.anchors, spec.limit, spec.root)
     api_key = spec.provider.api_key()
     store = RunStore(Path(spec.root) / "results" / spec.suite / spec.id)
-    done = store.open(run_meta(spec, plan.template.sha256(), plan.suite.version, plan.anchors))
+    environment = getattr(plan.plugin, "tool_environment", None)
+    meta = run_meta(spec, plan.template.sha256(), plan.suite.version, plan.anchors)
+    if environment is not None:
+        meta["tools"] = {"sha256": environment.tools_sha256(), "max_steps": spec.max_steps}
+    done = store.open(meta)
+    log = TurnLog(store.dir)
     try:
+        if environment is not None:
+            log.open()
         pending = [(item, repeat) for item, repeat in todo if (item["id"], repeat) not in done]
-        outcome = RunOutcome(spec.id, store.dir, len(todo), len(todo) - len(pending), torn_bytes=store.torn_bytes)
+        outcome = RunOutcome(spec.id, store.dir, len(todo), len(todo) - len(pending),
+                             torn_bytes=store.torn_bytes + log.torn_bytes,
+                             unit="call" if environment is None else "episode")
         own = progress is None
         if own:
             progress = Progress(len(todo), f"{spec.id} ", enabled=False)
@@ -132,10 +145,16 @@ async def execute(spec: RunSpec, progress: Progress | None = None) -> RunOutcome
                     except asyncio.QueueEmpty:
                         return
                     request = {"model": spec.model, "messages": plan.messages(item), **spec.sampling}
-                    result = await client.call(request, repeat, lane)
-                    record = {"item": item["id"], "repeat": repeat, "request": request,
-                              "attempts": result.attempts, "response": result.response,
-                              "usage": usage_of(result.response), "latency_ms": result.latency_ms}
+                    if environment is not None:
+                        request["tools"] = list(environment.TOOL_DEFINITIONS)
+                        record = await run_episode(client, environment, log, item, repeat, request,
+                                                   spec.max_steps, lane)
+                        result = CallResult(record["attempts"], record["response"], record["latency_ms"])
+                    else:
+                        result = await client.call(request, repeat, lane)
+                        record = {"item": item["id"], "repeat": repeat, "request": request,
+                                  "attempts": result.attempts, "response": result.response,
+                                  "usage": usage_of(result.response), "latency_ms": result.latency_ms}
                     store.append(record, client.scrub)
                     outcome.stored += 1
                     outcome.failed += result.failed
@@ -151,6 +170,7 @@ async def execute(spec: RunSpec, progress: Progress | None = None) -> RunOutcome
         store.finish()
         return outcome
     finally:
+        log.close()
         store.close()
 
 

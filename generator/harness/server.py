@@ -15,6 +15,7 @@ import json
 import threading
 from http import HTTPStatus
 
+from ..example.ledgershield_sim import ScriptedAgents
 from ..example.simmodels import Reply, SimModels, error_reply
 
 MAX_HEAD = 64 * 1024
@@ -22,7 +23,7 @@ MAX_BODY = 32 * 1024 * 1024
 
 
 class SimServer:
-    def __init__(self, models: SimModels, host: str = "127.0.0.1", port: int = 0, hang_s: float = 600.0,
+    def __init__(self, models: SimModels | ScriptedAgents, host: str = "127.0.0.1", port: int = 0, hang_s: float = 600.0,
                  api_key: str | None = None):
         self.models, self.host, self.port, self.hang_s = models, host, port, hang_s
         self.api_key = api_key  # when set, a request without it gets 401 (echoing what it sent)

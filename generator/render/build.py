@@ -18,7 +18,7 @@ from .charts import plotly_file, write_plotly
 from .downloads import listing, write_data_files, write_table
 from .env import TEMPLATES, make_env, relative
 from .gather import BuildError, SiteData, gather
-from .pages import Page, home, items, models, other, providers, search, suite
+from .pages import Page, episodes, home, items, models, other, providers, search, suite
 
 SCORER_CORE = Path(__file__).resolve().parents[2] / "scorer-js" / "core.js"
 STATIC = ("site.css", "sort.js", "charts.js", "recheck.js", "theme.js", "columns.js", "filters.js", "compare.js", "search.js")
@@ -106,7 +106,7 @@ def write_site(site: SiteData, out: Path, report: BuildReport, say=None) -> None
         writer.plotly_links = links
         stages = (("pages: leaderboards", (home.pages, suite.pages)),
                   ("pages: providers and models", (providers.pages, models.pages)),
-                  ("pages: public items", (items.pages,)),
+                  ("pages: public items", (items.pages, episodes.pages)),
                   ("pages: prose, agreement, commitments, search",
                    (other.prose_pages, other.agreement_page, other.commitments_page, search.pages)))
         report.seconds["static files"] = time.perf_counter() - clock

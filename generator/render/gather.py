@@ -52,6 +52,7 @@ class SuiteView:
     reports: list = field(default_factory=list)  # the suite's own tables (Suite.report_tables)
     prereg: object = None  # commit.prereg.PreregStatus of the suite's current version, when preregistered
     audit: dict | None = None  # audit.record.summary: scorer error rates from recorded verdict audits
+    labels: dict | None = None  # labels.agreement.summary: label agreement of the suite's labelled documents
 
     @property
     def suite(self):
@@ -193,6 +194,9 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
         from ..audit.record import summary as audit_summary
 
         sd.audit = audit_summary(root, res)
+        from ..labels.load import suite_labels
+
+        sd.labels = suite_labels(res.suite, res.items)
         suites.append(sd)
     suites.sort(key=lambda sd: (sd.suite.order, sd.suite.name))  # the flagship first
     seconds["gather: statistics"] = time.perf_counter() - clock

@@ -21,6 +21,7 @@ from .operations import QUANTILE_RULE, operations, operations_calls
 from .pairwise import OVERLAP, holm, max_t, overlap_calls
 from .ranks import compact_letters, rank_ranges
 from .resample import CHUNK, derive_seed
+from .sources import planned_source_rows, source_gaps
 from .strata import Stratum, select_strata
 
 FORMAT = 1
@@ -35,7 +36,7 @@ RUN_GROUP = ("one model on one provider (model x provider), in its latest round 
 
 def planned_rows(data: SuiteData, resamples: int) -> int:
     strata, _ = select_strata(data.suite, data.items)
-    return len(strata) * resamples * (1 + len(data.declared.dataset_means))
+    return len(strata) * resamples * (1 + len(data.declared.dataset_means)) + planned_source_rows(data, resamples)
 
 
 def _family(rule: str, metric: str, run_ids: list[str], point: np.ndarray, draws: np.ndarray,
@@ -142,6 +143,8 @@ def compute(data: SuiteData, resamples: int, on_chunk: Callable[[int], None] | N
         "item_analysis": item_analysis(data, {r: row["estimate"] for r, row in out_strata["all"]["metrics"]
                                               .get(data.plugin.headline, {}).items()}),
     }
+    if sources := source_gaps(data, resamples, on_chunk):  # real against generated documents
+        doc["sources"] = sources
     if suite.comparison == OVERLAP:
         doc["operations_calls"] = operations_calls(ops)
     return _clean(doc)

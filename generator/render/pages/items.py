@@ -9,6 +9,7 @@ from ..context import Column, Table, text
 from ..gather import SiteData, SuiteView
 from . import Page
 from .common import item_path, model_path, provider_path, suite_path
+from .labels import item_label_rows
 
 
 def _content(record: dict) -> str | None:
@@ -135,7 +136,10 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
            "document_more": doc_more, "document_href": document_file(sd, item.id) if doc_more else None,
            "scorer_scripts": scorer_scripts(sd), "unit_label": sd.plugin.unit_label,
            "item_line": item_line, "responses": responses, "published": published,
-           "suite_href": suite_path(sd), "index_href": suite_path(sd, "items/index.html")}
+           "suite_href": suite_path(sd), "index_href": suite_path(sd, "items/index.html"),
+           "episodes_href": suite_path(sd, f"episodes/{item.id}.html")
+           if callable(getattr(sd.plugin, "episode_view", None)) else None}
+    ctx["label_rows"] = item_label_rows(sd, item.id)
     return Page(item_path(sd, item.id), "item.html", f"Item {item.id}", ctx, [], ("sort.js", "recheck.js"))
 
 

@@ -25,7 +25,10 @@ from .common import (
     suite_path,
 )
 from .compare import compare_page
+from .episodes import episodes_path, has_episodes, imported_table
 from .home import headline_forest
+from .labels import label_tables
+from .sources import source_note, source_tables
 from .tradeoff import tradeoff_charts
 
 
@@ -259,6 +262,7 @@ def pages(site: SiteData):
         audit = audit_tables(sd)
         tables = [main["leaderboard"], main["metrics"], gap] + [d["metrics"] for d in datasets] + \
                  [b["table"] for b in balance] + reports + [t for t in (consistency, flagged, every_item) if t] + audit
+        tables += (labels := label_tables(sd)) + (sources := source_tables(sd))
         for d in datasets:
             d["leaderboard"].export = None
         ctx = {"sd": sd, "suite": sd.suite, "main": main, "datasets": datasets, "gap": gap, "balance": balance,
@@ -267,8 +271,10 @@ def pages(site: SiteData):
                "item_summary": item_summary, "items_flagged": flagged, "audit": audit,
                "method": sd.stats["method"], "tradeoffs": tradeoff_charts(sd, f"tradeoff-{name}"),
                "public_items": len(sd.public_items), "items_href": suite_path(sd, "items/index.html"),
+               "episodes_href": episodes_path(sd) if has_episodes(sd) else None, "imported": imported_table(sd),
                "n_items": len(sd.result.items),
                "filters": filter_views(sd, facts, suite_path(sd)) | {"initial": head_key}}
+        ctx |= {"labels": labels, "sources": sources, "sources_note": source_note(sd)}
         ctx["compare_href"] = suite_path(sd, "compare.html") if len(main["pairwise"]["order"]) > 1 else None
         yield Page(suite_path(sd), "suite.html", sd.suite.title, ctx, tables,
                    ("sort.js", "charts.js", "filters.js"))
@@ -280,5 +286,6 @@ def pages(site: SiteData):
             block["metrics"].export = f"downloads/{name}/strata/{stratum_path(sd, key).rsplit('/', 1)[1][:-5]}"
             yield Page(stratum_path(sd, key), "stratum.html", f"{sd.suite.title}: {stratum_title(key)}",
                        {"sd": sd, "suite": sd.suite, "block": block, "suite_href": suite_path(sd),
-                        "method": sd.stats["method"]}, [block["leaderboard"], block["metrics"]],
+                        "method": sd.stats["method"], "sources": source_tables(sd, key),
+                        "sources_note": source_note(sd)}, [block["leaderboard"], block["metrics"]],
                        ("sort.js", "charts.js"))

@@ -183,6 +183,9 @@ ANSWER_COLUMNS = ("Field", "Type", "Kind", "Checked answer")
 
 def answer_rows(raw: dict) -> list[tuple[str, ...]]:
     """One row a field; a field's `provenance` (where its checked answer comes from: a labeller rule, a
-    published label, an adjudication), when the item gives one, is shown after its kind."""
-    return [(f["name"], f["type"], f["kind"] + (f" ({f['provenance']})" if isinstance(f.get("provenance"), str) else ""),
+    published label, an adjudication), when the item gives one, is shown after its kind; a generated
+    document's fields (stratum source = generated) show `generated`."""
+    generated = raw.get("strata", {}).get("source") == "generated"
+    return [(f["name"], f["type"], f["kind"] + (f" ({f['provenance']})" if isinstance(f.get("provenance"), str)
+                                                 else " (generated)" if generated else ""),
              json.dumps(f.get("answer"), ensure_ascii=False)) for f in raw["fields"]]

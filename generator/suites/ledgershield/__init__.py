@@ -10,6 +10,7 @@ from ...content import Item
 from ...parse.response import Outcome
 from ...score.verdicts import Verdict
 from ...suite_api import AnyMetric, ReportTable, ScorerB, Suite, macro, mean, ratio
+from . import desk
 from .grading import DIMENSIONS, WEIGHTS
 from .scoring import FIGURES, extract_answer, figures, score
 from .signals import COMPOSITE, composite_codes
@@ -74,6 +75,7 @@ class LedgerShield(Suite):
     unit_label = "Dimension or check"
     scorer_b = ScorerB("ledgershield", (HERE / "scorer.js",))
     vectors = VECTORS if VECTORS.is_file() else None
+    tool_environment = desk  # `tally run` drives models through the desk with tool calling
 
     def extract_answer(self, content: str) -> object | None:
         return extract_answer(content)
@@ -111,6 +113,12 @@ class LedgerShield(Suite):
                                                      "content": json.dumps(line, ensure_ascii=False, sort_keys=True)},
                              "finish_reason": "stop"}]}
         return {"custom_id": line["case_id"], "response": {"status_code": 200, "body": body}, "error": None}
+
+    def episode_view(self, raw: dict, content: str | None, orders: dict[str, str]) -> dict:
+        """What the case page shows of one stored response (its message content and verdict orders)."""
+        from .episode_view import view
+
+        return view(raw, extract_answer(content) if content is not None else None, orders)
 
     def report_tables(self, scored) -> list[ReportTable]:
         from .reports import report_tables

@@ -1,0 +1,29 @@
+"""Read a suite's labels folder once: the agreement summary the report and the site show."""
+
+from __future__ import annotations
+
+import json
+
+from ..content import Item, SuiteConfig
+from .agreement import summary
+from .files import LabelError, load_config, read_flagged, read_labels, read_sample
+
+
+def raw_items(items: list[Item]) -> dict[str, dict]:
+    return {i.id: json.loads(i.line) for i in items}
+
+
+def suite_labels(suite: SuiteConfig, items: list[Item]) -> dict | None:
+    """The summary of agreement.summary, or None when the suite has no labels.toml."""
+    config = load_config(suite.root)
+    if config is None:
+        return None
+    sample = read_sample(config.folder)
+    if sample is None:
+        raise LabelError(f"{config.folder}: no sample.json: run `tally labels sample {suite.name}` first")
+    first = read_labels(config.folder, config.first)
+    second = read_labels(config.folder, config.second)
+    adjudicator = read_labels(config.folder, config.adjudicator)
+    titles = {d.id: d.title for d in suite.datasets}
+    return summary(config, sample, first, second, adjudicator, read_flagged(config.folder, config.first),
+                   raw_items(items), titles)
