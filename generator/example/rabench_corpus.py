@@ -241,17 +241,18 @@ def transform_case(k: int, original: dict, seed: int = SEED) -> dict:
             "strata": {"transform": kind}, "document": {"text": text, "file": file}, "label": label}
 
 
-def generate(seed: int = SEED) -> list[dict]:
+def generate(seed: int = SEED, n_base: int = N_BASE, n_transforms: int = N_TRANSFORMS) -> list[dict]:
+    """The example's cases (other sizes only for benches: the example is N_BASE and N_TRANSFORMS)."""
     cases: list[dict] = []
     address: dict[str, str] = {}
-    for k in range(1, N_BASE + 1):
+    for k in range(1, n_base + 1):
         partner = None
         if k % 10 == 3 and k > 10:  # a hard negative of an earlier genuine case
             partner = next(c for c in reversed(cases) if not c["label"]["fake"] and not c["label"]["hard_negative"])
         case, address[f"rab-{k:04d}"] = _base_case(k, seed, partner, address[partner["id"]] if partner else "")
         cases.append(case)
     rng = rng_for(seed, "transforms")
-    originals = rng.sample(cases, N_TRANSFORMS)
+    originals = rng.sample(cases, n_transforms)
     return cases + [transform_case(k + 1, o, seed) for k, o in enumerate(sorted(originals, key=lambda c: c["id"]))]
 
 
