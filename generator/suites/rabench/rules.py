@@ -135,11 +135,11 @@ def max_matching(edges: list[list[int]], n_right: int) -> int:
 
 def line_counts(labelled: list[dict], extracted: object) -> tuple[int, int, int]:
     got = extracted if isinstance(extracted, list) else []
-    usable = []
+    usable: list[tuple[str, Decimal] | None] = []
     for e in got:
         total = amount(e.get("total")) if isinstance(e, dict) else None
         ok = isinstance(e, dict) and isinstance(e.get("description"), str) and total is not None
-        usable.append((normalise(e["description"]), total) if ok else None)
+        usable.append((normalise(e["description"]), total) if ok and total is not None else None)
     edges = [[j for j, u in enumerate(usable)
               if u is not None and within_cent(u[1], lab["total"])
               and alike(want, u[0], 4, 5)] for lab in labelled for want in (normalise(lab["description"]),)]
