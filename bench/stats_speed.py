@@ -6,7 +6,11 @@ pairwise rule (Holm's step-down on studentized differences; `--rule max-t` for t
 max-T), for both metrics. Targets: at most 1.0 s and 300 MB, and at least 40x faster than
 scipy.stats.bootstrap called per model for the same intervals. Each measurement runs in a fresh process so that its peak memory
 (maximum resident set size) is its own; the figure reported is that process's peak, interpreter and
-libraries included, and the increase over the process before the measured work.
+libraries included, and the increase over the process before the measured work. Each engine measurement
+reports wall-clock and CPU time (the process's own CPU time, which other work on a shared machine does
+not inflate) and splits them into stages: resampling (count matrix and resampled values), intervals,
+and the pairwise rule; in the same process the earlier single-step max-T is timed on the same draws as
+a reference for the pairwise stage.
 
 scipy is timed on --scipy-models models (default 4, so 8 calls) and scaled linearly to 40 models; it
 computes only the per-model intervals (no pairwise differences), which favours scipy. Its intervals
@@ -51,17 +55,36 @@ def synthetic(runs: int, n: int, seed: int = 1) -> np.ndarray:
     return figs
 
 
-def engine(figs: np.ndarray, resamples: int, rule: str = "holm") -> dict:
-    """Everything the workload asks for; returns the intervals for the cross-check."""
+def _clocks() -> tuple[float, float]:
+    return time.perf_counter(), time.process_time()
+
+
+def engine(figs: np.ndarray, resamples: int, rule: str = "holm", stages: dict | None = None) -> dict:
+    """Everything the workload asks for; returns the intervals for the cross-check. With `stages`, adds
+    (wall, cpu) seconds per stage to it."""
+    clocks = [_clocks()]
     d = ratio_draws(figs, np.ones(figs.shape[:2], dtype=np.int64), NAMES, RATIOS, SEED, resamples)
-    out = {}
+    clocks.append(_clocks())
+    out, calls = {}, {}
     for metric in RATIOS:
         _rows, lows, highs = per_run(d.point[metric], d.draws[metric], figs.shape[1])
+        out[metric] = {"low": lows.tolist(), "high": highs.tolist()}
+    clocks.append(_clocks())
+    for metric in RATIOS:
         if rule == "max-t":
-            c, pairs = max_t(d.point[metric], d.draws[metric])
+            calls[metric] = max_t(d.point[metric], d.draws[metric])
         else:
-            c, pairs = holm(d.point[metric], d.draws[metric], figs.shape[1])
-        out[metric] = {"low": lows.tolist(), "high": highs.tolist(), "c": c, "pairs": len(pairs)}
+            calls[metric] = holm(d.point[metric], d.draws[metric], figs.shape[1])
+    clocks.append(_clocks())
+    for metric, (c, pairs) in calls.items():
+        out[metric] |= {"c": c, "pairs": len(pairs)}
+    if stages is not None:
+        for k, name in enumerate(("resampling", "intervals", "pairwise")):
+            stages[name] = (clocks[k + 1][0] - clocks[k][0], clocks[k + 1][1] - clocks[k][1])
+        for metric in RATIOS:  # the reference for the pairwise stage, on the same draws (not in the total)
+            max_t(d.point[metric], d.draws[metric])
+        done = _clocks()
+        stages["reference max-T"] = (done[0] - clocks[-1][0], done[1] - clocks[-1][1])
     return out
 
 
@@ -92,10 +115,14 @@ def child(kind: str, n: int, runs: int, resamples: int, models: int, rule: str) 
     if kind == "engine":
         engine(synthetic(3, 50), 200, rule)  # warm-up: imports and first-call costs
     before = _rss_mb()
-    start = time.perf_counter()
-    result = engine(figs, resamples, rule) if kind == "engine" else scipy_intervals(figs, models, resamples)
-    seconds = time.perf_counter() - start
-    print(json.dumps({"seconds": seconds, "peak_mb": _rss_mb(), "before_mb": before, "result": result}))
+    stages: dict = {}
+    start, cpu = _clocks()
+    result = engine(figs, resamples, rule, stages) if kind == "engine" else scipy_intervals(figs, models, resamples)
+    end, cpu_end = _clocks()
+    if stages:  # the reference ran after the measured work: leave it out of the totals
+        end, cpu_end = end - stages["reference max-T"][0], cpu_end - stages["reference max-T"][1]
+    print(json.dumps({"seconds": end - start, "cpu": cpu_end - cpu, "stages": stages, "peak_mb": _rss_mb(),
+                      "before_mb": before, "result": result}))
 
 
 def measure(kind: str, n: int, runs: int, resamples: int = 10_000, models: int = 0, rule: str = "holm") -> dict:
@@ -125,8 +152,16 @@ def main() -> None:
     times = sorted(e["seconds"] for e in eng)
     peak = max(e["peak_mb"] for e in eng)
     added = max(e["peak_mb"] - e["before_mb"] for e in eng)
+    cpus = sorted(e["cpu"] for e in eng)
     print(f"engine: median {times[len(times) // 2]:.3f} s (min {times[0]:.3f}, max {times[-1]:.3f}) over "
-          f"{len(times)} processes; peak memory {peak:.0f} MB for the whole process, +{added:.0f} MB for the work")
+          f"{len(times)} processes; CPU time median {cpus[len(cpus) // 2]:.3f} s (target 1.0 s); "
+          f"peak memory {peak:.0f} MB for the whole process, +{added:.0f} MB for the work")
+    for stage in eng[0]["stages"]:
+        wall = sorted(e["stages"][stage][0] for e in eng)[len(eng) // 2]
+        cpu = sorted(e["stages"][stage][1] for e in eng)[len(eng) // 2]
+        print(f"  {stage:16s} median {wall:.3f} s wall, {cpu:.3f} s CPU")
+    ratio = sorted(e["stages"]["pairwise"][1] / e["stages"]["reference max-T"][1] for e in eng)[len(eng) // 2]
+    print(f"  pairwise stage ({rule}) / single-step max-T on the same draws (CPU, same process): {ratio:.2f}")
     print("  critical values (Holm: the first step's): " +
           ", ".join(f"{m} c={eng[0]['result'][m]['c']:.3f}" for m in RATIOS))
     k = args.scipy_models
@@ -136,7 +171,7 @@ def main() -> None:
           f"scaled to {runs} models: {scaled:.1f} s; peak memory {sp['peak_mb']:.0f} MB")
     same = all(sp["result"][m][side] == eng[0]["result"][m][side][:k] for m in RATIOS for side in ("low", "high"))
     print(f"  intervals equal to the engine's bit for bit: {same}")
-    print(f"speedup: {scaled / times[len(times) // 2]:.0f}x (scipy without the pairwise work)")
+    print(f"speedup: {scaled / times[len(times) // 2]:.0f}x wall-clock (scipy without the pairwise work)")
     if args.no_scaling:
         return
     print("time as N grows (40 run groups):")

@@ -2,6 +2,12 @@
 reads (metadata tags, PDF modification records, thumbnail, capture date, image hash), with labels.
 
 320 base cases (192 genuine, 128 fakes in four classes) and 64 duplicate transforms of earlier cases.
+The printed text is what a text reader returns, not the clean print: photos and scans carry OCR-like
+noise (look-alike characters, a decimal comma, a dropped space or a split word; a digital PDF's text
+layer is clean), and a re-shot duplicate is read again with its own noise. The label is the printed
+truth. Hard negatives (every tenth case from the eleventh) are genuine receipts of the same store,
+template and day as an earlier genuine receipt, most with the same basket: the same items and
+amounts (only the receipt number differs), one price changed, or one item more or fewer.
 Every draw comes from a Random seeded by sha256 of (seed, case): byte-identical output.
 """
 
@@ -37,6 +43,9 @@ AI_TOOLS = ("Midjourney 7", "DALL-E 3", "Stable Diffusion XL")
 GENERATORS = ("ReceiptMaker Online", "InvoiceHome Generator")
 EDITORS = ("Adobe Photoshop 25.1", "GIMP 2.10")
 TRANSFORMS = ("re_encoded", "cropped", "re_shot")
+OCR_RATE = {"pdf": 0.0, "scan": 0.006, "photo": 0.012}  # per character, by how the text was read
+LOOK_ALIKE = {"0": "O", "1": "l", "3": "8", "5": "S", "7": "1", "8": "B", "6": "b", "O": "0", "o": "0", "l": "1",
+              "I": "1", "S": "5", "B": "8", "e": "c", "m": "rn", "rn": "m", "cl": "d", ".": ",", " ": ""}
 
 
 def rng_for(seed: int, *parts: object) -> random.Random:
@@ -59,6 +68,55 @@ def receipt_text(f: dict, lines: list[dict], symbol: str) -> str:
         out.append(f"{'Tax':<28}{symbol}{f['tax_total']:>10}")
     out += [f"{'TOTAL':<28}{symbol}{f['total']:>10}", f"Currency: {f['currency']}", "Thank you!"]
     return "\n".join(out)
+
+
+def ocr_read(rng: random.Random, text: str, rate: float) -> str:
+    """The text as an OCR engine would return it: each character (or pair in LOOK_ALIKE) is misread with
+    probability `rate` as its look-alike; a space may vanish (words run together) or appear in a word."""
+    out, k = [], 0
+    while k < len(text):
+        pair = text[k:k + 2]
+        if pair in LOOK_ALIKE and rng.random() < rate:
+            out.append(LOOK_ALIKE[pair])
+            k += 2
+            continue
+        ch = text[k]
+        if ch != "\n" and rng.random() < rate:
+            out.append(LOOK_ALIKE.get(ch, ch + " " if ch.isalpha() else ch))
+        else:
+            out.append(ch)
+        k += 1
+    return "".join(out)
+
+
+def _same_store(rng: random.Random, partner: dict, address: str) -> tuple[dict, list[dict]]:
+    """A different receipt of the partner's store, template and day: usually the same basket."""
+    pf = partner["label"]["fields"]
+    lines = [dict(x) for x in partner["label"]["line_items"]]
+    roll = rng.random()
+    if roll < 0.4:
+        pass  # the same items at the same prices: a regular's daily order
+    elif roll < 0.7:
+        k = rng.randrange(len(lines))
+        lines[k]["total"] = money(Decimal(lines[k]["total"]) + Decimal(rng.choice((-50, -20, 10, 30, 100))) / 100)
+        if Decimal(lines[k]["total"]) <= 0:
+            lines[k]["total"] = "0.99"
+    elif len(lines) > 1 and rng.random() < 0.5:
+        lines.pop(rng.randrange(len(lines)))
+    else:
+        lines.append({"description": rng.choice([g for g in GOODS[partner["strata"]["merchant_type"]]
+                                                 if g not in {x["description"] for x in lines}] or ["Bag"]),
+                      "total": money(Decimal(rng.randint(99, 999)) / 100)})
+    subtotal = sum((Decimal(x["total"]) for x in lines), Decimal("0"))
+    tax = None if pf["tax_total"] is None else (subtotal * CURRENCY[pf["currency"]][1]).quantize(CENT, ROUND_HALF_UP)
+    number = pf["receipt_number"]
+    if number is not None:
+        prefix, value = number.split("-")
+        number = f"{prefix}-{int(value) + rng.randint(1, 60)}"
+    fields = {"merchant": pf["merchant"], "address": address, "receipt_number": number, "date": pf["date"],
+              "subtotal": money(subtotal), "tax_total": None if tax is None else money(tax),
+              "total": money(subtotal + (tax or 0)), "currency": pf["currency"]}
+    return fields, lines
 
 
 def _printed(rng: random.Random, mtype: str, day: dt.date, merchant: str | None = None) -> tuple[dict, list[dict]]:
@@ -107,14 +165,19 @@ def _hash(rng: random.Random) -> str:
     return f"{rng.getrandbits(64):016x}"
 
 
-def base_case(k: int, seed: int = SEED, partner: dict | None = None) -> dict:
+def base_case(k: int, seed: int = SEED, partner: dict | None = None, partner_address: str = "") -> dict:
+    return _base_case(k, seed, partner, partner_address)[0]
+
+
+def _base_case(k: int, seed: int, partner: dict | None, partner_address: str) -> tuple[dict, str]:
+    """The case and its printed address (the text shows it through the OCR noise)."""
     rng = rng_for(seed, "case", k)
     fake_class = CLASSES[k % 10 - 6] if k % 10 >= 6 else None  # 6 of every 10 cases are genuine
     mtype = rng.choice(tuple(MERCHANTS))
     day = dt.date(2026, 1, 1) + dt.timedelta(days=rng.randint(0, 270))
     if partner is not None:  # a hard negative: same merchant, template and day, a different receipt
         mtype, day = partner["strata"]["merchant_type"], dt.date.fromisoformat(partner["label"]["fields"]["date"])
-    f, lines = _printed(rng, mtype, day, partner["label"]["fields"]["merchant"] if partner else None)
+    f, lines = _same_store(rng, partner, partner_address) if partner else _printed(rng, mtype, day)
     source = "pdf" if fake_class == "hand_edited" and rng.random() < 0.7 else rng.choice(("photo", "photo", "scan", "pdf"))
     original = {"total": f["total"], "date": f["date"], "merchant": f["merchant"]}
     shares = ("intact", "intact", "stripped", "none") if fake_class else ("intact", "intact", "intact", "stripped", "none")
@@ -129,7 +192,7 @@ def base_case(k: int, seed: int = SEED, partner: dict | None = None) -> dict:
         f["total"] = money(Decimal(f["total"]) + Decimal(rng.randint(1, 300)) / 100)
     elif fake_class is None and rng.random() < 0.04:  # a genuine misprint
         f["total"] = money(Decimal(f["total"]) + CENT)
-    file = {"format": "pdf" if source == "pdf" else "jpeg", "image_hash": _hash(rng), "software": None,
+    file: dict[str, object] = {"format": "pdf" if source == "pdf" else "jpeg", "image_hash": _hash(rng), "software": None,
             "source_type": None, "pdf_modified": False, "thumbnail": None, "camera": None, "capture_date": None}
     if provenance == "intact":
         if source == "photo" and fake_class in (None, "inpainted"):
@@ -156,7 +219,8 @@ def base_case(k: int, seed: int = SEED, partner: dict | None = None) -> dict:
     symbol = CURRENCY[f["currency"]][0]
     strata = {"source": source, "merchant_type": mtype, "provenance": provenance, "class": fake_class or "genuine"}
     return {"id": f"rab-{k:04d}", "dataset": "receipts", "half": "public" if k % 2 else "private", "strata": strata,
-            "document": {"text": receipt_text(f, lines, symbol), "file": file}, "label": label}
+            "document": {"text": ocr_read(rng_for(seed, "ocr", k), receipt_text(f, lines, symbol), OCR_RATE[source]),
+                         "file": file}, "label": label}, f["address"]
 
 
 def transform_case(k: int, original: dict, seed: int = SEED) -> dict:
@@ -168,7 +232,7 @@ def transform_case(k: int, original: dict, seed: int = SEED) -> dict:
         text = "\n".join(text.split("\n")[1:])  # the header line is cut off
         file["image_hash"] = _hash(rng)
     elif kind == "re_shot":
-        text = text.replace("0", "O", 1).replace("Subtotal", "Subtota1")
+        text = ocr_read(rng, text.replace("0", "O", 1).replace("Subtotal", "Subtota1"), OCR_RATE["photo"])
         file.update(image_hash=_hash(rng), software=None, source_type=None, thumbnail=None, pdf_modified=False,
                     format="jpeg", camera="Pixel 8", capture_date=None)
     label = {**original["label"], "fake": False, "fake_class": None, "edited_field": None, "hard_negative": False,
@@ -177,15 +241,18 @@ def transform_case(k: int, original: dict, seed: int = SEED) -> dict:
             "strata": {"transform": kind}, "document": {"text": text, "file": file}, "label": label}
 
 
-def generate(seed: int = SEED) -> list[dict]:
+def generate(seed: int = SEED, n_base: int = N_BASE, n_transforms: int = N_TRANSFORMS) -> list[dict]:
+    """The example's cases (other sizes only for benches: the example is N_BASE and N_TRANSFORMS)."""
     cases: list[dict] = []
-    for k in range(1, N_BASE + 1):
+    address: dict[str, str] = {}
+    for k in range(1, n_base + 1):
         partner = None
         if k % 10 == 3 and k > 10:  # a hard negative of an earlier genuine case
             partner = next(c for c in reversed(cases) if not c["label"]["fake"] and not c["label"]["hard_negative"])
-        cases.append(base_case(k, seed, partner))
+        case, address[f"rab-{k:04d}"] = _base_case(k, seed, partner, address[partner["id"]] if partner else "")
+        cases.append(case)
     rng = rng_for(seed, "transforms")
-    originals = rng.sample(cases, N_TRANSFORMS)
+    originals = rng.sample(cases, n_transforms)
     return cases + [transform_case(k + 1, o, seed) for k, o in enumerate(sorted(originals, key=lambda c: c["id"]))]
 
 

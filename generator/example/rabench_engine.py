@@ -124,12 +124,13 @@ class Engine:
 
     def _remember(self, case_id: str, image_hash: str | None, text: str) -> dict:
         tokens = _tokens(text)
-        out = {"seen_before": False, "match": None, "case": None}
+        out: dict[str, bool | str | None] = {"seen_before": False, "match": None, "case": None}
         if image_hash and image_hash in self.hashes:
             out = {"seen_before": True, "match": "exact", "case": self.hashes[image_hash]}
         else:
             for other, seen in self.texts:
-                if len(tokens & seen) / max(1, len(tokens | seen)) >= _NEAR:
+                shared = len(tokens & seen)  # the union is len(tokens) + len(seen) - shared
+                if shared / max(1, len(tokens) + len(seen) - shared) >= _NEAR:
                     out = {"seen_before": True, "match": "near", "case": other}
                     break
         if image_hash:

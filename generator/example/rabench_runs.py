@@ -113,12 +113,15 @@ def _body(model: str, content: str | None, refusal: str | None, usage: dict) -> 
             "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}
 
 
-def write_results(results_dir: Path, cases: list[dict], suite_dir: Path, seed: int = 20261102) -> list[Path]:
+def write_results(results_dir: Path, cases: list[dict], suite_dir: Path, seed: int = 20261102,
+                  targets: tuple[Target, ...] = TARGETS, repeat_all: bool = False) -> list[Path]:
+    """The example's runs; a bench may pass other targets and run every case three times (`repeat_all`)."""
     template = load_template(suite_dir)
     cases = sorted(cases, key=lambda c: c["id"])  # submission order: originals before their transforms
-    repeated = {c["id"] for k, c in enumerate(cases) if c["label"]["lineage"] is None and k % 4 == 0}
+    repeated = {c["id"] for k, c in enumerate(cases)
+                if repeat_all or (c["label"]["lineage"] is None and k % 4 == 0)}
     written = []
-    for t in TARGETS:
+    for t in targets:
         clock = dt.datetime(2026, 11, 3, 9, 0, tzinfo=dt.timezone.utc)
         started = clock
         records = []
@@ -129,6 +132,8 @@ def write_results(results_dir: Path, cases: list[dict], suite_dir: Path, seed: i
                     continue
                 timing = rng_for(seed, t.run_id, case["id"], repeat, "timing")
                 attempts = []
+                content: str | None
+                failure: dict
                 if t.kind == "self":
                     content, failure = json.dumps(engine.check(case["id"], case["document"]), ensure_ascii=False), {}
                     latency = round(t.median_ms + len(case["document"]["text"]) / 20, 1)

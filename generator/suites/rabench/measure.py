@@ -9,7 +9,7 @@ from decimal import Decimal
 import numpy as np
 
 from ...stats.quantiles import interval
-from ...stats.rank import _from_level_counts, _level_counts, _levels, roc_auc
+from ...stats.rank import rank_bootstrap
 from ...stats.resample import CountMatrix, derive_seed
 from ...stats.wilson import wilson
 from ...suite_api import Estimate
@@ -64,24 +64,14 @@ def rank_estimates(fakes: Sequence[Runs], genuine: Sequence[Runs], *seed_names: 
     """AUC and detection at each false-flag rate, with stratified percentile bootstrap intervals."""
     if not fakes or not genuine:
         return {}
-    s = np.array([case_score(c) for c in fakes] + [case_score(c) for c in genuine])
-    y = np.r_[np.ones(len(fakes), bool), np.zeros(len(genuine), bool)]
-    lv, n_lv = _levels(s)
-    w = CountMatrix(derive_seed("ra-bench", *seed_names), [len(fakes), len(genuine)], RESAMPLES)
-    aucs, dets = [], []
-    for pos, neg in w.chunks():
-        a, d = _from_level_counts(_level_counts(pos, lv[y], n_lv), _level_counts(neg, lv[~y], n_lv), RATES)
-        aucs.append(a)
-        dets.append(d)
-    ones = np.ones((1, len(s)))
-    auc, det = _from_level_counts(_level_counts(ones[:, y], lv[y], n_lv), _level_counts(ones[:, ~y], lv[~y], n_lv),
-                                  RATES)
-    auc_ci, det_ci = interval(np.concatenate(aucs)), interval(np.vstack(dets))
+    s = [case_score(c) for c in fakes] + [case_score(c) for c in genuine]
+    y = [1] * len(fakes) + [0] * len(genuine)
+    got = rank_bootstrap(y, s, derive_seed("ra-bench", *seed_names), RESAMPLES, RATES)["metrics"]
     n = len(s)
-    out = {"auc": Estimate(float(auc[0]), float(auc_ci[0, 0]), float(auc_ci[1, 0]), n)}
-    for k, a in enumerate(RATES):
-        out[f"det_{a:g}"] = Estimate(float(det[0, k]), float(det_ci[0, k]), float(det_ci[1, k]), n)
-    assert abs(out["auc"].value - roc_auc(y, s)) < 1e-12  # type: ignore[operator]
+    out = {"auc": Estimate(got["auc"]["estimate"], got["auc"]["low"], got["auc"]["high"], n)}
+    for a in RATES:
+        row = got[f"detection_at_{a:g}"]
+        out[f"det_{a:g}"] = Estimate(row["estimate"], row["low"], row["high"], n)
     return out
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from decimal import Context, Decimal, InvalidOperation, localcontext
@@ -46,10 +47,15 @@ def amount(value: object) -> Decimal | None:
 def within_cent(value: Decimal, label: str) -> bool:
     """|value - label| <= 0.01, exactly: the bounds are the label's, computed without rounding (a
     label has a few digits), and comparing two decimals never rounds."""
+    low, high = _cent_bounds(label)
+    return low <= value <= high
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _cent_bounds(label: str) -> tuple[Decimal, Decimal]:
     want = Decimal(label)
     with localcontext(Context(prec=len(want.as_tuple().digits) + 10, Emin=-999_999, Emax=999_999)):
-        low, high = want - CENT, want + CENT
-    return low <= value <= high
+        return want - CENT, want + CENT
 
 
 def canonical(value: Decimal) -> str:
@@ -69,6 +75,19 @@ def risk_of(answer: dict | None) -> Decimal | None:
 
 
 def normalise(text: str) -> str:
+    """Rule 2's name normalisation; short texts (names, descriptions) are remembered."""
+    return _normalise_short(text) if len(text) <= SHORT else _normalise(text)
+
+
+SHORT = 200
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _normalise_short(text: str) -> str:
+    return _normalise(text)
+
+
+def _normalise(text: str) -> str:
     text = "".join(c for c in unicodedata.normalize("NFKD", text) if unicodedata.category(c) != "Mn")
     text = text.lower().replace("&", " and ")
     text = "".join(c for c in text if c in WHITESPACE or unicodedata.category(c)[0] in "LN")
@@ -116,14 +135,14 @@ def max_matching(edges: list[list[int]], n_right: int) -> int:
 
 def line_counts(labelled: list[dict], extracted: object) -> tuple[int, int, int]:
     got = extracted if isinstance(extracted, list) else []
-    usable = []
+    usable: list[tuple[str, Decimal] | None] = []
     for e in got:
         total = amount(e.get("total")) if isinstance(e, dict) else None
         ok = isinstance(e, dict) and isinstance(e.get("description"), str) and total is not None
-        usable.append((normalise(e["description"]), total) if ok else None)
+        usable.append((normalise(e["description"]), total) if ok and total is not None else None)
     edges = [[j for j, u in enumerate(usable)
               if u is not None and within_cent(u[1], lab["total"])
-              and alike(normalise(lab["description"]), u[0], 4, 5)] for lab in labelled]
+              and alike(want, u[0], 4, 5)] for lab in labelled for want in (normalise(lab["description"]),)]
     tp = max_matching(edges, len(usable))
     return tp, len(got) - tp, len(labelled) - tp
 
