@@ -84,10 +84,12 @@ def _register() -> None:
     from .commit.commands import commit, keys, prereg, reveal, verify
     from .harness.commands import import_cmd, provider, run
     from .render.commands import site
+    from .results_commands import results
     from .stats.commands import stats
     from .suite_commands import suite
 
-    for command in (site, stats, run, import_cmd, provider, keys, commit, reveal, verify, prereg, audit, suite):
+    for command in (site, stats, run, import_cmd, provider, keys, commit, reveal, verify, prereg, audit, suite,
+                    results):
         main.add_command(command)
 
 

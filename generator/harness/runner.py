@@ -17,6 +17,7 @@ from pathlib import Path
 
 from generator.ids import id_problem
 
+from ..sealing import private_file
 from .client import ChatClient, RetryPolicy
 from .plan import PlanError, jobs, load_plan
 from .progress import Progress
@@ -105,7 +106,9 @@ async def execute(spec: RunSpec, progress: Progress | None = None) -> RunOutcome
     plan = load_plan(spec.root, spec.suite, spec.half)
     todo = jobs(plan, spec.repeats, spec.repeat_sample, spec.anchors, spec.limit, spec.root)
     api_key = spec.provider.api_key()
-    store = RunStore(Path(spec.root) / "results" / spec.suite / spec.id)
+    private_items = frozenset(i["id"] for i in plan.items if i.get("half") == "private")
+    store = RunStore(Path(spec.root) / "results" / spec.suite / spec.id,
+                     private_file(Path(spec.root), spec.suite, spec.id) if private_items else None, private_items)
     done = store.open(run_meta(spec, plan.template.sha256(), plan.suite.version, plan.anchors))
     try:
         pending = [(item, repeat) for item, repeat in todo if (item["id"], repeat) not in done]

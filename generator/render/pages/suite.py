@@ -227,7 +227,8 @@ def pages(site: SiteData):
                "item_summary": item_summary, "items_flagged": flagged, "audit": audit,
                "method": sd.stats["method"], "tradeoffs": tradeoff_charts(sd, f"tradeoff-{name}"),
                "public_items": len(sd.public_items), "items_href": suite_path(sd, "items/index.html"),
-               "n_items": len(sd.result.items)}
+               "n_items": len(sd.result.items),
+               "sealed": {r.run.id: r.sealed for r in sd.result.runs if r.sealed}}
         yield Page(suite_path(sd), "suite.html", sd.suite.title, ctx, tables, ("sort.js", "charts.js"))
         for key in sd.stats["strata"]:
             block = stratum_block(sd, key, "stratum")
