@@ -13,7 +13,8 @@ public-item records in full and, for each private record, a *sealed record* in i
 
 No request, no response text, no verdict reason (a reason can quote the expected value).
 
-Reading a run (`read_run`): when its private file is here, every sealed record is replaced by the
+Reading a run (`read_run`): when its private file is here (or its round's revealed responses,
+generator/commit/responses.py), every sealed record is replaced by the
 full line whose SHA-256 it names (the bytes before sealing, exactly) and private lines with no sealed
 record yet (written by `tally run`) follow: scorer A and scorer B rescore everything. When it is not
 here, the sealed records are scored from their stored verdicts (`stub_score`), scorer B checks the
@@ -109,11 +110,32 @@ def merge(public: bytes, private: bytes | None, where: Path, log: ErrorLog) -> R
     return RunBytes(data, 0, True)
 
 
+def revealed_file_of(responses: Path) -> Path | None:
+    """The run's private records as revealed with its round (content/commitments/<round>/responses/),
+    when its run.json names a round."""
+    from .commit.responses import revealed_file
+    from .ids import is_safe_id
+
+    try:
+        round_name = json.loads((responses.parent / "run.json").read_bytes()).get("round")
+    except (OSError, ValueError, AttributeError):
+        return None
+    if not is_safe_id(round_name):
+        return None
+    return revealed_file(responses.parents[3], round_name, responses.parent.name)
+
+
 def read_run(responses: Path, log: ErrorLog) -> RunBytes:
-    """A run's bytes: public file merged with its private file when that is here."""
+    """A run's bytes: the public file merged with its private file, from private storage or, once its
+    round's responses are revealed, from the round's folder; the public file alone when neither is here."""
     public = responses.read_bytes()
-    private_path = private_file_of(responses)
-    private = private_path.read_bytes() if private_path.is_file() else None
+    if _MARK not in public and not private_file_of(responses).is_file():
+        return RunBytes(public, 0, False)
+    private = None
+    for path in (private_file_of(responses), revealed_file_of(responses)):
+        if path is not None and path.is_file():
+            private = path.read_bytes()
+            break
     return merge(public, private, responses, log)
 
 
