@@ -207,7 +207,7 @@ def check_responses(root: Path, name: str, folder: Path, manifest: dict, trust, 
     checks.add(name, "responses statement", not problems, "; ".join(problems) or
                f"{RESPONSES} commits to {stmt.get('records')} private responses of {len(runs)} runs on "
                f"{stmt.get('committed_at')} (the signer's claim)")
-    signer = stmt.get("signer") if isinstance(stmt.get("signer"), dict) else {}
+    signer: dict = stmt["signer"] if isinstance(stmt.get("signer"), dict) else {}
     key = check_signature(name, "responses signature", folder / RESPONSES_SIG, data, signer, COMMIT_NAMESPACE,
                           trust, checks)
     if key is not None and (why := trust.when_not_active(key, stmt.get("committed_at"))):
