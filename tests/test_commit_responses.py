@@ -35,31 +35,36 @@ def _answers(n_private: int):
     return out
 
 
-def _run(root: Path, run_id: str, records: list[dict]) -> Path:
+def _run(root: Path, run_id: str, records: list[dict], round_name: str = ROUND) -> Path:
     run_dir = root / "results" / "extracting" / run_id
     run_dir.mkdir(parents=True)
-    (run_dir / "run.json").write_text(json.dumps(run_meta(run_id, round=ROUND)), encoding="utf-8")
+    (run_dir / "run.json").write_text(json.dumps(run_meta(run_id, round=round_name)), encoding="utf-8")
     (run_dir / "responses.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     return run_dir
+
+
+def publish_round_results(root: Path, round_name: str, key: Path, committed_at: str, n_private: int) -> None:
+    """Two runs of `round_name` over every item, sealed, and their private responses committed."""
+    (root / "content" / "suites" / "extracting" / "suite.toml").write_text(
+        'name = "extracting"\ntitle = "Extracting"\nversion = "0.3"\nscorer = "extracting"\n'
+        'reference_date = "2026-10-20"\n\n[[datasets]]\nid = "receipts"\ntitle = "Receipts"\n', encoding="utf-8")
+    _run(root, "model-a", _answers(n_private), round_name)
+    _run(root, "model-b", list(reversed(_answers(n_private))), round_name)
+    r = tally("results", "seal", "--all", "--root", root)
+    assert r.exit_code == 0, r.output
+    r = tally("commit-responses", round_name, "--key", key, "--root", root, "--committed-at", committed_at)
+    assert r.exit_code == 0, r.output
+    assert f"committed {2 * n_private} private responses of 2 runs" in r.output
 
 
 @pytest.fixture
 def committed(tmp_path):
     """A round committed, its results sealed and its private responses committed (not revealed)."""
     root, key = make_project(tmp_path, n_private=5)
-    (root / "content" / "suites" / "extracting" / "suite.toml").write_text(
-        'name = "extracting"\ntitle = "Extracting"\nversion = "0.3"\nscorer = "extracting"\n'
-        'reference_date = "2026-10-20"\n\n[[datasets]]\nid = "receipts"\ntitle = "Receipts"\n', encoding="utf-8")
     r = tally("commit", ROUND, "--items", items_dir(root), "--key", key, "--root", root,
               "--committed-at", "2026-10-01T09:00:00Z")
     assert r.exit_code == 0, r.output
-    _run(root, "model-a", _answers(5))
-    _run(root, "model-b", list(reversed(_answers(5))))
-    r = tally("results", "seal", "--all", "--root", root)
-    assert r.exit_code == 0, r.output
-    r = tally("commit-responses", ROUND, "--key", key, "--root", root, "--committed-at", "2026-11-02T09:00:00Z")
-    assert r.exit_code == 0, r.output
-    assert "committed 10 private responses of 2 runs" in r.output
+    publish_round_results(root, ROUND, key, "2026-11-02T09:00:00Z", 5)
     return root, key
 
 
