@@ -167,6 +167,18 @@ def stub_call_record(record: dict) -> dict:
     return {**record, "response": {"choices": [choice]}}
 
 
+def as_sealed_like(fresh: bytes, sealed: bytes) -> bytes:
+    """`fresh` (full records, e.g. regenerated) with each line replaced by the sealed record at the same
+    place in `sealed` when that names the fresh line's SHA-256: equal to `sealed` exactly when the
+    fresh records are byte for byte the ones that were sealed (checked without private storage)."""
+    fresh_lines, sealed_lines = fresh.split(b"\n"), sealed.split(b"\n")
+    out = []
+    for k, line in enumerate(fresh_lines):
+        info = sealed_info(sealed_lines[k]) if k < len(sealed_lines) else None
+        out.append(sealed_lines[k] if info is not None and info.get("record_sha256") == line_sha256(line) else line)
+    return b"\n".join(out)
+
+
 # ------------------------------------------------------------------ sealing existing results
 
 
