@@ -105,7 +105,15 @@ def merge(public: bytes, private: bytes | None, where: Path, log: ErrorLog) -> R
             continue
         used.add(str(digest))
         out.append(full[digest])
-    out += [line for digest, line in full.items() if digest not in used]
+    rest = [line for digest, line in full.items() if digest not in used]
+    if rest:  # private records not sealed yet (written by `tally run`), unless results/ has that record
+        keys = {_key(line) for line in out}
+        stale = [line for line in rest if _key(line) in keys]
+        if stale:
+            log.warn(where, None, f"private storage holds {len(stale)} other record(s) for (item, repeat) pairs "
+                                  "that results/ holds in full: the ones in results/ are used (`tally results "
+                                  "seal` replaces the old ones)")
+        out += [line for line in rest if _key(line) not in keys]
     data = b"".join(line + b"\n" for line in out) + tail
     return RunBytes(data, 0, True)
 
@@ -123,6 +131,14 @@ def revealed_file_of(responses: Path) -> Path | None:
     if not is_safe_id(round_name):
         return None
     return revealed_file(responses.parents[3], round_name, responses.parent.name)
+
+
+def _key(line: bytes) -> tuple[object, object] | None:
+    try:
+        record = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
+    return (record.get("item"), record.get("repeat")) if isinstance(record, dict) else None
 
 
 def read_run(responses: Path, log: ErrorLog) -> RunBytes:

@@ -110,3 +110,15 @@ def test_a_sealed_public_item_is_refused(project, tmp_path):
     result = _invoke("rescore", "--root", str(project.root), "-q", "--out", str(tmp_path / "o"))
     assert result.exit_code == 2 and "is public: it is never sealed" in result.output
 
+
+
+def test_regenerated_results_replace_an_older_private_store(project, tmp_path):
+    public = _project(project)
+    full = public.read_bytes()
+    assert _invoke("results", "seal", "extracting", "--root", str(project.root)).exit_code == 0
+    public.write_bytes(full.replace(b"2026-03-14", b"2026-03-15"))  # regenerated, full again
+    result = _invoke("rescore", "--root", str(project.root), "-q", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 0 and "the ones in results/ are used" in result.output
+    assert _invoke("results", "seal", "extracting", "--root", str(project.root)).exit_code == 0
+    private = project.root / "private" / "results" / "extracting" / "mixed" / "responses.jsonl"
+    assert b"2026-03-15" in private.read_bytes() and b"2026-03-14" not in private.read_bytes()
