@@ -36,7 +36,8 @@ def seal(suite_names: tuple[str, ...], all_suites: bool, root: Path) -> None:
     for name in names:
         for r in seal_suite(root, name):
             where = private_file(root, name, r.run).relative_to(root).as_posix()
-            note = "" if r.private == 0 else "" if r.commitments else \
-                " (no item commitment hashes: the round's salted item files are not in private storage)"
+            note = "" if r.private == 0 or r.commitments else (
+                " (item commitment hashes missing: the salted item files of the round named in run.json are not "
+                "in private storage, or do not hold these items)")
             click.echo(f"{name}/{r.run}: {r.public} public records kept, {r.private} private records sealed "
                        f"({r.sealed_now} moved now) -> {where}{note}")

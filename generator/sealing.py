@@ -258,7 +258,7 @@ class SealReport:
     public: int
     private: int
     sealed_now: int  # private records newly moved to private storage
-    commitments: bool  # item commitment hashes found
+    commitments: bool  # an item commitment hash for every private record
 
 
 def seal_suite(root: Path, suite_name: str) -> list[SealReport]:
@@ -310,6 +310,6 @@ def seal_suite(root: Path, suite_name: str) -> list[SealReport]:
             public_bytes = b"".join(line + b"\n" for line in public_out)
             if public_bytes != before:
                 _replace(run.responses, public_bytes)
-            reports.append(SealReport(run.id, len(public_out) - len(private_out), len(private_out), moved,
-                                      bool(commitments)))
+            named = all(commitments.get(json.loads(x)["item"]) for x in private_out)
+            reports.append(SealReport(run.id, len(public_out) - len(private_out), len(private_out), moved, named))
     return reports
