@@ -46,3 +46,23 @@ def test_tally_run_writes_private_records_straight_to_private_storage(harness_pr
     _, public_only = _rescore(root, tmp_path / "b")
     assert public_only["clean-1-testprov"].pop("sealed_records") == len(in_private)
     assert public_only == full
+
+
+def test_a_torn_private_record_is_kept_aside_and_the_run_resumes(tmp_path):
+    from generator.harness.store import RunStore
+
+    private = tmp_path / "private" / "responses.jsonl"
+    store = RunStore(tmp_path / "run", private, frozenset({"p-1", "p-2"}))
+    store.open({"format": 1, "run_id": "run"})
+    store.append({"item": "p-1", "repeat": 0})
+    store.append({"item": "q-1", "repeat": 0})
+    store.close()
+    assert b'"p-1"' in private.read_bytes() and b'"p-1"' not in (tmp_path / "run" / "responses.jsonl").read_bytes()
+    private.write_bytes(private.read_bytes() + b'{"item":"p-2","rep')  # killed mid-write
+    again = RunStore(tmp_path / "run", private, frozenset({"p-1", "p-2"}))
+    assert again.open({"format": 1, "run_id": "run"}) == {("p-1", 0), ("q-1", 0)}
+    assert again.torn_bytes == len(b'{"item":"p-2","rep')
+    assert private.with_name("responses.jsonl.torn").read_bytes() == b'{"item":"p-2","rep\n'
+    again.append({"item": "p-2", "repeat": 0})
+    again.close()
+    assert [json.loads(line)["item"] for line in private.read_text().splitlines()] == ["p-1", "p-2"]
