@@ -81,14 +81,16 @@ def example_generate(root: Path, seed: int) -> None:
 def _register() -> None:
     """Commands that live next to their stage; each imports its heavy modules only when it runs."""
     from .audit.commands import audit
-    from .commit.commands import commit, keys, prereg, reveal, verify
+    from .commit.commands import commit, commit_responses, keys, prereg, reveal, verify
     from .harness.commands import import_cmd, provider, run
     from .labels.commands import labels
     from .render.commands import site
+    from .results_commands import results
     from .stats.commands import stats
     from .suite_commands import suite
 
-    for command in (site, stats, run, import_cmd, provider, keys, commit, reveal, verify, prereg, audit, suite):
+    for command in (site, stats, run, import_cmd, provider, keys, commit, commit_responses, reveal, verify, prereg, audit, suite,
+                    results):
         main.add_command(command)
     main.add_command(labels)
 

@@ -21,7 +21,8 @@ from pathlib import Path
 
 import orjson
 
-from .errors import ScorerBUnavailable
+from . import sealing
+from .errors import ErrorLog, ScorerBUnavailable
 from .parse.response import read_outcome
 from .suite_api import Suite
 
@@ -52,9 +53,13 @@ class Agreement:
     differences: list[Difference] = field(default_factory=list)
     scorer_b: str = "scorer-js/cli.js"
     node: str = ""
+    sealed: int = 0  # private records whose full record is not here: scorer B did not see them
 
     def to_json(self) -> dict:
-        return {**asdict(self), "differences": [asdict(d) for d in self.differences]}
+        out = {**asdict(self), "differences": [asdict(d) for d in self.differences]}
+        if not self.sealed:
+            del out["sealed"]
+        return out
 
 
 def node_version(node: str | None = None) -> tuple[str, str]:
@@ -81,9 +86,10 @@ def _command(path: str, suites: Sequence[Suite]) -> list[str]:
 
 
 def _record_lines(run_id: str, data: bytes):
+    """Each stored line for scorer B; sealed records (scored from their stored verdicts) are not sent."""
     prefix = b'{"run":"' + run_id.encode() + b'","record":'
     for line in data.split(b"\n"):
-        if line.strip():
+        if line.strip() and sealing.sealed_info(line) is None:
             yield prefix + line + b"}\n"
 
 
@@ -188,7 +194,8 @@ class Gate:
                 raise ScorerBUnavailable(f"scorer B failed on run {run_id}: {end!r:.300} {self.node.error_text()}")
             r = by_id[run_id]
             agreement.compared += r.stored_rows
-            if end["digest"] != r.digest or end["records"] != r.responses:
+            agreement.sealed += r.sealed
+            if end["digest"] != r.digest or end["records"] != r.responses - r.sealed:
                 mismatched.append(r)
         if mismatched:
             self._detail(agreement, mismatched)
@@ -198,14 +205,14 @@ class Gate:
     def _detail(self, agreement: Agreement, runs: Sequence) -> None:
         node = _Node(self.path, self.suite, self.item_lines)
         for r in runs:
-            node.send(r.run.id, r.run.responses.read_bytes(), digest=False)
+            node.send(r.run.id, _run_bytes(r.run.responses), digest=False)
         out = node.finish()[len(self.item_lines):]
         k = 0
         for r in runs:
             expected: dict[tuple[str, int], list[tuple]] = {}
             for v in r.verdicts.rows():
                 expected.setdefault((v.item, v.repeat), []).append((v.unit, v.verdict, v.points, v.order))
-            for _ in range(r.responses):
+            for _ in range(r.responses - r.sealed):
                 rows_b = out[k]
                 k += 1
                 if not isinstance(rows_b, list) or not rows_b:
@@ -227,7 +234,7 @@ class Gate:
                                                         self._value(run_score, key, unit)))
 
     def _value(self, run_score, key: tuple[str, int], unit: str) -> str:
-        for line in run_score.run.responses.read_bytes().split(b"\n"):
+        for line in _run_bytes(run_score.run.responses).split(b"\n"):
             if line.strip():
                 record = orjson.loads(line)
                 if record.get("item") == key[0] and record.get("repeat") == key[1]:
@@ -236,6 +243,10 @@ class Gate:
                         return f"<{outcome.status}>"
                     return self.suite.answer_value(outcome.answer, unit)
         return "<not found>"
+
+
+def _run_bytes(responses: Path) -> bytes:
+    return sealing.read_run(responses, ErrorLog(responses.parent)).data
 
 
 def _loads(line: bytes) -> object:

@@ -177,6 +177,8 @@ def summarise(scored: ScoredSuite) -> None:
             out[half] = {"items": int(len(pos)), "metrics": _values(overall), "datasets": per_dataset}
         r.summary = {"model": r.run.model, "provider": r.run.provider, "hosting": r.run.hosting,
                      "simulated": r.run.simulated, "responses": r.responses, "missing_responses": r.missing} | out
+        if r.sealed:  # said on the pages and in the rescore output: not re-derived here
+            r.summary["sealed_records"] = r.sealed
         if r.responses == 0:
             r.summary["empty"] = True  # a run with no stored response: every item a failed call
 

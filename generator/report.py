@@ -26,6 +26,9 @@ def print_summary(res) -> str:
         lines.append(f"{run_id[:32]:32} " + " ".join(f"{c:>10}" for c in cells) + flag)
         if s["missing_responses"]:
             lines.append(f"  {s['missing_responses']} item(s) had no stored response: scored as failed calls")
+        if s.get("sealed_records"):
+            lines.append(f"  private half from the stored verdicts of {s['sealed_records']} sealed record(s), not "
+                         "rescored: their full records are in private storage, which is not here")
     lines.append(f"{head}(prv)/{head}(pub): {head} on the private/public half; other columns over all items; "
                  "rates and shares in percent")
     return "\n".join(lines)
@@ -36,6 +39,9 @@ def print_agreement(agreement: dict | None) -> str:
         return "agreement gate: not run (scorer B skipped); the site will not publish these verdicts"
     line = (f"agreement gate: scorer A and scorer B compared {agreement['compared']:,} verdicts, "
             f"{agreement['differing']:,} differ ({agreement['node']})")
+    if agreement.get("sealed"):
+        line += (f"; {agreement['sealed']:,} sealed private record(s) not compared (scored from their stored "
+                 "verdicts: private storage is not here)")
     if agreement["status"] == "agree":
         return line + ": they agree on every verdict"
     shown = [f"  {d['run']} {d['item']} repeat {d['repeat']} {d['unit']}: A {d['scorer_a']}, B {d['scorer_b']}, "

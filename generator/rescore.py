@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import sealing
 from .calls import call_row, missing_row
 from .content import Item
 from .errors import ErrorLog
@@ -35,6 +36,7 @@ class RunScore:
     stored_rows: int = 0  # verdict rows of stored responses (not of missing ones)
     responses: int = 0
     missing: int = 0
+    sealed: int = 0  # private records scored from their stored verdicts (private storage not here)
     sums: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # items x figures, summed over repeats
     repeats: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # items: responses scored
     # public items' stored lines: (start, length) in `public_file` (written when Scoring.public_dir is set)
@@ -89,10 +91,11 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
 
     answers: dict[str, list[tuple[str, ...]]] = {}
 
-    def add(item: Item, outcome: Outcome, repeat: int) -> None:
-        rows = suite.score(item, outcome, run.id, repeat)
-        per_response.append((item.id, repeat, rows, outcome is not NO_RESPONSE))
-        answers.setdefault(item.id, []).append(_answers(suite, outcome, rows))
+    def add(item: Item, outcome: Outcome, repeat: int, stub: dict | None = None) -> None:
+        rows = suite.score(item, outcome, run.id, repeat) if stub is None else sealing.stub_rows(stub, run.id)
+        per_response.append((item.id, repeat, rows, outcome is not NO_RESPONSE and stub is None))
+        answers.setdefault(item.id, []).append(
+            _answers(suite, outcome, rows) if stub is None else tuple(stub["answers"]))
         k = s.position[item.id]
         sums[k] += suite.item_figures(rows)
         repeats[k] += 1
@@ -101,9 +104,18 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
     public: list[tuple[str, int, int, int]] = []  # item, repeat, start, length in `data`
     for _line, record, start, length in iter_records(run, s.half, s.log, data):
         item = s.by_id[record["item"]]
-        outcome = read_outcome(record, suite.extract_answer, suite.answer_what)
-        add(item, outcome, record["repeat"])
-        result.calls.append(call_row(run.id, record, outcome))
+        if sealing.is_sealed(record):  # private storage not here: the stored verdicts, not re-derived
+            if (problem := sealing.stub_problem(record)) is not None or item.half != "private":
+                s.log.add(run.responses, _line, problem or f"item {item.id!r} is public: it is never sealed")
+                continue
+            outcome = Outcome(record["outcome"], None, "sealed")
+            add(item, outcome, record["repeat"], record)
+            result.calls.append(call_row(run.id, sealing.stub_call_record(record), outcome))
+            result.sealed += 1
+        else:
+            outcome = read_outcome(record, suite.extract_answer, suite.answer_what)
+            add(item, outcome, record["repeat"])
+            result.calls.append(call_row(run.id, record, outcome))
         done.add((item.id, record["repeat"]))
         result.responses += 1
         if item.half == "public":
@@ -166,7 +178,7 @@ def score_runs(runs: list[Run], s: Scoring, jobs: int, on_read: Callable[[Run, b
     """Score runs in order, each stored file read once (`on_read` sees the bytes too, e.g. the gate),
     on `jobs` processes when there are several runs."""
     def read(run: Run) -> bytes:
-        data = run.responses.read_bytes()
+        data = sealing.read_run(run.responses, s.log).data
         if on_read is not None:
             on_read(run, data)
         return data

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -14,6 +15,14 @@ from generator.commit.publish import publish_commitment_files
 from generator.config import load_config
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def invoke_main(*args):
+    from click.testing import CliRunner
+
+    from generator.cli import main
+
+    return CliRunner().invoke(main, [str(a) for a in args])
 CONTENT = ROOT / "content"
 
 
@@ -43,9 +52,9 @@ def test_the_pin_is_in_tally_toml_and_the_readme_and_once_on_the_site():
     assert "README" in page
 
 
-def test_the_example_has_a_retired_and_a_current_round():
+def test_the_example_has_retired_and_current_rounds():
     rounds = {r["round"]: r for r in commitments_context(ROOT)}
-    assert list(rounds) == ["2026-r0", "2026-r1"]
+    assert list(rounds) == ["2026-r0", "2026-r1", "2026-cortify-r1"]
     r0, r1 = rounds["2026-r0"], rounds["2026-r1"]
     assert (r0["status"], r0["item_count"], r0["signer"]["key"], r0["signer"]["key_status"]) == \
         ("revealed-and-verified", 60, "example-2026a", "retired")
@@ -55,6 +64,44 @@ def test_the_example_has_a_retired_and_a_current_round():
     assert r0["previous"] is None and r1["previous"]["path"] == "2026-r0/reveal.json"
     assert len(r0["item_files"]) == 60 and r1["item_files"] == []
     assert all("claim" in r["committed_at_label"] for r in rounds.values())
+    cortify = rounds["2026-cortify-r1"]
+    assert (cortify["status"], cortify["item_count"], cortify["signer"]["key"]) == \
+        ("revealed-and-verified", 15, "example-2026b")
+    assert cortify["previous"]["path"] == "2026-r1/SHA256SUMS"
+
+
+def test_the_retired_round_s_revealed_responses_rescore_to_the_published_private_scores(tmp_path):
+    """CortifyBench's round: its private responses, committed when the results were published and revealed
+    with its items, rescore (both scorers) to exactly the private scores the sealed results publish."""
+    folder = CONTENT / "commitments" / "2026-cortify-r1"
+    statement = json.loads((folder / "responses.json").read_bytes())
+    assert statement["records"] == 75 and len(statement["runs"]) == 5
+    assert sorted(p.name for p in (folder / "responses").iterdir()) == sorted(f"{r['run']}.jsonl"
+                                                                               for r in statement["runs"])
+    project = tmp_path / "proj"
+    shutil.copytree(CONTENT, project / "content")
+    shutil.copytree(ROOT / "results" / "cortifybench", project / "results" / "cortifybench")
+    shutil.copy(ROOT / "tally.toml", project / "tally.toml")
+    revealed = invoke_main("rescore", "--root", project, "--suite", "cortifybench", "-q", "--out", tmp_path / "a")
+    assert revealed.exit_code == 0, revealed.output
+    assert "sealed" not in revealed.output  # every private record rescored, from the revealed files
+    shutil.rmtree(project / "content" / "commitments" / "2026-cortify-r1" / "responses")
+    stored = invoke_main("rescore", "--root", project, "--suite", "cortifybench", "-q", "--out", tmp_path / "b")
+    assert stored.exit_code == 0 and "stored verdicts of 15 sealed record(s)" in stored.output
+    a = json.loads((tmp_path / "a/cortifybench/summary.json").read_text())
+    b = json.loads((tmp_path / "b/cortifybench/summary.json").read_text())
+    assert all(b[run].pop("sealed_records") == 15 for run in b)
+    assert a == b
+
+
+def test_the_current_round_s_private_responses_are_not_in_the_repository():
+    for run_dir in sorted((ROOT / "results" / "extracting").iterdir()):
+        for line in (run_dir / "responses.jsonl").read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            if "-prv-" in record["item"]:
+                assert "sealed" in record and "request" not in record and "response" not in record
+                assert record["sealed"]["item_commitment"] is None or len(record["sealed"]["item_commitment"]) == 64
+    assert not (CONTENT / "commitments" / "2026-r1" / "responses").exists()
 
 
 def test_the_page_recipe_passes_verbatim_on_the_published_example(tmp_path):
@@ -64,7 +111,7 @@ def test_the_page_recipe_passes_verbatim_on_the_published_example(tmp_path):
     assert not any(p.endswith("README.md") for p in published)
     done = run_recipe(tmp_path, values["PIN"], values["HEAD"], values["SITE"])
     assert done.returncode == 0, done.stderr.decode()
-    assert done.stdout.decode().startswith("OK: 2 keys from the pinned key, 3 signed files")
+    assert done.stdout.decode().startswith("OK: 2 keys from the pinned key, 6 signed files")
     stale = run_recipe(tmp_path, values["PIN"], "0" * 64, values["SITE"])
     assert stale.returncode != 0 and b"was removed" in stale.stderr
 

@@ -36,6 +36,7 @@ from generator.commit.keyfiles import (
     spki_pem,
 )
 from generator.commit.keys import allowed_signers_line
+from tests.test_commit_responses import publish_round_results
 
 
 @dataclass(frozen=True)
@@ -53,10 +54,12 @@ def _ok(result) -> None:
 
 
 def build_world(base: Path, name: str = "proj") -> World:
-    """r1 committed and revealed by a (pinned), a rotation a -> b, r2 committed by b."""
+    """r1 committed, its private responses committed and both revealed by a (pinned), a rotation a -> b,
+    r2 committed by b."""
     root, key_a = make_project(base, n_private=7)
     _ok(invoke("commit", "r1", "--items", items_dir(root), "--key", key_a, "--root", root,
                "--committed-at", "2026-05-01T00:00:00Z"))
+    publish_round_results(root, "r1", key_a, "2026-05-15T00:00:00Z", 7)
     _ok(invoke("reveal", "r1", "--from", root / "private/commitments/r1", "--key", key_a, "--root", root,
                "--revealed-at", "2026-06-01T00:00:00Z"))
     key_b = base / "secret" / "test-b.key"
@@ -269,6 +272,43 @@ def retired_key_signs(root, w, mp):
     return head
 
 
+def _response_file(root: Path) -> Path:
+    return round_dir(root, "r1") / "responses" / "model-a.jsonl"
+
+
+def edited_response(root, w, mp):
+    path = _response_file(root)
+    path.write_bytes(path.read_bytes().replace(b"234.56", b"234.57", 1))
+
+
+def withheld_responses(root, w, mp):
+    _response_file(root).unlink()
+
+
+def extra_responses(root, w, mp):
+    shutil.copy(_response_file(root), _response_file(root).with_name("model-c.jsonl"))
+
+
+def removed_responses_commitment(root, w, mp):
+    for name in ("responses.json", "responses.json.sig"):
+        (round_dir(root, "r1") / name).unlink()
+
+
+def changed_private_verdict(root, w, mp):
+    path = root / "results/extracting/model-a/responses.jsonl"
+    lines = path.read_text().splitlines()
+    k = next(i for i, line in enumerate(lines) if '"sealed"' in line and '"wrong",0' in line)
+    lines[k] = lines[k].replace('"wrong",0', '"correct",1')
+    path.write_text("\n".join(lines) + "\n")
+
+
+def dropped_sealed_record(root, w, mp):
+    path = root / "results/extracting/model-a/responses.jsonl"
+    lines = path.read_text().splitlines()
+    k = next(i for i, line in enumerate(lines) if '"sealed"' in line)
+    path.write_text("\n".join(lines[:k] + lines[k + 1:]) + "\n")
+
+
 CASES = {
     "An item of a revealed round edited": edited_item,
     "One item of a revealed round withheld": withheld_one,
@@ -292,6 +332,13 @@ CASES = {
     "A round signed in the key-rotation namespace (key holder)": rotation_namespace,
     "A round revealed with all-zero salts (key holder)": zero_salts,
     "A round revealed with one salt for every item (key holder)": one_salt,
+    "A revealed private response edited": edited_response,
+    "A committed run's revealed responses withheld": withheld_responses,
+    "An uncommitted response file added to a revealed round": extra_responses,
+    "A round's responses commitment removed": removed_responses_commitment,
+    "A published private verdict changed (after the reveal: it no longer rescores from the response)":
+        changed_private_verdict,
+    "A sealed private record dropped from `results/`": dropped_sealed_record,
     "A wrong Merkle root signed (key holder)": wrong_merkle,
     "A round signed by a retired key after its rotation (key holder)": retired_key_signs,
 }
@@ -314,7 +361,7 @@ def test_the_untouched_project_passes_both(world, tmp_path):
     assert result.exit_code == 0, result.output
     done = run_recipe(root / "content", world.pin, world.head)
     assert done.returncode == 0, done.stderr.decode()
-    assert done.stdout.decode().startswith("OK: 2 keys from the pinned key, 3 signed files")
+    assert done.stdout.decode().startswith("OK: 2 keys from the pinned key, 4 signed files")
 
 
 @pytest.mark.parametrize("case", list(CASES))

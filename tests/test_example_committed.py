@@ -33,6 +33,7 @@ from generator.example.simmodels import null_answer, rules_answer, usage_for
 from generator.example.simulate import simulate_call
 from generator.harness.plan import jobs, load_plan
 from generator.harness.providers import load_providers
+from generator.sealing import as_sealed_like
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results" / "extracting"
@@ -47,7 +48,21 @@ def _tree(base: Path) -> dict[str, bytes]:
 
 
 def _records(run_dir: Path) -> list[dict]:
+    """The run's records as committed: private items as sealed records (their full records are not in
+    the repository)."""
     return [json.loads(line) for line in (run_dir / "responses.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def load_items_of(suite: str):
+    from generator.pipeline import load
+
+    return load(ROOT, [suite])[0].items
+
+
+def sealed_like(fresh: dict[str, bytes], committed: dict[str, bytes]) -> bool:
+    """Regenerated results equal the committed ones, a private record by the SHA-256 its sealed record names."""
+    return fresh.keys() == committed.keys() and all(
+        as_sealed_like(fresh[k], committed[k]) == committed[k] for k in fresh)
 
 
 def untimed(record: dict) -> dict:
@@ -89,6 +104,7 @@ def test_every_committed_record_is_what_the_server_answers(plan):
     baselines = {"baseline-rules": rules, "baseline-null": null_answer}
     profiles = {p.run_id: p for p in PROFILES}
     assert sorted(p.name for p in RESULTS.iterdir()) == sorted([*baselines, *profiles])
+    sealed = 0
     for run_id in [*baselines, *profiles]:
         meta = json.loads((RESULTS / run_id / "run.json").read_text(encoding="utf-8"))
         assert RUN_KEYS <= set(meta) <= RUN_KEYS | {"prices"}
@@ -102,6 +118,10 @@ def test_every_committed_record_is_what_the_server_answers(plan):
         for r in records:
             item = items[r["item"]]
             messages = plan.messages(item)
+            if "sealed" in r:  # a private item: request and response are in private storage
+                assert item["half"] == "private" and "request" not in r and "response" not in r
+                sealed += 1
+                continue
             assert r["request"] == {"model": meta["model"], "messages": messages, "temperature": 0, "max_tokens": 2048}
             if run_id in baselines:
                 sim_attempts, content, refusal, finish = None, baselines[run_id](item), None, "stop"
@@ -129,11 +149,15 @@ def test_every_committed_record_is_what_the_server_answers(plan):
             usage = usage_for(messages, content if content is not None else refusal or "")
             assert body["usage"] == usage
             assert r["usage"] == {k: usage[k] for k in ("prompt_tokens", "completion_tokens")}
+    private = sum(1 for item, _ in keys if items[item]["half"] == "private")
+    assert sealed == private * len([*baselines, *profiles]) and private > 0
 
 
 def _sample(records: list[dict]) -> set[tuple[str, int]]:
     out = set()
     for n, r in enumerate(records):
+        if "sealed" in r:  # private: kept as committed (its full record is not in the repository)
+            continue
         errors = [a["error"] for a in r["attempts"]]
         if "timeout" in errors:
             continue
@@ -156,7 +180,7 @@ def test_regenerating_a_sample_through_the_harness_gives_the_committed_records(t
         kept = [line for line, r in zip((run_dir / "responses.jsonl").read_text(encoding="utf-8").splitlines(True), records)
                 if (r["item"], r["repeat"]) not in removed[run_dir.name]]
         (target / "responses.jsonl").write_text("".join(kept), encoding="utf-8")
-    assert sum(map(len, removed.values())) > 500
+    assert sum(map(len, removed.values())) > 300  # public records (private ones are sealed)
     outcomes = example.run_example(tmp_path, SEED, progress=False)
     for outcome in outcomes:
         assert outcome.stored == len(removed[outcome.run_id])
@@ -164,6 +188,9 @@ def test_regenerating_a_sample_through_the_harness_gives_the_committed_records(t
         assert len(fresh) == len({(r["item"], r["repeat"]) for r in fresh}) == len(committed[outcome.run_id])
         for r in fresh:
             key = (r["item"], r["repeat"])
+            if "sealed" in r:
+                assert r == committed[outcome.run_id][key]
+                continue
             assert untimed(r) == untimed(committed[outcome.run_id][key]), (outcome.run_id, key)
         old = json.loads((RESULTS / outcome.run_id / "run.json").read_text(encoding="utf-8"))
         new = json.loads((outcome.run_dir / "run.json").read_text(encoding="utf-8"))
@@ -193,9 +220,10 @@ def test_every_run_and_response_is_scored(rescored):
 
 def test_wrong_verdicts_carry_reasons_and_points_follow_verdicts(rescored):
     _output, _summary, verdicts = rescored
+    private = {i.id for i in load_items_of("extracting") if i.half == "private"}
     for v in verdicts:
         assert v["points"] == ("1" if v["verdict"] in ("correct", "null_ok") else "0")
-        if v["verdict"] not in ("correct", "null_ok"):
+        if v["verdict"] not in ("correct", "null_ok") and v["item"] not in private:  # sealed: no reason stored
             assert v["reason"], v
         assert (v["order"] != "") == (v["verdict"] == "correct" and v["unit"] == "line_items"), v
 
@@ -229,7 +257,7 @@ def test_help_lists_every_command():
     assert result.exit_code == 0
     listed = {line.split()[0] for line in result.output.split("Commands:")[1].splitlines() if line.strip()}
     assert listed == {"site", "rescore", "stats", "run", "import", "provider", "keys", "commit", "reveal", "verify",
-                      "prereg", "audit", "example", "suite", "labels"}
+                      "prereg", "audit", "example", "suite", "labels", "results", "commit-responses"}
     for line in result.output.split("Commands:")[1].splitlines():
         if line.strip():
             assert len(line.split()) > 1, f"{line.strip()} has no one-line description"
@@ -254,7 +282,7 @@ def test_au_bas_items_and_results_are_reproducible(tmp_path):
         return {p.relative_to(base).as_posix(): p.read_bytes() for p in sorted(base.rglob("*")) if p.is_file()}
 
     assert tree(suite / "items") == tree(ROOT / "content/suites/au-bas/items")
-    assert tree(tmp_path / "results" / "au-bas") == tree(ROOT / "results" / "au-bas")
+    assert sealed_like(tree(tmp_path / "results" / "au-bas"), tree(ROOT / "results" / "au-bas"))
 
 
 @pytest.mark.parametrize("suite, generate", [("ra-bench", "generate_rabench"),
@@ -275,9 +303,16 @@ def test_the_other_suites_items_and_results_are_reproducible(tmp_path, suite, ge
 
     assert tree(target / "items") == tree(ROOT / "content/suites" / suite / "items")
     if suite != "ledgershield":
-        assert tree(tmp_path / "results" / suite) == tree(ROOT / "results" / suite)
+        assert sealed_like(tree(tmp_path / "results" / suite), tree(ROOT / "results" / suite))
         return
-    # made by the harness against the local server: equal but for what is measured (times, latencies)
+    # made by the harness against the local server: equal but for what is measured (times, latencies);
+    # private items' records and turns went to private storage, sealed here as for the committed results
+    from generator.sealing import seal_suite
+
+    runs = sorted({name.split("/")[0] for name in tree(ROOT / "results" / suite)})
+    assert sorted(tree(tmp_path / "private" / "results" / suite)) == [
+        f"{run}/{name}" for run in runs for name in ("responses.jsonl", "turns.jsonl")]
+    seal_suite(tmp_path, suite)
     made, committed = tree(tmp_path / "results" / suite), tree(ROOT / "results" / suite)
     assert sorted(made) == sorted(committed) and len(made) == 9
     for name, data in committed.items():
@@ -285,7 +320,8 @@ def test_the_other_suites_items_and_results_are_reproducible(tmp_path, suite, ge
 
 
 def untimed_lines(data: bytes, name: str) -> list:
-    """A LedgerShield run file without its measured fields."""
+    """A LedgerShield run file without its measured fields (and a sealed record without the hash of its
+    full, timed, line)."""
     if name.endswith("run.json"):
         meta = json.loads(data)
         return [{k: v for k, v in meta.items() if k not in ("started", "finished", "harness_version")}]
@@ -296,7 +332,9 @@ def untimed_lines(data: bytes, name: str) -> list:
         for attempt in record["attempts"]:
             attempt.pop("start")
             attempt.pop("latency_ms")
-        if isinstance(record["response"], dict):
+        if isinstance(record.get("response"), dict):
             record["response"].pop("created", None)
+        if isinstance(record.get("sealed"), dict):
+            record["sealed"].pop("record_sha256")
         out.append(record)
     return sorted(out, key=lambda r: (r["item"], r["repeat"], r.get("turn", -1)))

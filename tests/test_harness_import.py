@@ -110,3 +110,17 @@ def test_requests_file_must_hold_the_suite_prompt(harness_project):
     assert result.exit_code == 0, result.stderr
     (record,) = records(root / "results" / "extracting" / "clean-1-testprov")
     assert record["request"] == good["body"]
+
+
+def test_imported_private_records_go_to_private_storage(harness_project):
+    root = harness_project
+    items = load_plan(root, "extracting", "both").items
+    chosen = [next(i for i in items if i["half"] == h) for h in ("private", "public")]
+    batch = root / "batch_output.jsonl"
+    batch.write_text("".join(_line(i["id"], _body(i)) + "\n" for i in chosen))
+    result = CliRunner().invoke(import_cmd, _args(root, batch, extra=("--half", "both")), catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    public = (root / "results/extracting/clean-1-testprov/responses.jsonl").read_text()
+    private = (root / "private/results/extracting/clean-1-testprov/responses.jsonl").read_text()
+    assert chosen[1]["id"] in public and chosen[0]["id"] not in public
+    assert chosen[0]["id"] in private and chosen[1]["id"] not in private

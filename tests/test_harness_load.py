@@ -16,6 +16,7 @@ from generator.harness.plan import jobs, load_plan
 from generator.harness.providers import get_provider
 from generator.harness.runner import RunSpec, execute
 from generator.results import iter_records, load_run
+from generator.sealing import read_run
 
 FAULTS = Faults(rate_limit=0.04, server_error=0.04, request_timeout=0.02, timeout=0.01, disconnect=0.02,
                 malformed=0.01, wrong_model=0.01, slow=0.02)
@@ -37,7 +38,8 @@ def test_1000_calls_at_concurrency_64_with_faults(harness_project):
     assert set(keys) == expected and max(keys.values()) == 1 and outcome.stored == 1000
     log = ErrorLog(root)
     halves = {i["id"]: i["half"] for i in plan.items}
-    assert sum(1 for _ in iter_records(load_run(outcome.run_dir, "extracting", log), halves, log)) == 1000
+    data = read_run(outcome.run_dir / "responses.jsonl", log).data  # private records are in private storage
+    assert sum(1 for _ in iter_records(load_run(outcome.run_dir, "extracting", log), halves, log, data)) == 1000
     assert not log.errors
     # nothing lost: every request the server read is a recorded attempt, and an attempt it never
     # read is a transport failure (a timeout or network error before the request arrived)

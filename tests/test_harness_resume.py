@@ -22,13 +22,13 @@ RUN = "from generator.harness.commands import run; run()"
 
 
 def _args(root, url, limit=300):
-    return ["extracting", "--model", "clean-1", "--provider", "testprov", "--root", str(root), "--half", "both",
+    return ["extracting", "--model", "clean-1", "--provider", "testprov", "--root", str(root), "--half", "public",
             "--limit", str(limit), "--repeats", "2", "--repeat-sample", "every:3", "--concurrency", "4",
             "--base-url", url, "-q"]
 
 
-def _expected(root, limit=300):
-    plan = load_plan(root, "extracting", "both")
+def _expected(root, limit=300):  # the public half: private records go to private storage (test_harness_private)
+    plan = load_plan(root, "extracting", "public")
     return {(i["id"], r) for i, r in jobs(plan, 2, "every:3", limit=limit)}
 
 

@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from generator.errors import ErrorLog
 from generator.example.profiles import PROFILES, Profile
 from generator.example.simmodels import Faults, SimModels
 from generator.harness.plan import load_plan
 from generator.harness.server import SimServer
+from generator.sealing import read_run
 
 ROOT = Path(__file__).resolve().parents[1]
 CLEAN = Profile(run_id="clean-1-testprov", model="clean-1", provider="testprov", summary="no faults.",
@@ -85,7 +87,9 @@ class LiveServer:
 
 
 def records(run_dir: Path) -> list[dict]:
-    return [json.loads(line) for line in (run_dir / "responses.jsonl").read_text(encoding="utf-8").splitlines()]
+    """The run's records: results/ and, for private items, private storage (as rescore reads them)."""
+    data = read_run(run_dir / "responses.jsonl", ErrorLog(run_dir)).data
+    return [json.loads(line) for line in data.decode("utf-8").splitlines()]
 
 
 @pytest.fixture

@@ -208,3 +208,26 @@ def test_an_interrupted_episode_resumes_from_its_last_stored_turn(project):
     resumed = {r["item"]: r for r in records(run_dir)}[victim["item"]]
     assert resumed["response"] == victim["response"] and resumed["turns"] == victim["turns"]
     assert (run_dir / "turns.jsonl.torn").read_bytes() == b'{"item": "torn\n'
+
+
+def test_private_items_conversations_go_to_private_storage(project):
+    with AgentServer(project) as server:
+        run_dir = run_cli(project, server.url, "script-careful", "t-halves", "--half", "both", "--limit", "200")
+    private_ids = {i["id"] for i in load_plan(project, "ledgershield", "both").items if i["half"] == "private"}
+    public_turns = [json.loads(line) for line in (run_dir / "turns.jsonl").read_text().splitlines()]
+    assert public_turns and not {t["item"] for t in public_turns} & private_ids
+    published = [json.loads(line) for line in (run_dir / "responses.jsonl").read_text().splitlines()]
+    assert published and not {r["item"] for r in published} & private_ids
+    assert {r["item"] for r in records(run_dir)} >= private_ids  # as rescore reads the run: both parts
+    private_dir = project / "private" / "results" / "ledgershield" / "t-halves"
+    hidden = [json.loads(line) for line in (private_dir / "turns.jsonl").read_text().splitlines()]
+    assert {t["item"] for t in hidden} == private_ids
+    assert {json.loads(line)["item"] for line in (private_dir / "responses.jsonl").read_text().splitlines()} == private_ids
+    assert (private_dir / "turns.jsonl").stat().st_mode & 0o777 == 0o600
+    # an episode's stored turns are found again in either file: rerunning resumes with nothing to do
+    with AgentServer(project) as server:
+        result = CliRunner().invoke(main, ["run", "ledgershield", "--model", "script-careful", "--provider", "local",
+                                           "--root", str(project), "--base-url", server.url, "--run-id", "t-halves",
+                                           "-q", "--half", "both", "--limit", "200"])
+    assert result.exit_code == 0, result.output
+    assert len(hidden) == len((private_dir / "turns.jsonl").read_text().splitlines())

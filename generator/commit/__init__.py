@@ -33,6 +33,9 @@ SUMS_ED25519 = "SHA256SUMS.ed25519"
 ITEMS = "items"
 REVEAL = "reveal.json"
 REVEAL_SIG = "reveal.json.sig"
+RESPONSES = "responses.json"  # commitment to the round's private responses (responses.py)
+RESPONSES_SIG = "responses.json.sig"
+RESPONSES_DIR = "responses"
 
 
 def namespaces(site: str) -> list[str]:

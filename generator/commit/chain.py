@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import REVEAL, SUMS, CommitError
+from . import RESPONSES, REVEAL, SUMS, CommitError
 from .layout import manifest_of, round_dir, round_names
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -24,7 +24,7 @@ _HEX64 = re.compile(r"[0-9a-f]{64}")
 class Link:
     path: str  # relative to content/commitments/: "<round>/SHA256SUMS" or "<round>/reveal.json"
     round: str  # the folder it is in
-    kind: str  # "commit" or "reveal"
+    kind: str  # "commit", "responses" (responses.json) or "reveal"
     sha256: str  # of the signed file's bytes
     previous: dict | None  # {"path", "sha256"} as the file names it; None for the first entry
     time: object  # committed_at or revealed_at, as claimed
@@ -62,7 +62,7 @@ def _link(path: Path, name: str, kind: str, data: dict | None) -> Link:
     what = "manifest.json" if kind == "commit" else "the statement"
     problem = f"{what} is missing or not JSON, so it names no entry before it" if unreadable \
         else previous_problem(previous)
-    time = data.get("committed_at" if kind == "commit" else "revealed_at")
+    time = data.get("revealed_at" if kind == "reveal" else "committed_at")
     return Link(f"{name}/{path.name}", name, kind, hashlib.sha256(path.read_bytes()).hexdigest(),
                 None if problem else previous, time, problem)
 
@@ -73,12 +73,13 @@ def read_links(root: Path) -> list[Link]:
         folder = round_dir(root, name)
         if (folder / SUMS).is_file():
             links.append(_link(folder / SUMS, name, "commit", manifest_of(folder)))
-        if (folder / REVEAL).is_file():
-            try:
-                statement = json.loads((folder / REVEAL).read_bytes().decode("utf-8"))
-            except (UnicodeDecodeError, ValueError):
-                statement = None
-            links.append(_link(folder / REVEAL, name, "reveal", statement))
+        for fname, kind in ((RESPONSES, "responses"), (REVEAL, "reveal")):
+            if (folder / fname).is_file():
+                try:
+                    statement = json.loads((folder / fname).read_bytes().decode("utf-8"))
+                except (UnicodeDecodeError, ValueError):
+                    statement = None
+                links.append(_link(folder / fname, name, kind, statement))
     return links
 
 

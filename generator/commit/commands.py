@@ -1,4 +1,4 @@
-"""Click commands for commitments: `keys new|rotate`, `commit`, `reveal`, `verify`.
+"""Click commands for commitments: `keys new|rotate`, `commit`, `commit-responses`, `reveal`, `verify`.
 
 Registered on the main group in generator/cli.py; heavy modules are imported inside each command.
 """
@@ -102,6 +102,25 @@ def commit(round_name: str, items_dir: Path, key_path: Path, private_dir: Path |
     click.echo(f"committed {out['items']} items as round {round_name}, signed by {out['fingerprint']}")
     click.echo(f"public:  {out['dir']}")
     click.echo(f"private: {out['private']} (keep it; `tally reveal` publishes it at retirement)")
+
+
+@click.command("commit-responses")
+@click.argument("round_name", metavar="ROUND")
+@click.option("--key", "key_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Private signing key (the active key; mode 0600, outside the project).")
+@click.option("--committed-at", default=None, help="Date to claim (default: now). Only ever the signer's claim.")
+@ROOT_OPTION
+def commit_responses(round_name: str, key_path: Path, committed_at: str | None, root: Path) -> None:
+    """Commit to ROUND's private responses when its results are published: a signed Merkle root per run
+    over the sealed private records (`tally results seal` first); `tally reveal` publishes them."""
+    from . import CommitError
+    from .responses import commit_responses as run_commit
+
+    try:
+        out = run_commit(root, round_name, key_path, committed_at)
+    except CommitError as exc:
+        _fail(exc)
+    click.echo(f"committed {out['records']} private responses of {out['runs']} runs: {out['path']}")
 
 
 @click.command("reveal")

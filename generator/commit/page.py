@@ -8,10 +8,11 @@ content/commitments/ and content/keys/ with the same layout (publish.py).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from ..config import ConfigError, commitments_settings, load_config
-from . import ITEMS, MANIFEST, REVEAL, REVEAL_SIG, SUMS, SUMS_ED25519, SUMS_SSHSIG
+from . import ITEMS, MANIFEST, RESPONSES, RESPONSES_SIG, REVEAL, REVEAL_SIG, SUMS, SUMS_ED25519, SUMS_SSHSIG
 from .canonical import parse_sums
 from .chain import walk
 from .keys import find_key, load_registry
@@ -22,7 +23,8 @@ NOT_PROVEN = [
     ("that the date is true: it is the signer's own claim, and only an external timestamp "
      "(for example RFC 3161, `openssl ts`) could attest it"),
     "that the items never leaked: they were sent to model APIs",
-    "that scores used exactly these items, unless per-item results are published at reveal",
+    ("that the private scores were computed on real answers, until the round's committed private responses "
+     "are revealed"),
 ]
 OUTSIDE = "the project's README (outside this site)"
 
@@ -46,6 +48,16 @@ def _signer_label(fp: object, pin: str | None) -> str:
     if fp is not None and fp == pin:
         return "the pinned key"
     return f"key {fp} (handed over from the pinned key by a signed rotation)"
+
+
+def _responses(folder: Path) -> dict | None:
+    """The round's responses statement (verify checks it), or None."""
+    try:
+        data = json.loads((folder / RESPONSES).read_bytes())
+    except (OSError, ValueError):
+        return None
+    ok = isinstance(data, dict) and isinstance(data.get("runs"), list)
+    return data if ok else None
 
 
 def commitments_context(root: Path) -> CommitmentsView:
@@ -77,8 +89,16 @@ def commitments_context(root: Path) -> CommitmentsView:
         if revealed and not failures:
             claims.append(f"All {count} committed items are published and match; a signed reveal statement "
                           "records the reveal.")
+        responses = _responses(folder)
+        if responses is not None:
+            claims.append(f"{responses['records']} private responses of {len(responses['runs'])} runs were fixed "
+                          f"when their results were published (the signer claims {responses['committed_at']}).")
+            if revealed and not failures:
+                claims.append("They are published in responses/, match, and rescore to the published private "
+                              "verdicts.")
         base = f"commitments/{name}"
-        files = [MANIFEST, SUMS, SUMS_SSHSIG, SUMS_ED25519] + ([REVEAL, REVEAL_SIG] if revealed else [])
+        files = [MANIFEST, SUMS, SUMS_SSHSIG, SUMS_ED25519] + ([RESPONSES, RESPONSES_SIG] if responses else []) + \
+            ([REVEAL, REVEAL_SIG] if revealed else [])
         out.append({
             "round": name, "benchmark": m.get("benchmark"), "status": status, "verified": not failures,
             "failures": failures, "item_count": count,

@@ -16,6 +16,9 @@ from ..ids import is_safe_id
 from . import (
     ITEMS,
     MANIFEST,
+    RESPONSES,
+    RESPONSES_DIR,
+    RESPONSES_SIG,
     REVEAL,
     REVEAL_SIG,
     SUMS,
@@ -29,7 +32,7 @@ from .trust import ROTATIONS
 PRIVATE_KEY = re.compile(rb"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----")
 SCANNED = ("content", "results")
 _CHUNK = 1 << 20
-_ROUND_FILES = {MANIFEST, SUMS, SUMS_SSHSIG, SUMS_ED25519, REVEAL, REVEAL_SIG}
+_ROUND_FILES = {MANIFEST, SUMS, SUMS_SSHSIG, SUMS_ED25519, REVEAL, REVEAL_SIG, RESPONSES, RESPONSES_SIG}
 
 
 def _named(name: str, suffix: str) -> bool:
@@ -47,6 +50,8 @@ def publishable(rel: tuple[str, ...]) -> bool:
             return is_safe_id(round_name) and name in _ROUND_FILES
         case ("commitments", round_name, folder, name) if folder == ITEMS:
             return is_safe_id(round_name) and _named(name, ".json")
+        case ("commitments", round_name, folder, name) if folder == RESPONSES_DIR:
+            return is_safe_id(round_name) and _named(name, ".jsonl")
         case ("prereg", suite, version, name):
             return is_safe_id(suite) and is_safe_id(version) and name in ("prereg.json", "prereg.json.sig")
     return False

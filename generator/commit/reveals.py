@@ -1,4 +1,5 @@
-"""`tally reveal`: publish a round's exact committed item files with a signed reveal statement.
+"""`tally reveal`: publish a round's exact committed item files with a signed reveal statement, and
+the round's committed private responses when responses.json commits to them (responses.py).
 
 The statement (`reveal.json`, canonical JSON, signed in the reveal namespace as `reveal.json.sig`)
 names the round, the SHA-256 of its SHA256SUMS, the item count and the claimed date, and takes the
@@ -14,6 +15,7 @@ from pathlib import Path
 from ..ids import is_safe_id
 from . import (
     ITEMS,
+    RESPONSES,
     REVEAL,
     REVEAL_FORMAT,
     REVEAL_NAMESPACE,
@@ -26,6 +28,7 @@ from .chain import head_link
 from .keyfiles import fingerprint, load_private_key
 from .keys import find_key, load_registry, now_utc
 from .layout import read_manifest, round_dir
+from .responses import reveal_files
 from .rounds import is_utc_time
 from .sshsig import sign
 
@@ -72,6 +75,7 @@ def reveal(root: Path, round_name: str, source: Path, key_path: Path, revealed_a
     if errors:
         raise CommitError("nothing revealed:\n  " + "\n  ".join(errors))
     manifest = read_manifest(root, round_name) or {}
+    responses = reveal_files(root, round_name)  # the committed private responses, checked (none: {})
     site = record["namespaces"][0].split("@", 1)[1]
     namespace = REVEAL_NAMESPACE.format(site=site)
     statement = canonical({
@@ -81,10 +85,14 @@ def reveal(root: Path, round_name: str, source: Path, key_path: Path, revealed_a
         "signer": {"key": record["name"], "principal": record["principal"], "namespace": namespace,
                    "fingerprint": record["fingerprint"]},
         "previous": head_link(root),
-    })
+    } | ({"responses_sha256": sha256_hex((out / RESPONSES).read_bytes()),
+          "response_records": sum(x.count(b"\n") for x in responses.values())} if responses else {}))
     (out / ITEMS).mkdir(exist_ok=True)
     for path in listed:
         (out / path).write_bytes((source / path).read_bytes())
+    for path, data in responses.items():
+        (out / path).parent.mkdir(exist_ok=True)
+        (out / path).write_bytes(data)
     (out / REVEAL_SIG).write_bytes(sign(key, statement, namespace).encode())
     (out / REVEAL).write_bytes(statement)
     return list(listed)

@@ -24,6 +24,9 @@ from . import (
     ITEMS,
     MANIFEST,
     MANIFEST_FORMAT,
+    RESPONSES,
+    RESPONSES_DIR,
+    RESPONSES_SIG,
     REVEAL,
     REVEAL_FORMAT,
     REVEAL_NAMESPACE,
@@ -51,7 +54,7 @@ from .sshsig import verify as sshsig_verify
 from .trust import Trust, TrustedKey, build_trust, parse_time
 from .verify_keys import check_keys
 
-KNOWN = {MANIFEST, SUMS, SUMS_SSHSIG, SUMS_ED25519, ITEMS, REVEAL, REVEAL_SIG}
+KNOWN = {MANIFEST, SUMS, SUMS_SSHSIG, SUMS_ED25519, ITEMS, REVEAL, REVEAL_SIG, RESPONSES, RESPONSES_SIG, RESPONSES_DIR}
 
 
 def verify(root: Path, round_name: str | None = None, *, trust: str | None = None, head: str | None = None) -> Checks:
@@ -88,7 +91,7 @@ def _check_chain(chain: Chain, head: str | None, selected: set[str], checks: Che
             problems.append((b.round, message))
     commits = {link.round: i for i, link in enumerate(order) if link.kind == "commit"}
     problems += [(link.round, f"{link.path} comes before the round's own SHA256SUMS on the chain")
-                 for i, link in enumerate(order) if link.kind == "reveal" and commits.get(link.round, i + 1) > i]
+                 for i, link in enumerate(order) if link.kind != "commit" and commits.get(link.round, i + 1) > i]
     for subject, message in problems:
         if subject == "chain" or subject in selected:
             checks.add(subject, "chain", False, message)
@@ -146,6 +149,10 @@ def verify_round(root: Path, name: str, trust: Trust, checks: Checks) -> None:
     _check_manifest(name, manifest, problem, entries, checks)
     if key is not None and (why := trust.when_not_active(key, manifest.get("committed_at"))):
         checks.add(name, "signer", False, f"the round is {why}")
+    if (folder / RESPONSES).is_file():
+        from .responses import check_responses
+
+        check_responses(root, name, folder, manifest, trust, checks)
     if (folder / REVEAL).is_file():
         _check_reveal(name, folder, sums, manifest, trust, checks)
         _check_revealed(name, folder, entries, manifest, checks)

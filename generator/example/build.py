@@ -89,7 +89,7 @@ def generate_cortify(root: Path) -> list[Path]:
 
 def generate_example(root: Path, seed: int = 20261020, progress: bool = True) -> list[Path]:
     """Rewrite the corpus from the seed, then results/extracting/ by running the harness; then
-    the au-bas suite's items and results."""
+    the other suites' items and results; then seal every suite's results (`tally results seal --all`)."""
     from generator.example.harness_runs import run_example
 
     written = generate_corpus_files(root, seed)
@@ -107,6 +107,11 @@ def generate_example(root: Path, seed: int = 20261020, progress: bool = True) ->
     from .audit import write_example_audit
 
     written.append(write_example_audit(root))
+    from ..pipeline import suite_names
+    from ..sealing import seal_suite
+
+    for name in suite_names(root):  # private-item records to private storage, sealed records in results/
+        seal_suite(root, name)
     return written
 
 

@@ -23,6 +23,7 @@ from ..suites.cortify.patterns import PATTERNS, family
 from ..suites.cortify.solver import solve
 
 SUITE = "cortifybench"
+ROUND = "2026-cortify-r1"  # its private seeds are committed (and, in the example, revealed) as this round
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,7 @@ def write_results(results_dir: Path, items: list[dict], suite_dir: Path, seed: i
         meta = {"format": 1, "suite": SUITE, "suite_version": "1", "run_id": p.run_id, "model": p.model,
                 "provider": p.provider, "hosting": p.hosting, "simulated": p.simulated, "description": p.description,
                 "harness_version": "0.1.0", "prompt_sha256": template.sha256(),
-                "sampling": {"temperature": 0, "max_tokens": 8192}, "round": "2026-r1", "half": "both",
+                "sampling": {"temperature": 0, "max_tokens": 8192}, "round": ROUND, "half": "both",
                 "started": started.isoformat().replace("+00:00", "Z"),
                 "finished": clock.replace(microsecond=0).isoformat().replace("+00:00", "Z")}
         (run_dir / "run.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from generator.ids import id_problem
 
+from ..sealing import private_file
 from .client import BODY_KEEP_CHARS, parse_body, pinning_error
 from .plan import SuitePlan, load_plan
 from .runner import RunSpec, run_meta, usage_of
@@ -167,7 +168,9 @@ def import_batch(spec: RunSpec, batch_files: list[Path], requests_file: Path | N
     if spec.description is None:
         spec.description = (f"{spec.model} on {spec.provider.title}, imported by tally import from OpenAI "
                             "Batch API output; the Batch API reports no latencies.")
-    store = RunStore(Path(spec.root) / "results" / spec.suite / spec.id)
+    private_items = frozenset(i["id"] for i in plan.items if i.get("half") == "private")
+    store = RunStore(Path(spec.root) / "results" / spec.suite / spec.id,
+                     private_file(Path(spec.root), spec.suite, spec.id) if private_items else None, private_items)
     done = store.open(run_meta(spec, plan.template.sha256(), plan.suite.version, plan.anchors))
     try:
         fresh = [r for key, r in sorted(records.items()) if key not in done]

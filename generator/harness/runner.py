@@ -17,6 +17,7 @@ from pathlib import Path
 
 from generator.ids import id_problem
 
+from ..sealing import private_file
 from .agent_loop import DEFAULT_MAX_STEPS, run_episode
 from .client import CallResult, ChatClient, RetryPolicy
 from .plan import PlanError, jobs, load_plan
@@ -109,13 +110,15 @@ async def execute(spec: RunSpec, progress: Progress | None = None) -> RunOutcome
     plan = load_plan(spec.root, spec.suite, spec.half)
     todo = jobs(plan, spec.repeats, spec.repeat_sample, spec.anchors, spec.limit, spec.root)
     api_key = spec.provider.api_key()
-    store = RunStore(Path(spec.root) / "results" / spec.suite / spec.id)
+    private_items = frozenset(i["id"] for i in plan.items if i.get("half") == "private")
+    private_path = private_file(Path(spec.root), spec.suite, spec.id) if private_items else None
+    store = RunStore(Path(spec.root) / "results" / spec.suite / spec.id, private_path, private_items)
     environment = getattr(plan.plugin, "tool_environment", None)
     meta = run_meta(spec, plan.template.sha256(), plan.suite.version, plan.anchors)
     if environment is not None:
         meta["tools"] = {"sha256": environment.tools_sha256(), "max_steps": spec.max_steps}
     done = store.open(meta)
-    log = TurnLog(store.dir)
+    log = TurnLog(store.dir, private_path.parent if private_path else None, private_items)
     try:
         if environment is not None:
             log.open()

@@ -10,6 +10,9 @@
   kill loses at most the calls in flight; it refuses a key that is already stored.
 - An exclusive lock on responses.jsonl keeps a second `tally run` off the same run.
 - `finish()` writes `finished` into run.json. run.json is always replaced atomically.
+- With `private_path`, the records of `private_items` go to that file instead (private storage,
+  mode 0600, outside the repository; see generator/sealing.py), with the same guarantees; the keys
+  of both files count as stored (a sealed record in responses.jsonl too).
 """
 
 from __future__ import annotations
@@ -53,8 +56,11 @@ def write_json_atomic(path: Path, data: dict) -> None:
 
 
 class RunStore:
-    def __init__(self, run_dir: Path):
+    def __init__(self, run_dir: Path, private_path: Path | None = None, private_items: frozenset[str] = frozenset()):
         self.dir = Path(run_dir)
+        self.private_path = private_path
+        self.private_items = private_items
+        self._private_fd: int | None = None
         self.meta_path = self.dir / "run.json"
         self.path = self.dir / "responses.jsonl"
         self.torn_path = self.dir / "responses.jsonl.torn"
@@ -82,11 +88,17 @@ class RunStore:
             else:
                 self.meta = {k: v for k, v in meta.items() if k != "finished"}
             self.meta.pop("finished", None)
-            self.done = self._read_keys()  # every complete line, before anything is changed
+            self.done = self._read_keys(self.path)  # every complete line, before anything is changed
+            if self.private_path is not None:
+                self._private_fd = _open_private(self.private_path)
+                self.done |= self._read_keys(self.private_path)
         except StoreError:
             self.close()
             raise
-        self._repair_torn_tail()
+        self._repair_torn_tail(self.path, self._fd, self.torn_path)
+        if self.private_path is not None and self._private_fd is not None:
+            self._repair_torn_tail(self.private_path, self._private_fd,
+                                   self.private_path.with_name(self.private_path.name + ".torn"))
         write_json_atomic(self.meta_path, self.meta)
         return set(self.done)
 
@@ -103,23 +115,23 @@ class RunStore:
                              "differ); use another run id or remove the folder")
         return {**meta, "started": old.get("started", meta.get("started"))}
 
-    def _repair_torn_tail(self) -> None:
-        data = self.path.read_bytes()
+    def _repair_torn_tail(self, path: Path, fd: int, torn_path: Path) -> None:
+        data = path.read_bytes()
         if not data or data.endswith(b"\n"):
             return
         cut = data.rfind(b"\n") + 1
         torn = data[cut:]
-        with open(self.torn_path, "ab") as fh:  # kept aside, one torn tail per line
+        with open(torn_path, "ab") as fh:  # kept aside, one torn tail per line
             fh.write(torn + b"\n")
             fh.flush()
             os.fsync(fh.fileno())
-        os.ftruncate(self._fd, cut)
-        os.fsync(self._fd)
-        self.torn_bytes = len(torn)
+        os.ftruncate(fd, cut)
+        os.fsync(fd)
+        self.torn_bytes += len(torn)
 
-    def _read_keys(self) -> set[tuple[str, int]]:
+    def _read_keys(self, path: Path) -> set[tuple[str, int]]:
         keys: dict[tuple[str, int], int] = {}
-        data = self.path.read_bytes()
+        data = path.read_bytes()
         complete = data[: data.rfind(b"\n") + 1]  # a torn tail is not a record
         if complete:
             for number, line in enumerate(complete.split(b"\n")[:-1], start=1):
@@ -131,10 +143,10 @@ class RunStore:
                     if not isinstance(key[0], str) or type(key[1]) is not int:
                         raise TypeError
                 except (ValueError, KeyError, TypeError):
-                    raise StoreError(f"{self.path}:{number}: not a stored response record; "
+                    raise StoreError(f"{path}:{number}: not a stored response record; "
                                      "fix or remove it before resuming") from None
                 if key in keys:
-                    raise StoreError(f"{self.path}:{number}: second record for item {key[0]!r} "
+                    raise StoreError(f"{path}:{number}: second record for item {key[0]!r} "
                                      f"repeat {key[1]} (first at line {keys[key]})")
                 keys[key] = number
         return set(keys)
@@ -150,22 +162,38 @@ class RunStore:
         line = record_line(record)
         if scrub is not None:
             line = scrub(line.decode("utf-8")).encode("utf-8")
+        fd = self._private_fd if self._private_fd is not None and key[0] in self.private_items else self._fd
         view = memoryview(line)
         while view:  # one write unless the disk is full or a signal interrupts it
-            view = view[os.write(self._fd, view):]
+            view = view[os.write(fd, view):]
         self.done.add(key)
         if time.monotonic() - self._last_sync > FSYNC_EVERY_S:
-            os.fsync(self._fd)
+            self._sync()
             self._last_sync = time.monotonic()
 
+    def _sync(self) -> None:
+        for fd in (self._fd, self._private_fd):
+            if fd is not None:
+                os.fsync(fd)
+
     def finish(self, **extra: object) -> dict:
-        if self._fd is not None:
-            os.fsync(self._fd)
+        self._sync()
         self.meta = {**self.meta, **extra, "finished": utc_now()}
         write_json_atomic(self.meta_path, self.meta)
         return self.meta
 
     def close(self) -> None:
+        if self._private_fd is not None:
+            os.close(self._private_fd)
+            self._private_fd = None
         if self._fd is not None:
             os.close(self._fd)  # releases the lock
             self._fd = None
+
+
+def _open_private(path: Path) -> int:
+    """The private file for appending: owner-only folders and file (0700, 0600), whatever the umask."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+    os.fchmod(fd, 0o600)
+    return fd

@@ -9,6 +9,10 @@ request (model, tools, sampling) with the messages of `sent` of turns 0..n, in o
 Like responses.jsonl it is append-only: one write per line on an O_APPEND descriptor, a torn last
 line moved to `turns.jsonl.torn`, a bad line or a repeated (item, repeat, turn) refused with the
 file and line. Episodes whose turns are stored but whose record is not are continued from there.
+
+With a private folder (private storage, see generator/sealing.py), the turns of `private_items` go to
+`turns.jsonl` there instead (mode 0600), with the same guarantees: a private item's conversation
+is never written into results/.
 """
 
 from __future__ import annotations
@@ -21,17 +25,31 @@ from .store import StoreError, record_line
 
 
 class TurnLog:
-    def __init__(self, run_dir: Path):
+    def __init__(self, run_dir: Path, private_dir: Path | None = None, private_items: frozenset[str] = frozenset()):
         self.path = Path(run_dir) / "turns.jsonl"
-        self.torn_path = Path(run_dir) / "turns.jsonl.torn"
+        self.private_path = Path(private_dir) / "turns.jsonl" if private_dir is not None else None
+        self.private_items = private_items
         self.turns: dict[tuple[str, int], list[dict]] = {}
         self.torn_bytes = 0
-        self._fd: int | None = None
+        self._fds: dict[Path, int] = {}
+
+    def _file_of(self, item: str) -> Path:
+        return self.private_path if self.private_path is not None and item in self.private_items else self.path
 
     def open(self) -> None:
         """Read the stored turns (the run's store holds the lock on the run)."""
-        self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
-        data = self.path.read_bytes()
+        for path in (self.path, self.private_path):
+            if path is not None:
+                self._fds[path] = self._open_one(path)
+
+    def _open_one(self, path: Path) -> int:
+        if path == self.private_path:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+            os.fchmod(fd, 0o600)
+        else:
+            fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+        data = path.read_bytes()
         cut = data.rfind(b"\n") + 1
         for number, line in enumerate(data[:cut].split(b"\n")[:-1], start=1):
             if not line.strip():
@@ -42,40 +60,45 @@ class TurnLog:
                 if not isinstance(key[0], str) or type(key[1]) is not int or type(turn["turn"]) is not int:
                     raise TypeError
             except (ValueError, KeyError, TypeError):
-                raise StoreError(f"{self.path}:{number}: not a stored turn; fix or remove it before resuming") from None
+                os.close(fd)
+                raise StoreError(f"{path}:{number}: not a stored turn; fix or remove it before resuming") from None
             stored = self.turns.setdefault(key, [])
             if turn["turn"] != len(stored):
-                raise StoreError(f"{self.path}:{number}: turn {turn['turn']} of item {key[0]!r} repeat {key[1]} "
+                os.close(fd)
+                raise StoreError(f"{path}:{number}: turn {turn['turn']} of item {key[0]!r} repeat {key[1]} "
                                  f"out of order (expected turn {len(stored)})")
             stored.append(turn)
         if cut < len(data):
-            with open(self.torn_path, "ab") as fh:
+            with open(path.with_name(path.name + ".torn"), "ab") as fh:
                 fh.write(data[cut:] + b"\n")
                 fh.flush()
                 os.fsync(fh.fileno())
-            os.ftruncate(self._fd, cut)
-            self.torn_bytes = len(data) - cut
+            os.ftruncate(fd, cut)
+            self.torn_bytes += len(data) - cut
+        return fd
 
     def stored(self, item: str, repeat: int) -> list[dict]:
         return list(self.turns.get((item, repeat), []))
 
     def append(self, turn: dict, scrub=None) -> None:
-        if self._fd is None:
+        fd = self._fds.get(self._file_of(turn["item"]))
+        if fd is None:
             raise StoreError("the turn log is not open")
         key = (turn["item"], turn["repeat"])
         stored = self.turns.setdefault(key, [])
         if turn["turn"] != len(stored):
-            raise StoreError(f"{self.path}: turn {turn['turn']} of item {key[0]!r} repeat {key[1]} is not next")
+            raise StoreError(f"{self._file_of(key[0])}: turn {turn['turn']} of item {key[0]!r} repeat {key[1]} "
+                             "is not next")
         line = record_line(turn)
         if scrub is not None:
             line = scrub(line.decode("utf-8")).encode("utf-8")
         view = memoryview(line)
         while view:
-            view = view[os.write(self._fd, view):]
+            view = view[os.write(fd, view):]
         stored.append(turn)
 
     def close(self) -> None:
-        if self._fd is not None:
-            os.fsync(self._fd)
-            os.close(self._fd)
-            self._fd = None
+        for fd in self._fds.values():
+            os.fsync(fd)
+            os.close(fd)
+        self._fds = {}

@@ -273,6 +273,7 @@ def pages(site: SiteData):
                "public_items": len(sd.public_items), "items_href": suite_path(sd, "items/index.html"),
                "episodes_href": episodes_path(sd) if has_episodes(sd) else None, "imported": imported_table(sd),
                "n_items": len(sd.result.items),
+               "sealed": {r.run.id: r.sealed for r in sd.result.runs if r.sealed},
                "filters": filter_views(sd, facts, suite_path(sd)) | {"initial": head_key}}
         ctx |= {"labels": labels, "sources": sources, "sources_note": source_note(sd)}
         ctx["compare_href"] = suite_path(sd, "compare.html") if len(main["pairwise"]["order"]) > 1 else None

@@ -1,0 +1,181 @@
+"""Commitments to private responses: `tally commit-responses` signs a Merkle root per run over the
+sealed private records; `tally reveal` publishes them; `tally verify` and the page's stock recipe
+check them, and the revealed responses rescore to the published private scores."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from test_commit_support import failed_checks, fingerprint_of, items_dir, make_project, round_dir, run_recipe
+
+from generator.cli import main
+from generator.commit.chain import walk
+from tests.conftest import chat_record, run_meta
+
+GOOD = '{"total": %s, "count": %d, "tax_id": null}'
+ROUND = "2026-r5"
+
+
+def tally(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def _answers(n_private: int):
+    out = []
+    for half, n in (("private", n_private), ("public", 2)):
+        for i in range(1, n + 1):
+            item = f"r-{half[:3]}-{i:04d}"
+            right = GOOD % (f"{i}234.56", i)
+            out.append(chat_record(item, right if i % 2 else GOOD % ("1.00", i)))
+    return out
+
+
+def _run(root: Path, run_id: str, records: list[dict], round_name: str = ROUND) -> Path:
+    run_dir = root / "results" / "extracting" / run_id
+    run_dir.mkdir(parents=True)
+    (run_dir / "run.json").write_text(json.dumps(run_meta(run_id, round=round_name)), encoding="utf-8")
+    (run_dir / "responses.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return run_dir
+
+
+def publish_round_results(root: Path, round_name: str, key: Path, committed_at: str, n_private: int) -> None:
+    """Two runs of `round_name` over every item, sealed, and their private responses committed."""
+    (root / "content" / "suites" / "extracting" / "suite.toml").write_text(
+        'name = "extracting"\ntitle = "Extracting"\nversion = "0.3"\nscorer = "extracting"\n'
+        'reference_date = "2026-10-20"\n\n[[datasets]]\nid = "receipts"\ntitle = "Receipts"\n', encoding="utf-8")
+    _run(root, "model-a", _answers(n_private), round_name)
+    _run(root, "model-b", list(reversed(_answers(n_private))), round_name)
+    r = tally("results", "seal", "--all", "--root", root)
+    assert r.exit_code == 0, r.output
+    r = tally("commit-responses", round_name, "--key", key, "--root", root, "--committed-at", committed_at)
+    assert r.exit_code == 0, r.output
+    assert f"committed {2 * n_private} private responses of 2 runs" in r.output
+
+
+@pytest.fixture
+def committed(tmp_path):
+    """A round committed, its results sealed and its private responses committed (not revealed)."""
+    root, key = make_project(tmp_path, n_private=5)
+    r = tally("commit", ROUND, "--items", items_dir(root), "--key", key, "--root", root,
+              "--committed-at", "2026-10-01T09:00:00Z")
+    assert r.exit_code == 0, r.output
+    publish_round_results(root, ROUND, key, "2026-11-02T09:00:00Z", 5)
+    return root, key
+
+
+def _revealed(root, key):
+    r = tally("reveal", ROUND, "--from", root / "private" / "commitments" / ROUND, "--key", key, "--root", root,
+              "--revealed-at", "2026-12-01T09:00:00Z")
+    assert r.exit_code == 0, r.output
+    return root
+
+
+def _recipe(root):
+    pin = fingerprint_of(root, "test-a")
+    return run_recipe(root / "content", pin, walk(root).head.sha256)
+
+
+def _verify_failures(root):
+    return failed_checks(root, head=walk(root).head.sha256, trust=fingerprint_of(root, "test-a"))
+
+
+def test_sealed_records_name_their_item_commitment(committed):
+    root, _ = committed
+    salted = {json.loads(p.read_bytes())["item"]["id"]: hashlib.sha256(p.read_bytes()).hexdigest()
+              for p in (root / "private" / "commitments" / ROUND / "items").glob("*.json")}
+    stubs = [json.loads(line) for line in (root / "results/extracting/model-a/responses.jsonl").read_text().splitlines()
+             if '"sealed"' in line]
+    assert len(stubs) == 5 and all(s["sealed"]["item_commitment"] == salted[s["item"]] for s in stubs)
+
+
+def test_committed_responses_verify_before_and_after_reveal(committed, tmp_path):
+    root, key = committed
+    assert _verify_failures(root) == []
+    assert _recipe(root).returncode == 0, _recipe(root).stderr
+    assert not (round_dir(root, ROUND) / "responses").exists()
+    _revealed(root, key)
+    assert _verify_failures(root) == []
+    result = _recipe(root)
+    assert result.returncode == 0, result.stderr
+    files = sorted(p.name for p in (round_dir(root, ROUND) / "responses").iterdir())
+    assert files == ["model-a.jsonl", "model-b.jsonl"]
+    from generator.commit.verify import verify
+
+    assert any(c.name == "responses rescored" and c.ok and "all 10 revealed" in c.message for c in verify(root))
+    # without private storage, rescoring reads the revealed responses: the same figures as the sealed ones
+    shutil.move(root / "private", tmp_path / "away")
+    r = tally("rescore", "--root", root, "-q", "--out", tmp_path / "revealed")
+    assert r.exit_code == 0, r.output and "sealed" not in r.output
+    for f in (root / "content/commitments" / ROUND / "responses").iterdir():
+        f.rename(f.with_suffix(".hidden"))
+    r = tally("rescore", "--root", root, "-q", "--out", tmp_path / "sealed")
+    assert r.exit_code == 0 and "stored verdicts of 5 sealed record(s)" in r.output
+    a = json.loads((tmp_path / "revealed/extracting/summary.json").read_text())
+    b = json.loads((tmp_path / "sealed/extracting/summary.json").read_text())
+    assert all(b[run].pop("sealed_records") == 5 for run in b)
+    assert a == b
+
+
+def _edit_revealed(root):
+    path = round_dir(root, ROUND) / "responses" / "model-a.jsonl"
+    path.write_text(path.read_text().replace("1234.56", "1234.57", 1))
+
+
+def _withhold_revealed(root):
+    (round_dir(root, ROUND) / "responses" / "model-b.jsonl").unlink()
+
+
+def _add_revealed(root):
+    shutil.copy(round_dir(root, ROUND) / "responses" / "model-b.jsonl", round_dir(root, ROUND) / "responses" / "x.jsonl")
+
+
+def _changed_stub_verdict(root):
+    path = root / "results/extracting/model-a/responses.jsonl"
+    lines = path.read_text().splitlines()
+    k = next(i for i, line in enumerate(lines) if '"wrong"' in line and '"sealed"' in line)
+    lines[k] = lines[k].replace('"wrong",0', '"correct",1')
+    path.write_text("\n".join(lines) + "\n")
+
+
+def _dropped_stub(root):
+    path = root / "results/extracting/model-a/responses.jsonl"
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(line for line in lines if '"r-pri-0003"' not in line) + "\n")
+
+
+def _removed_commitment(root):
+    for f in ("responses.json", "responses.json.sig"):
+        (round_dir(root, ROUND) / f).unlink()
+
+
+@pytest.mark.parametrize("tamper, revealed, by_verify, by_recipe", [
+    (_edit_revealed, True, "revealed responses", True),
+    (_withhold_revealed, True, "revealed responses", True),
+    (_add_revealed, True, "revealed responses", True),
+    (_changed_stub_verdict, True, "responses rescored", False),
+    (_dropped_stub, False, "sealed results", False),
+    (_removed_commitment, False, "head", True),
+])
+def test_tampering_with_private_responses_is_caught(committed, tamper, revealed, by_verify, by_recipe):
+    root, key = committed
+    if revealed:
+        _revealed(root, key)
+    head = walk(root).head.sha256
+    tamper(root)
+    failures = failed_checks(root, head=head, trust=fingerprint_of(root, "test-a"))
+    assert any(f": {by_verify}:" in f for f in failures), failures
+    recipe = run_recipe(root / "content", fingerprint_of(root, "test-a"), head)
+    assert (recipe.returncode != 0) == by_recipe, recipe.stderr
+
+
+def test_unsealed_results_are_refused(tmp_path):
+    root, key = make_project(tmp_path, n_private=2)
+    assert tally("commit", ROUND, "--items", items_dir(root), "--key", key, "--root", root).exit_code == 0
+    _run(root, "model-a", _answers(2))
+    r = tally("commit-responses", ROUND, "--key", key, "--root", root)
+    assert r.exit_code == 2 and "no run of round" in r.output

@@ -1,0 +1,124 @@
+"""Private results stay private: `tally results seal` moves private-item records to private storage,
+and rescore works from both parts (full rescoring, both scorers) or from the public part alone (the
+stored verdicts, said so)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import stat
+
+from click.testing import CliRunner
+
+from generator.cli import main
+from tests.conftest import GOOD, chat_record
+
+PRIVATE = ["i-prv-1", "r-prv-1"]
+ALL_ITEMS = ["i-prv-1", "i-pub-1", "r-prv-1", "r-pub-1", "r-pub-2"]
+BAD = '{"total": 1, "date": "2026-03-14", "tax_id": "X-1"}'
+
+
+def _invoke(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def _project(project):
+    records = [chat_record(i, GOOD if i != "r-prv-1" else BAD) for i in ALL_ITEMS]
+    records += [chat_record("r-prv-1", GOOD, repeat=1), chat_record("r-prv-1", BAD, repeat=2)]
+    project.add_run("mixed", records)
+    return project.root / "results" / "extracting" / "mixed" / "responses.jsonl"
+
+
+def _rescore(root, out):
+    result = _invoke("rescore", "--root", str(root), "-q", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    return result.output, json.loads((out / "extracting" / "summary.json").read_text())
+
+
+def test_seal_keeps_private_requests_out_of_results(project):
+    public = _project(project)
+    before = public.read_bytes()
+    result = _invoke("results", "seal", "extracting", "--root", str(project.root))
+    assert result.exit_code == 0, result.output
+    assert "4 private records sealed (4 moved now)" in result.output
+    private = project.root / "private" / "results" / "extracting" / "mixed" / "responses.jsonl"
+    assert stat.S_IMODE(private.stat().st_mode) == 0o600
+    assert stat.S_IMODE(private.parent.stat().st_mode) == 0o700
+    stored = [json.loads(line) for line in public.read_text().splitlines()]
+    for record in stored:
+        if record["item"] in PRIVATE:
+            assert "request" not in record and "response" not in record
+            assert record["sealed"]["format"] == "tally-sealed-record-v1"
+            assert all(len(v) == 5 for v in record["verdicts"])
+        else:
+            assert "request" in record and "sealed" not in record
+    full = [json.loads(line) for line in private.read_text().splitlines()]
+    assert sorted((r["item"], r["repeat"]) for r in full) == [("i-prv-1", 0), ("r-prv-1", 0), ("r-prv-1", 1),
+                                                              ("r-prv-1", 2)]
+    assert all("request" in r for r in full)
+    # the sealed file and the private file give back the exact bytes before sealing
+    from generator.errors import ErrorLog
+    from generator.sealing import read_run
+
+    assert read_run(public, ErrorLog(project.root)).data == before
+    # idempotent
+    again = _invoke("results", "seal", "--all", "--root", str(project.root))
+    assert again.exit_code == 0 and "(0 moved now)" in again.output
+    assert read_run(public, ErrorLog(project.root)).data == before
+
+
+def test_rescore_from_both_parts_and_from_the_public_part_alone(project, tmp_path):
+    _project(project)
+    _, unsealed = _rescore(project.root, tmp_path / "a")
+    verdicts = (tmp_path / "a" / "extracting" / "verdicts.csv").read_bytes()
+    assert _invoke("results", "seal", "extracting", "--root", str(project.root)).exit_code == 0
+    out, both = _rescore(project.root, tmp_path / "b")
+    assert both == unsealed  # full rescoring: the same figures, by both scorers
+    assert (tmp_path / "b" / "extracting" / "verdicts.csv").read_bytes() == verdicts
+    assert "sealed" not in out
+    shutil.move(project.root / "private", tmp_path / "elsewhere")
+    out, public_only = _rescore(project.root, tmp_path / "c")
+    assert public_only["mixed"].pop("sealed_records") == 4
+    assert public_only == unsealed  # the stored verdicts give the same private scores
+    assert "private half from the stored verdicts of 4 sealed record(s), not rescored" in out
+    assert "4 sealed private record(s) not compared" in out
+    agreement = json.loads((tmp_path / "c" / "extracting" / "agreement.json").read_text())
+    assert agreement["sealed"] == 4 and agreement["status"] == "agree"
+    calls = (tmp_path / "c" / "extracting" / "calls.csv").read_text()
+    assert calls == (tmp_path / "a" / "extracting" / "calls.csv").read_text()
+
+
+def test_a_changed_private_record_is_an_error_not_a_fallback(project, tmp_path):
+    _project(project)
+    assert _invoke("results", "seal", "extracting", "--root", str(project.root)).exit_code == 0
+    private = project.root / "private" / "results" / "extracting" / "mixed" / "responses.jsonl"
+    private.write_text(private.read_text().replace("2026-03-14", "2026-03-15", 1))
+    result = _invoke("rescore", "--root", str(project.root), "-q", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 2
+    assert "sealed record whose full record is not in private storage" in result.output
+
+
+def test_a_sealed_public_item_is_refused(project, tmp_path):
+    public = _project(project)
+    assert _invoke("results", "seal", "extracting", "--root", str(project.root)).exit_code == 0
+    shutil.rmtree(project.root / "private")
+    lines = public.read_text().splitlines()
+    stub = json.loads(next(line for line in lines if '"sealed"' in line))
+    stub["item"] = "i-pub-1"
+    lines = [line for line in lines if json.loads(line)["item"] != "i-pub-1"]
+    public.write_text("\n".join(lines + [json.dumps(stub)]) + "\n")
+    result = _invoke("rescore", "--root", str(project.root), "-q", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 2 and "is public: it is never sealed" in result.output
+
+
+
+def test_regenerated_results_replace_an_older_private_store(project, tmp_path):
+    public = _project(project)
+    full = public.read_bytes()
+    assert _invoke("results", "seal", "extracting", "--root", str(project.root)).exit_code == 0
+    public.write_bytes(full.replace(b"2026-03-14", b"2026-03-15"))  # regenerated, full again
+    result = _invoke("rescore", "--root", str(project.root), "-q", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 0 and "the ones in results/ are used" in result.output
+    assert _invoke("results", "seal", "extracting", "--root", str(project.root)).exit_code == 0
+    private = project.root / "private" / "results" / "extracting" / "mixed" / "responses.jsonl"
+    assert b"2026-03-15" in private.read_bytes() and b"2026-03-14" not in private.read_bytes()
