@@ -1,6 +1,7 @@
 """What the local simulation server answers: the example's simulated models and baselines.
 
-A request is matched to its suite item by its user message; the call's repeat and attempt numbers
+A request is matched to its suite item by its user message (an image request by the SHA-256 of its
+page images, and answered with the model's worse image profile: `image_profiles`); the call's repeat and attempt numbers
 come from the X-Tally-Repeat and X-Tally-Attempt headers the harness sends to simulation servers
 (without them: repeat 0, and attempts counted by the server). A simulated model answers what
 `generator.example.simulate.simulate_call` draws for (profile, item, repeat, seed): the content,
@@ -22,9 +23,11 @@ import time
 from dataclasses import dataclass, fields
 from typing import Callable
 
+from generator.example.image_profiles import image_profile
 from generator.example.profiles import BASELINES, PROFILES, Profile
 from generator.example.prompt import Template, build_messages, encode_value, to_json
 from generator.example.simulate import SimCall, estimate_tokens, rng_for, simulate_call
+from generator.harness.images import image_hashes
 
 DEFAULT_SEED = 20261020
 
@@ -110,9 +113,13 @@ def rules_answer(extract: Callable[[dict], dict]) -> Callable[[dict], str]:
     return answer
 
 
+IMAGE_TOKENS = 1000  # nominal prompt tokens of one page image
+
+
 def usage_for(messages: list[dict], text: str) -> dict:
-    prompt_chars = sum(len(m.get("content") or "") for m in messages)
-    usage = {"prompt_tokens": math.ceil(prompt_chars / 4) + 3 * len(messages),
+    prompt_chars = sum(len(_text_of(m.get("content"))) for m in messages)
+    images = len(image_hashes(messages))
+    usage = {"prompt_tokens": math.ceil(prompt_chars / 4) + 3 * len(messages) + IMAGE_TOKENS * images,
              "completion_tokens": estimate_tokens(text)}
     return {**usage, "total_tokens": usage["prompt_tokens"] + usage["completion_tokens"]}
 
@@ -125,6 +132,8 @@ class SimModels:
                  extract: Callable[[dict], dict] | None = None, profiles: list[Profile] | None = None):
         self.seed, self.scale, self.faults = seed, scale, faults
         self.items = {_user_key(build_messages(i, reference_date, template)): i for i in items}
+        self.by_pages = {tuple(p["sha256"] for p in i["document"]["pages"]): i
+                         for i in items if i["document"].get("pages")}
         profiles = PROFILES if profiles is None else profiles
         self.profiles: dict[tuple[str, str], Profile] = {(p.provider, p.model): p for p in profiles}
         if extract is None:
@@ -169,10 +178,14 @@ class SimModels:
         key = (provider, model)
         if key not in self.profiles and key not in self.baselines:
             return error_reply(404, f"The model {model[:100]!r} does not exist on {provider[:50]!r}", "not_found_error")
-        item = self.items.get(_user_key(messages))
+        hashes = tuple(image_hashes(messages))
+        item = self.by_pages.get(hashes) if hashes else self.items.get(_user_key(messages))
         if item is None:
             return error_reply(400, "unknown document: this server serves the suite's items only",
                                "invalid_request_error")
+        image_only = bool(hashes) and self.items.get(_user_key(messages)) is not item
+        if image_only and key in self.baselines:
+            return error_reply(400, "this baseline reads text only", "invalid_request_error")
         repeat = repeat or 0
         number = self._attempt_number((provider, model, item["id"], repeat), attempt)
         if len(self.seen) < 2_000_000:
@@ -191,6 +204,8 @@ class SimModels:
             delay_s = 0.0
         else:
             profile = self.profiles[key]
+            if image_only:
+                profile = image_profile(profile, photo=item["dataset"] == "receipts")
             run_id = profile.run_id
             call = self._cached((run_id, item["id"], repeat),
                                 lambda: simulate_call(profile, item, repeat, self.seed))
@@ -227,7 +242,18 @@ class SimModels:
         return json.dumps(body, ensure_ascii=False).encode("utf-8")
 
 
+def _text_of(content: object) -> str:
+    """A message's text: its content string, or the text of its first text part."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        for part in content:
+            if isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str):
+                return part["text"]
+    return ""
+
+
 def _user_key(messages: list) -> str:
     users = [m.get("content") for m in messages if isinstance(m, dict) and m.get("role") == "user"]
-    text = users[-1] if users and isinstance(users[-1], str) else ""
+    text = _text_of(users[-1]) if users else ""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

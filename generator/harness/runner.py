@@ -18,6 +18,7 @@ from pathlib import Path
 from generator.ids import id_problem
 
 from .client import ChatClient, RetryPolicy
+from .images import stored_request
 from .plan import PlanError, jobs, load_plan
 from .progress import Progress
 from .providers import Provider
@@ -43,12 +44,14 @@ class RunSpec:
     base_url: str | None = None
     description: str | None = None
     round: str = "adhoc"
+    input: str = "text"  # text | image | text+image (images.py)
     time_scale: float = 1.0
     sampling: dict = field(default_factory=lambda: dict(SAMPLING))
 
     @property
     def id(self) -> str:
-        return self.run_id or f"{self.model}-{self.provider.id}"
+        kind = "" if self.input == "text" else "-" + self.input.replace("+", "-")
+        return self.run_id or f"{self.model}-{self.provider.id}{kind}"
 
 
 @dataclass
@@ -85,6 +88,8 @@ def run_meta(spec: RunSpec, prompt_sha256: str, suite_version: str, anchors: lis
         meta["prices"] = prices
     if spec.anchors:
         meta["anchors"] = anchors
+    if spec.input != "text":  # absent means text, as in every run stored before input kinds
+        meta["input"] = spec.input
     return meta
 
 
@@ -104,6 +109,7 @@ async def execute(spec: RunSpec, progress: Progress | None = None) -> RunOutcome
     model = spec.provider.model(spec.model)  # the provider must serve it
     plan = load_plan(spec.root, spec.suite, spec.half)
     todo = jobs(plan, spec.repeats, spec.repeat_sample, spec.anchors, spec.limit, spec.root)
+    plan.check_input(spec.input, [item for item, _ in todo])
     api_key = spec.provider.api_key()
     store = RunStore(Path(spec.root) / "results" / spec.suite / spec.id)
     done = store.open(run_meta(spec, plan.template.sha256(), plan.suite.version, plan.anchors))
@@ -131,9 +137,9 @@ async def execute(spec: RunSpec, progress: Progress | None = None) -> RunOutcome
                         item, repeat = queue.get_nowait()
                     except asyncio.QueueEmpty:
                         return
-                    request = {"model": spec.model, "messages": plan.messages(item), **spec.sampling}
+                    request = {"model": spec.model, "messages": plan.messages(item, spec.input), **spec.sampling}
                     result = await client.call(request, repeat, lane)
-                    record = {"item": item["id"], "repeat": repeat, "request": request,
+                    record = {"item": item["id"], "repeat": repeat, "request": stored_request(request),
                               "attempts": result.attempts, "response": result.response,
                               "usage": usage_of(result.response), "latency_ms": result.latency_ms}
                     store.append(record, client.scrub)
