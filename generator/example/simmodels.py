@@ -1,7 +1,8 @@
 """What the local simulation server answers: the example's simulated models and baselines.
 
 A request is matched to its suite item by its user message (an image request by the SHA-256 of its
-page images, and answered with the model's worse image profile: `image_profiles`); the call's repeat and attempt numbers
+page images, and answered with the model's worse image profile: `image_profiles`; the OCR
+baseline, `ocr`, reads the images it is sent); the call's repeat and attempt numbers
 come from the X-Tally-Repeat and X-Tally-Attempt headers the harness sends to simulation servers
 (without them: repeat 0, and attempts counted by the server). A simulated model answers what
 `generator.example.simulate.simulate_call` draws for (profile, item, repeat, seed): the content,
@@ -24,10 +25,11 @@ from dataclasses import dataclass, fields
 from typing import Callable
 
 from generator.example.image_profiles import image_profile
+from generator.example.ocr import OCR_BASELINE, OcrError, ocr_answer
 from generator.example.profiles import BASELINES, PROFILES, Profile
 from generator.example.prompt import Template, build_messages, encode_value, to_json
 from generator.example.simulate import SimCall, estimate_tokens, rng_for, simulate_call
-from generator.harness.images import image_hashes
+from generator.harness.images import image_bytes, image_hashes
 
 DEFAULT_SEED = 20261020
 
@@ -140,6 +142,7 @@ class SimModels:
             from generator.example.extractor import extract
         answers = {"baseline-rules": rules_answer(extract), "baseline-null": null_answer}
         self.baselines = {(b["provider"], b["model"]): (b["run_id"], answers[b["run_id"]]) for b in BASELINES}
+        self.image_baselines = {(OCR_BASELINE["provider"], OCR_BASELINE["model"]): OCR_BASELINE["run_id"]}
         self._attempts: dict[tuple, int] = {}
         self.seen: list[tuple[str, str, str, int, int]] = []  # (provider, model, item, repeat, attempt)
         self._cache: dict[tuple, object] = {}
@@ -184,7 +187,7 @@ class SimModels:
             return error_reply(400, "unknown document: this server serves the suite's items only",
                                "invalid_request_error")
         image_only = bool(hashes) and self.items.get(_user_key(messages)) is not item
-        if image_only and key in self.baselines:
+        if image_only and key in self.baselines and key not in self.image_baselines:
             return error_reply(400, "this baseline reads text only", "invalid_request_error")
         repeat = repeat or 0
         number = self._attempt_number((provider, model, item["id"], repeat), attempt)
@@ -197,7 +200,15 @@ class SimModels:
             return error_reply(status, f"injected fault: {fault}", fault, 0.0, headers)
         if fault in ("timeout", "disconnect"):
             return Reply("hang" if fault == "timeout" else "disconnect")
-        if key in self.baselines:
+        if image_only and key in self.image_baselines:  # the rule extractor reading pixels through OCR
+            run_id = self.image_baselines[key]
+            try:
+                content = self._cached((run_id, item["id"]), lambda: ocr_answer(item, image_bytes(messages)))
+            except OcrError as exc:
+                return error_reply(500, str(exc), "server_error")
+            call = SimCall([], content)
+            delay_s = 0.0
+        elif key in self.baselines:
             run_id, answer = self.baselines[key]
             content = self._cached((run_id, item["id"]), lambda: answer(item))
             call = SimCall([], content)

@@ -110,3 +110,20 @@ def image_hashes(messages: list) -> list[str]:
                     if url.startswith(HASH_PREFIX):
                         out.append(url[len(HASH_PREFIX):])
     return out
+
+
+def image_bytes(messages: list) -> list[bytes]:
+    """The bytes of the image parts of `messages` sent as base64 data URLs, in order."""
+    out = []
+    for message in messages:
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, list):
+            for part in content:
+                if isinstance(part, dict) and part.get("type") == "image_url":
+                    head, _, payload = str((part.get("image_url") or {}).get("url", "")).partition(",")
+                    if head.startswith("data:") and head.endswith(";base64"):
+                        try:
+                            out.append(base64.b64decode(payload, validate=True))
+                        except (binascii.Error, ValueError):
+                            pass
+    return out

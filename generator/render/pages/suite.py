@@ -22,6 +22,7 @@ from .common import (
     suite_path,
 )
 from .home import headline_forest
+from .input_kinds import input_sections
 from .tradeoff import tradeoff_charts
 
 
@@ -217,8 +218,10 @@ def pages(site: SiteData):
         consistency = consistency_table(sd)
         item_summary, flagged, every_item = item_tables(sd)
         audit = audit_tables(sd)
+        inputs = input_sections(sd)
         tables = [main["leaderboard"], main["metrics"], gap] + [d["metrics"] for d in datasets] + \
-                 [b["table"] for b in balance] + reports + [t for t in (consistency, flagged, every_item) if t] + audit
+                 [b["table"] for b in balance] + reports + [t for t in (consistency, flagged, every_item) if t] + audit + \
+                 [t for s in inputs for t in (s["board"], s["paired"])]
         for d in datasets:
             d["leaderboard"].export = None
         ctx = {"sd": sd, "suite": sd.suite, "main": main, "datasets": datasets, "gap": gap, "balance": balance,
@@ -227,7 +230,7 @@ def pages(site: SiteData):
                "item_summary": item_summary, "items_flagged": flagged, "audit": audit,
                "method": sd.stats["method"], "tradeoffs": tradeoff_charts(sd, f"tradeoff-{name}"),
                "public_items": len(sd.public_items), "items_href": suite_path(sd, "items/index.html"),
-               "n_items": len(sd.result.items)}
+               "n_items": len(sd.result.items), "inputs": inputs}
         yield Page(suite_path(sd), "suite.html", sd.suite.title, ctx, tables, ("sort.js", "charts.js"))
         for key in sd.stats["strata"]:
             block = stratum_block(sd, key, "stratum")
