@@ -147,7 +147,7 @@ def test_every_committed_image_record_is_what_the_server_answers():
         assert meta["input"] == "image" and meta["half"] == "public" and meta["round"] == example.ROUND
         assert RUN_KEYS | {"input"} <= set(meta) <= RUN_KEYS | {"input", "prices"}
         assert meta["simulated"] is (run_id in profiles) and "measured" in meta["description"]
-        records = _records(RESULTS / run_id)
+        records = sorted(_records(RESULTS / run_id), key=lambda r: r["item"])
         assert [r["item"] for r in records] == [i["id"] for i in plan.items] and {r["repeat"] for r in records} == {0}
         for r, item in zip(records, plan.items):
             stored = stored_request({"model": meta["model"], "messages": plan.messages(item, "image"),
