@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..context import Cell, Column, Table, interval, number, text
 from ..gather import SuiteView
-from .common import LETTERS_HELP, RUN_COLUMNS, metric_label, metric_scale, model_path, provider_path, stratum_title
+from .common import RUN_COLUMNS, metric_label, metric_scale, model_path, provider_path, stratum_title
 
 KIND_TITLES = {"image": "page images", "text+image": "text and page images"}
 
@@ -32,13 +32,12 @@ def kind_tables(sd: SuiteView, kind: str, section: dict) -> dict:
     key = section.get("stratum")
     where = stratum_title(key) if key else "no half covered by every run"
     leaders = Table(f"input-{slug}-board", f"{metric_label(sd, metric)} with {title} as input, {where}: estimate "
-                    "and 95% interval", [Column("letters", "Letters", help=LETTERS_HELP), *RUN_COLUMNS,
-                                         Column(metric, f"{metric_label(sd, metric)}{unit}", True)],
+                    "and 95% interval (best first; the pairwise calls are in stats.json, under inputs)",
+                    [*RUN_COLUMNS, Column(metric, f"{metric_label(sd, metric)}{unit}", True)],
                     export=f"downloads/{name}/input-{slug}")
     order = list(fam.get("order", [])) + sorted(r for r in section["runs"] if r not in fam.get("order", []))
     for run in order:
-        letters = fam.get("letters", {}).get(run, "\u2013")
-        leaders.rows.append([text(letters, sort=letters, cls="letters"), *_cells(sd, section["runs"][run]),
+        leaders.rows.append([*_cells(sd, section["runs"][run]),
                              interval(board.get("metrics", {}).get(metric, {}).get(run), scale)])
     paired = Table(f"input-{slug}-paired", f"Text against {title}, same model and provider, same items: "
                    f"{metric_label(sd, metric)} and the paired difference",
