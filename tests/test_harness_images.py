@@ -103,3 +103,17 @@ def test_simulated_models_read_images_worse(harness_project):
             answers[kind] = json.loads(json.loads(reply.body)["choices"][0]["message"]["content"])
         differ += sum(answers["image"][k] != v for k, v in answers["text"].items())  # clean on text: the truth
     assert differ >= 10
+
+
+def test_text_and_images_together_carry_both_and_are_read_as_text(harness_project):
+    plan = load_plan(harness_project, "extracting", "public")
+    item = next(i for i in plan.items if i["dataset"] == "receipts")
+    both = plan.messages(item, "text+image")
+    parts = both[-1]["content"]
+    assert item["document"]["text"] in parts[0]["text"]
+    assert [p["type"] for p in parts[1:]] == ["image_url"] * len(item["document"]["pages"])
+    models = SimModels(plan.items, plan.suite.reference_date, template=plan.template, profiles=[CLEAN])
+    replies = [models.reply("testprov", json.dumps({"model": "clean-1", "messages": m}).encode(), 0, 0)
+               for m in (plan.messages(item, "text"), both)]
+    contents = [json.loads(r.body)["choices"][0]["message"]["content"] for r in replies]
+    assert contents[0] == contents[1]  # the text is there to read: the text profile answers
