@@ -57,5 +57,6 @@ def test_item_pages_show_the_page_images(site):
         src = re.search(r'src="([^"]+)"', tag).group(1)
         published = (site / "suites" / "extracting" / "items" / src).resolve()
         assert published.read_bytes() == (ITEMS / entry["path"]).read_bytes()
+    assert page.count("This run was given the document as page images, not its text (input image).") == 4
     private = json.loads((ITEMS / "receipts.private.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert not list(site.rglob(f"{private['id']}*"))  # private items have no page and no images

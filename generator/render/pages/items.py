@@ -153,6 +153,7 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
                               "content": content, "content_more": content_more, "rows": rows,
                               "model": info[run].model, "provider": info[run].provider,
                               "simulated": info[run].simulated,
+                              "input": info[run].input,
                               "model_href": model_path(info[run].model) if info[run].model in paged[0] else None,
                               "provider_href": provider_path(info[run].provider)
                               if info[run].provider in paged[1] else None})
