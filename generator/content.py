@@ -11,6 +11,7 @@ import orjson
 
 from .errors import ErrorLog
 from .ids import id_problem
+from .page_images import document_problems
 
 HALVES = ("public", "private")
 RESERVED_IDS = {"index"}  # page names of the site's own index pages
@@ -164,6 +165,8 @@ def _read_item_file(path: Path, dataset: str, half: str, parse_spec, log: ErrorL
             log.add(path, number, f"not valid JSON: {exc}")
             continue
         problems = _common_problems(raw, dataset, half)
+        if not problems:
+            problems = document_problems(raw["document"], path.parent)
         if problems:
             for p in problems:
                 log.add(path, number, p)

@@ -28,9 +28,12 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.example import harness_runs as example
 from generator.example.build import generate_corpus_files
+from generator.example.image_profiles import image_profile
+from generator.example.ocr import OCR_BASELINE
 from generator.example.profiles import BASELINES, PROFILES
 from generator.example.simmodels import null_answer, rules_answer, usage_for
 from generator.example.simulate import simulate_call
+from generator.harness.images import stored_request
 from generator.harness.plan import jobs, load_plan
 from generator.harness.providers import load_providers
 from generator.sealing import as_sealed_like
@@ -103,7 +106,7 @@ def test_every_committed_record_is_what_the_server_answers(plan):
     rules = rules_answer(__import__("generator.example.extractor", fromlist=["extract"]).extract)
     baselines = {"baseline-rules": rules, "baseline-null": null_answer}
     profiles = {p.run_id: p for p in PROFILES}
-    assert sorted(p.name for p in RESULTS.iterdir()) == sorted([*baselines, *profiles])
+    assert sorted(p.name for p in RESULTS.iterdir()) == sorted([*baselines, *profiles, *IMAGE_RUNS])
     sealed = 0
     for run_id in [*baselines, *profiles]:
         meta = json.loads((RESULTS / run_id / "run.json").read_text(encoding="utf-8"))
@@ -151,6 +154,34 @@ def test_every_committed_record_is_what_the_server_answers(plan):
             assert r["usage"] == {k: usage[k] for k in ("prompt_tokens", "completion_tokens")}
     private = sum(1 for item, _ in keys if items[item]["half"] == "private")
     assert sealed == private * len([*baselines, *profiles]) and private > 0
+
+
+IMAGE_RUNS = [r + "-image" for r in example.IMAGE_PROFILES] + [OCR_BASELINE["run_id"]]
+
+
+def test_every_committed_image_record_is_what_the_server_answers():
+    """The image runs (public half, one repeat): requests as stored (page hashes), simulated answers from
+    each model's image profile; the OCR baseline's answers are checked in test_ocr_baseline."""
+    plan = load_plan(ROOT, "extracting", "public")
+    profiles = {p.run_id + "-image": p for p in PROFILES}
+    for run_id in IMAGE_RUNS:
+        meta = json.loads((RESULTS / run_id / "run.json").read_text(encoding="utf-8"))
+        assert meta["input"] == "image" and meta["half"] == "public" and meta["round"] == example.ROUND
+        assert RUN_KEYS | {"input"} <= set(meta) <= RUN_KEYS | {"input", "prices"}
+        assert meta["simulated"] is (run_id in profiles) and "measured" in meta["description"]
+        records = sorted(_records(RESULTS / run_id), key=lambda r: r["item"])
+        assert [r["item"] for r in records] == [i["id"] for i in plan.items] and {r["repeat"] for r in records} == {0}
+        for r, item in zip(records, plan.items):
+            stored = stored_request({"model": meta["model"], "messages": plan.messages(item, "image"),
+                                     "temperature": 0, "max_tokens": 2048})
+            assert r["request"] == stored and "base64" not in json.dumps(r["request"])
+            if run_id not in profiles:
+                assert [(a["status"], a["error"]) for a in r["attempts"]] == [(200, None)]
+                continue
+            sim = simulate_call(image_profile(profiles[run_id], photo=item["dataset"] == "receipts"), item, 0, SEED)
+            assert [(a["status"], a["error"]) for a in r["attempts"]] == _expected_attempts(sim.attempts)
+            if r["response"] is not None:
+                assert r["response"]["choices"][0]["message"]["content"] == sim.content
 
 
 def _sample(records: list[dict]) -> set[tuple[str, int]]:
@@ -215,7 +246,8 @@ def test_every_run_and_response_is_scored(rescored):
     for run in runs:
         n = sum(1 for line in (RESULTS / run / "responses.jsonl").open() if line.strip())
         assert summary[run]["responses"] == n and summary[run]["missing_responses"] == 0
-    assert {(v["run"], v["item"], v["repeat"]) for v in verdicts} >= {(r, "emails-prv-0001", "0") for r in runs}
+    assert {(v["run"], v["item"], v["repeat"]) for v in verdicts} >= \
+        {(r, "emails-pub-0001" if r in IMAGE_RUNS else "emails-prv-0001", "0") for r in runs}  # image runs: public half
 
 
 def test_wrong_verdicts_carry_reasons_and_points_follow_verdicts(rescored):
@@ -266,7 +298,8 @@ def test_help_lists_every_command():
 
 
 def test_baselines_and_profiles_are_the_example_runs():
-    assert {b["run_id"] for b in BASELINES} | {p.run_id for p in PROFILES} == {p.name for p in RESULTS.iterdir()}
+    assert {b["run_id"] for b in BASELINES} | {p.run_id for p in PROFILES} | set(IMAGE_RUNS) == \
+        {p.name for p in RESULTS.iterdir()}
 
 
 def test_au_bas_items_and_results_are_reproducible(tmp_path):

@@ -58,7 +58,8 @@ simulated = true
 
 
 def make_project(base: Path) -> Path:
-    shutil.copytree(ROOT / "content", base / "content", ignore=shutil.ignore_patterns("pages"))
+    top = str(ROOT / "content")  # leave out the site's pages (content/pages), not the items' page images
+    shutil.copytree(ROOT / "content", base / "content", ignore=lambda d, names: ["pages"] if d == top else [])
     with (base / "content" / "providers.toml").open("a", encoding="utf-8") as fh:
         fh.write(TEST_PROVIDERS)
     return base

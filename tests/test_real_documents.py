@@ -52,7 +52,8 @@ def test_report_lists_every_left_out_document_with_a_reason(real_items):
 def test_real_items_carry_attribution_provenance_and_strata(real_items):
     for it in real_items:
         doc, collection = it["document"], it["strata"]["collection"]
-        assert set(doc) == {"text", "locale", "currency", "reference_date", "attribution", "origin"}
+        assert set(doc) - {"pages"} == {"text", "locale", "currency", "reference_date", "attribution", "origin"}
+        assert ("pages" in doc) == (it["half"] == "public")
         if collection == "sroie":
             assert "CC BY 4.0" in doc["attribution"] and "Adapted" in doc["attribution"]
             assert it["dataset"] == "receipts" and doc["locale"] == "en-GB"

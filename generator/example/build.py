@@ -23,7 +23,8 @@ def load_generated_items(items_dir: Path) -> list[dict]:
 
 def generate_corpus_files(root: Path, seed: int = 20261020) -> list[Path]:
     """Rewrite content/suites/extracting/{items,balance.json,real_labels.json,labels/} from the seed and the
-    repository's copy of the real documents (data/real-documents/)."""
+    repository's copy of the real documents (data/real-documents/), with every document's page
+    images (items/pages/)."""
     from .balance import write_balance
     from .corpus import write_corpus
     from .labels_sim import write_example_labels
@@ -32,7 +33,7 @@ def generate_corpus_files(root: Path, seed: int = 20261020) -> list[Path]:
     suite_dir = root / "content" / "suites" / SUITE
     items_dir = suite_dir / "items"
     shutil.rmtree(items_dir, ignore_errors=True)
-    written = list(write_corpus(items_dir, seed=seed))
+    written = list(write_corpus(items_dir, seed=seed, pages=True))
     items = load_generated_items(items_dir)
     balance = suite_dir / "balance.json"
     write_balance(balance, items)

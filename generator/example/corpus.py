@@ -159,12 +159,22 @@ def dumps_jsonl(items: list[dict]) -> str:
     return "".join(json.dumps(it, sort_keys=True, ensure_ascii=False) + "\n" for it in items)
 
 
-def write_corpus(items_dir: pathlib.Path, seed: int = DEFAULT_SEED, data=None) -> list[pathlib.Path]:
-    """Write ``items_dir/<dataset>.<half>.jsonl``; returns the paths written."""
+def write_corpus(items_dir: pathlib.Path, seed: int = DEFAULT_SEED, data=None,
+                 pages: bool = False) -> list[pathlib.Path]:
+    """Write ``items_dir/<dataset>.<half>.jsonl`` (with ``pages``: and the page images of every
+    public document, items_dir/pages/, recorded in its ``document.pages``); returns the paths written.
+
+    Private items stay text only: the example's signed commitments (content/commitments/) hold their
+    exact lines, so adding pages to them would need a new round of commitments."""
     items_dir = pathlib.Path(items_dir)
     items_dir.mkdir(parents=True, exist_ok=True)
     paths = []
-    for stem, items in generate_corpus(seed, data=data).items():
+    corpus = generate_corpus(seed, data=data)
+    if pages:
+        from .page_render import add_pages
+
+        paths += add_pages(items_dir, [i for i in all_items(corpus) if i["half"] == "public"], seed)
+    for stem, items in corpus.items():
         path = items_dir / f"{stem}.jsonl"
         with open(path, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(dumps_jsonl(items))

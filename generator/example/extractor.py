@@ -242,7 +242,10 @@ def _money(v: Decimal | None, cur: str | None) -> str | None:
     if v is None:
         return None
     places = MINOR.get(cur or "", 2)
-    return format(v.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP), "f")
+    try:
+        return format(v.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP), "f")
+    except InvalidOperation:  # more digits than the context holds (a misread number): not a reading
+        return None
 
 
 def _field(doc: Doc, name: str, ftype: str, places, cache: dict):
@@ -304,6 +307,11 @@ def _field(doc: Doc, name: str, ftype: str, places, cache: dict):
     return None
 
 
+def _quarter(row: list[Decimal | None] | None, q: int) -> Decimal | None:
+    """A row's value for quarter q, None when the row is missing or too short (a misread table)."""
+    return row[q] if row is not None and q < len(row) else None
+
+
 def _table_field(doc: Doc, name: str, ftype: str, places, cache: dict):
     rows = cache.setdefault("table", doc.table())
     m = re.fullmatch(r"(revenue|operating_costs|units_sold|operating_profit)_q(\d)_(\d{4})", name)
@@ -311,14 +319,14 @@ def _table_field(doc: Doc, name: str, ftype: str, places, cache: dict):
         kind, q, y = m.group(1), int(m.group(2)) - 1, int(m.group(3))
         key = {"revenue": "rev", "operating_costs": "cost", "units_sold": "units"}.get(kind)
         if key:
-            v = rows.get((key, y), [None] * 4)[q]
+            v = _quarter(rows.get((key, y)), q)
             return None if v is None else (int(v) if ftype == "count" else _money(v, doc.cur))
-        rev, cost = rows.get(("rev", y)), rows.get(("cost", y))
-        return _money(rev[q] - cost[q], doc.cur) if rev and cost else None
+        rev, cost = _quarter(rows.get(("rev", y)), q), _quarter(rows.get(("cost", y)), q)
+        return _money(rev - cost, doc.cur) if rev is not None and cost is not None else None
     m = re.fullmatch(r"revenue_fy(\d{4})", name)
     if m:
         rev = rows.get(("rev", int(m.group(1))))
-        return _money(sum(rev[:4]), doc.cur) if rev else None
+        return _money(sum(rev[:4]), doc.cur) if rev and None not in rev[:4] else None
     return None  # growth rates: not attempted by this baseline
 
 

@@ -18,6 +18,8 @@ import asyncio
 import math
 from pathlib import Path
 
+from generator.example.image_profiles import image_profile
+from generator.example.ocr import OCR_BASELINE
 from generator.example.profiles import BASELINES, PROFILES, Profile
 from generator.example.simulate import simulate_call
 
@@ -35,6 +37,11 @@ TARGET_S = 25.0
 BASELINE_CONCURRENCY = 2  # they answer at once: more would only queue on the CPU
 REPEATS = 3
 REPEAT_SAMPLE = "every:10"
+IMAGE_PROFILES = ("acme-lynx-1-cloudco", "orbit-medium-3-orbitai", "pebble-mini-budgetapi")
+IMAGE_CONCURRENCY = 8
+OCR_TIMEOUT_S = 60.0  # one OCR call reads every page of a document
+IMAGE_NOTE = (" This run was given the page images of the public half instead of the text (tally run --input "
+              "image); the image reading is simulated like the rest.")
 
 MEASURED = (
     " The responses were produced by the Tally harness (tally run) calling the local simulation "
@@ -95,18 +102,56 @@ def example_specs(root: Path, base_url: str, seed: int = 20261020) -> list[RunSp
             for run_id, provider, model, description, concurrency in runs]
 
 
+def image_specs(root: Path, base_url: str) -> list[RunSpec]:
+    """The image-input runs (public half, the half with page images; one repeat): IMAGE_PROFILES on
+    their simulated image profiles, then the real OCR baseline."""
+    providers = load_providers(root)
+    by_id = {p.run_id: p for p in PROFILES}
+    out = []
+    for run_id in IMAGE_PROFILES:
+        p = by_id[run_id]
+        description = image_profile(p, photo=False).description + IMAGE_NOTE + MEASURED
+        out.append(RunSpec(Path(root), SUITE, p.model, providers[p.provider], run_id=run_id + "-image", half="public",
+                           concurrency=IMAGE_CONCURRENCY, timeout_s=TIMEOUT_S / TIME_SCALE,
+                           base_url=f"{base_url}/{p.provider}/v1", description=description, round=ROUND,
+                           time_scale=TIME_SCALE, input="image"))
+    ocr = OCR_BASELINE
+    out.append(RunSpec(Path(root), SUITE, ocr["model"], providers[ocr["provider"]], run_id=ocr["run_id"], half="public",
+                       concurrency=1, timeout_s=OCR_TIMEOUT_S / TIME_SCALE, base_url=f"{base_url}/{ocr['provider']}/v1",
+                       description=ocr_description(), round=ROUND, time_scale=TIME_SCALE, input="image"))
+    return out
+
+
+def ocr_description() -> str:
+    from generator.example.ocr import version
+
+    return (f"Real, not simulated: {version()} (Debian's tesseract-ocr with its eng, deu, fra, spa and jpn "
+            "data) reads the page images sent in each request, after the usual preparation (crop, deskew, "
+            "enlarge, threshold: generator.example.ocr), and the rule-based extractor of baseline-rules reads "
+            "its text. It is told the document's locale (the OCR language), the reference date and the "
+            "requested fields, never the item's text. Token counts are estimates (a nominal 1,000 a page "
+            "image)." + BASELINE_MEASURED)
+
+
 def run_example(root: Path, seed: int = 20261020, progress: bool = True,
                 only: list[str] | None = None) -> list[RunOutcome]:
     """Run every example run (or the run ids in `only`) into ROOT/results/extracting/.
 
+    The text runs go at once, then the simulated image runs, then the OCR baseline alone (its
+    server-side OCR takes the CPU: run beside the others it would stretch their measured latencies).
     Runs already stored are resumed: remove their folders first for a fresh regeneration.
     """
     config = ServerConfig(Path(root), SUITE, seed, TIME_SCALE)
+    outcomes = []
     with ServerProcess(config) as port:
-        specs = example_specs(root, f"http://127.0.0.1:{port}", seed)
-        if only is not None:
-            specs = [s for s in specs if s.id in only]
-        bar = Progress(0, "example runs ", enabled=progress)
-        outcomes = asyncio.run(execute_many(specs, bar))
-        bar.close()
+        url = f"http://127.0.0.1:{port}"
+        images = image_specs(root, url)
+        for specs in (example_specs(root, url, seed), images[:-1], images[-1:]):
+            if only is not None:
+                specs = [s for s in specs if s.id in only]
+            if not specs:
+                continue
+            bar = Progress(0, "example runs ", enabled=progress)
+            outcomes += asyncio.run(execute_many(specs, bar))
+            bar.close()
     return outcomes

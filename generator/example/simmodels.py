@@ -1,6 +1,8 @@
 """What the local simulation server answers: the example's simulated models and baselines.
 
-A request is matched to its suite item by its user message; the call's repeat and attempt numbers
+A request is matched to its suite item by its user message (an image request by the SHA-256 of its
+page images, and answered with the model's worse image profile: `image_profiles`; the OCR
+baseline, `ocr`, reads the images it is sent); the call's repeat and attempt numbers
 come from the X-Tally-Repeat and X-Tally-Attempt headers the harness sends to simulation servers
 (without them: repeat 0, and attempts counted by the server). A simulated model answers what
 `generator.example.simulate.simulate_call` draws for (profile, item, repeat, seed): the content,
@@ -22,9 +24,12 @@ import time
 from dataclasses import dataclass, fields
 from typing import Callable
 
+from generator.example.image_profiles import image_profile
+from generator.example.ocr import OCR_BASELINE, OcrError, ocr_answer
 from generator.example.profiles import BASELINES, PROFILES, Profile
 from generator.example.prompt import Template, build_messages, encode_value, to_json
 from generator.example.simulate import SimCall, estimate_tokens, rng_for, simulate_call
+from generator.harness.images import image_bytes, image_hashes
 
 DEFAULT_SEED = 20261020
 
@@ -110,9 +115,13 @@ def rules_answer(extract: Callable[[dict], dict]) -> Callable[[dict], str]:
     return answer
 
 
+IMAGE_TOKENS = 1000  # nominal prompt tokens of one page image
+
+
 def usage_for(messages: list[dict], text: str) -> dict:
-    prompt_chars = sum(len(m.get("content") or "") for m in messages)
-    usage = {"prompt_tokens": math.ceil(prompt_chars / 4) + 3 * len(messages),
+    prompt_chars = sum(len(_text_of(m.get("content"))) for m in messages)
+    images = len(image_hashes(messages))
+    usage = {"prompt_tokens": math.ceil(prompt_chars / 4) + 3 * len(messages) + IMAGE_TOKENS * images,
              "completion_tokens": estimate_tokens(text)}
     return {**usage, "total_tokens": usage["prompt_tokens"] + usage["completion_tokens"]}
 
@@ -125,12 +134,15 @@ class SimModels:
                  extract: Callable[[dict], dict] | None = None, profiles: list[Profile] | None = None):
         self.seed, self.scale, self.faults = seed, scale, faults
         self.items = {_user_key(build_messages(i, reference_date, template)): i for i in items}
+        self.by_pages = {tuple(p["sha256"] for p in i["document"]["pages"]): i
+                         for i in items if i["document"].get("pages")}
         profiles = PROFILES if profiles is None else profiles
         self.profiles: dict[tuple[str, str], Profile] = {(p.provider, p.model): p for p in profiles}
         if extract is None:
             from generator.example.extractor import extract
         answers = {"baseline-rules": rules_answer(extract), "baseline-null": null_answer}
         self.baselines = {(b["provider"], b["model"]): (b["run_id"], answers[b["run_id"]]) for b in BASELINES}
+        self.image_baselines = {(OCR_BASELINE["provider"], OCR_BASELINE["model"]): OCR_BASELINE["run_id"]}
         self._attempts: dict[tuple, int] = {}
         self.seen: list[tuple[str, str, str, int, int]] = []  # (provider, model, item, repeat, attempt)
         self._cache: dict[tuple, object] = {}
@@ -169,10 +181,14 @@ class SimModels:
         key = (provider, model)
         if key not in self.profiles and key not in self.baselines:
             return error_reply(404, f"The model {model[:100]!r} does not exist on {provider[:50]!r}", "not_found_error")
-        item = self.items.get(_user_key(messages))
+        hashes = tuple(image_hashes(messages))
+        item = self.by_pages.get(hashes) if hashes else self.items.get(_user_key(messages))
         if item is None:
             return error_reply(400, "unknown document: this server serves the suite's items only",
                                "invalid_request_error")
+        image_only = bool(hashes) and self.items.get(_user_key(messages)) is not item
+        if image_only and key in self.baselines and key not in self.image_baselines:
+            return error_reply(400, "this baseline reads text only", "invalid_request_error")
         repeat = repeat or 0
         number = self._attempt_number((provider, model, item["id"], repeat), attempt)
         if len(self.seen) < 2_000_000:
@@ -184,13 +200,23 @@ class SimModels:
             return error_reply(status, f"injected fault: {fault}", fault, 0.0, headers)
         if fault in ("timeout", "disconnect"):
             return Reply("hang" if fault == "timeout" else "disconnect")
-        if key in self.baselines:
+        if image_only and key in self.image_baselines:  # the rule extractor reading pixels through OCR
+            run_id = self.image_baselines[key]
+            try:
+                content = self._cached((run_id, item["id"]), lambda: ocr_answer(item, image_bytes(messages)))
+            except OcrError as exc:
+                return error_reply(500, str(exc), "server_error")
+            call = SimCall([], content)
+            delay_s = 0.0
+        elif key in self.baselines:
             run_id, answer = self.baselines[key]
             content = self._cached((run_id, item["id"]), lambda: answer(item))
             call = SimCall([], content)
             delay_s = 0.0
         else:
             profile = self.profiles[key]
+            if image_only:
+                profile = image_profile(profile, photo=item["dataset"] == "receipts")
             run_id = profile.run_id
             call = self._cached((run_id, item["id"], repeat),
                                 lambda: simulate_call(profile, item, repeat, self.seed))
@@ -227,7 +253,18 @@ class SimModels:
         return json.dumps(body, ensure_ascii=False).encode("utf-8")
 
 
+def _text_of(content: object) -> str:
+    """A message's text: its content string, or the text of its first text part."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        for part in content:
+            if isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str):
+                return part["text"]
+    return ""
+
+
 def _user_key(messages: list) -> str:
     users = [m.get("content") for m in messages if isinstance(m, dict) and m.get("role") == "user"]
-    text = users[-1] if users and isinstance(users[-1], str) else ""
+    text = _text_of(users[-1]) if users else ""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

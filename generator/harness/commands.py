@@ -55,10 +55,14 @@ def _spec(root: Path, suite: str, model: str, provider_id: str, **kw):
 @click.option("--description", default=None)
 @click.option("--max-steps", type=click.IntRange(1, 500), default=40, show_default=True,
               help="Tool calls of one episode (suites driven by tool calling, such as ledgershield).")
+@click.option("--input", "input_kind", type=click.Choice(["text", "image", "text+image"]), default="text",
+              show_default=True, help="What the model is given: the document's text, its page images "
+              "(as image parts of the request), or both.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def run(suite: str, model: str, provider_id: str, root: Path, half: str, repeats: int, repeat_sample: str,
         anchors: bool, run_id: str | None, limit: int | None, concurrency: int | None, timeout_s: float | None,
-        base_url: str | None, round_: str, description: str | None, max_steps: int, quiet: bool) -> None:
+        base_url: str | None, round_: str, description: str | None, max_steps: int, input_kind: str,
+        quiet: bool) -> None:
     """Run MODEL on PROVIDER over SUITE and store every request and response.
 
     Rerunning the same command resumes: stored calls are skipped, a torn last line is repaired
@@ -76,7 +80,7 @@ def run(suite: str, model: str, provider_id: str, root: Path, half: str, repeats
     spec = _spec(root, suite, model, provider_id, run_id=run_id, half=half, repeats=repeats,
                  repeat_sample=repeat_sample, anchors=anchors, limit=limit, concurrency=concurrency,
                  timeout_s=timeout_s, base_url=base_url, description=description, round=round_,
-                 max_steps=max_steps)
+                 max_steps=max_steps, input=input_kind)
     bar = Progress(0, f"{spec.id} ", enabled=not quiet)
     try:
         outcome = asyncio.run(execute(spec, bar))

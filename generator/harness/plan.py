@@ -17,9 +17,12 @@ from pathlib import Path
 
 from generator.content import SuiteConfig, load_items, load_suite
 from generator.errors import ErrorLog, TallyError
+from generator.page_images import INPUT_KINDS, PageError, input_problem
 from generator.plugins import load_registry
 from generator.prompts import Template, load_template
 from generator.suite_api import Suite
+
+from .images import page_bytes, text_view, with_images
 
 HALVES = ("public", "private", "both")
 ANCHORS_FILE = "anchors.toml"
@@ -37,8 +40,26 @@ class SuitePlan:
     items: list[dict]  # of the run's half, sorted by id
     anchors: list[str]
 
-    def messages(self, item: dict) -> list[dict]:
-        return self.plugin.messages(item, self.suite.reference_date, self.template)
+    def messages(self, item: dict, kind: str = "text") -> list[dict]:
+        """The messages sent for `item` with input `kind` (text, image or text+image: images.py)."""
+        base = self.plugin.messages(text_view(item, kind), self.suite.reference_date, self.template)
+        if kind == "text":
+            return base
+        try:
+            pages = page_bytes(item, self.suite.root / "items")
+        except PageError as exc:
+            raise PlanError(f"item {item['id']}: {exc}") from None
+        return with_images(base, pages, kind)
+
+    def check_input(self, kind: str, items: list[dict]) -> None:
+        """PlanError naming the items that can't be sent as `kind` input."""
+        if kind not in INPUT_KINDS:
+            raise PlanError(f"input kind must be one of {', '.join(INPUT_KINDS)}")
+        bad = [(i["id"], p) for i in items if (p := input_problem(i["document"], kind)) is not None]
+        if bad:
+            shown = "; ".join(f"{item_id} {problem}" for item_id, problem in bad[:5])
+            raise PlanError(f"{len(bad)} item(s) can't be sent as {kind} input: {shown}"
+                            + (" ..." if len(bad) > 5 else ""))
 
 
 def load_plan(root: Path, suite_name: str, half: str) -> SuitePlan:

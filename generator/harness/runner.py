@@ -20,6 +20,7 @@ from generator.ids import id_problem
 from ..sealing import private_file
 from .agent_loop import DEFAULT_MAX_STEPS, run_episode
 from .client import CallResult, ChatClient, RetryPolicy
+from .images import stored_request
 from .plan import PlanError, jobs, load_plan
 from .progress import Progress
 from .providers import Provider
@@ -46,13 +47,15 @@ class RunSpec:
     base_url: str | None = None
     description: str | None = None
     round: str = "adhoc"
+    input: str = "text"  # text | image | text+image (images.py)
     time_scale: float = 1.0
     sampling: dict = field(default_factory=lambda: dict(SAMPLING))
     max_steps: int = DEFAULT_MAX_STEPS  # tool calls of one episode (suites with a tool environment)
 
     @property
     def id(self) -> str:
-        return self.run_id or f"{self.model}-{self.provider.id}"
+        kind = "" if self.input == "text" else "-" + self.input.replace("+", "-")
+        return self.run_id or f"{self.model}-{self.provider.id}{kind}"
 
 
 @dataclass
@@ -90,6 +93,8 @@ def run_meta(spec: RunSpec, prompt_sha256: str, suite_version: str, anchors: lis
         meta["prices"] = prices
     if spec.anchors:
         meta["anchors"] = anchors
+    if spec.input != "text":  # absent means text, as in every run stored before input kinds
+        meta["input"] = spec.input
     return meta
 
 
@@ -109,6 +114,7 @@ async def execute(spec: RunSpec, progress: Progress | None = None) -> RunOutcome
     model = spec.provider.model(spec.model)  # the provider must serve it
     plan = load_plan(spec.root, spec.suite, spec.half)
     todo = jobs(plan, spec.repeats, spec.repeat_sample, spec.anchors, spec.limit, spec.root)
+    plan.check_input(spec.input, [item for item, _ in todo])
     api_key = spec.provider.api_key()
     private_items = frozenset(i["id"] for i in plan.items if i.get("half") == "private")
     private_path = private_file(Path(spec.root), spec.suite, spec.id) if private_items else None
@@ -147,7 +153,7 @@ async def execute(spec: RunSpec, progress: Progress | None = None) -> RunOutcome
                         item, repeat = queue.get_nowait()
                     except asyncio.QueueEmpty:
                         return
-                    request = {"model": spec.model, "messages": plan.messages(item), **spec.sampling}
+                    request = {"model": spec.model, "messages": plan.messages(item, spec.input), **spec.sampling}
                     if environment is not None:
                         request["tools"] = list(environment.TOOL_DEFINITIONS)
                         record = await run_episode(client, environment, log, item, repeat, request,
@@ -155,7 +161,7 @@ async def execute(spec: RunSpec, progress: Progress | None = None) -> RunOutcome
                         result = CallResult(record["attempts"], record["response"], record["latency_ms"])
                     else:
                         result = await client.call(request, repeat, lane)
-                        record = {"item": item["id"], "repeat": repeat, "request": request,
+                        record = {"item": item["id"], "repeat": repeat, "request": stored_request(request),
                                   "attempts": result.attempts, "response": result.response,
                                   "usage": usage_of(result.response), "latency_ms": result.latency_ms}
                     store.append(record, client.scrub)

@@ -30,7 +30,7 @@ except ImportError:  # pragma: no cover - not on POSIX
 
 # run.json keys that must match when a stored run is resumed
 SAME_ON_RESUME = ("format", "suite", "suite_version", "run_id", "model", "provider", "hosting",
-                  "simulated", "prompt_sha256", "sampling", "half")
+                  "simulated", "prompt_sha256", "sampling", "half", "input")
 FSYNC_EVERY_S = 2.0
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..csvsafe import csv_safe
 from .gather import SiteData
-from .pages.items import oversize_files
+from .pages.items import oversize_files, page_files
 
 RESCORE_FILES = ("summary.json", "item_stats.csv", "calls.csv", "agreement.json")
 
@@ -55,6 +55,10 @@ def write_data_files(site_dir: Path, site: SiteData) -> None:
                 shutil.copyfile(sd.public_files[run_id], target)
             else:
                 target.write_bytes(b"")
+        for rel_path, data in page_files(sd):  # the page images item pages show
+            path = site_dir / rel_path
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
         for rel_path, text in oversize_files(sd):  # what item pages show only in part
             path = site_dir / rel_path
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -15,6 +15,7 @@ import numpy as np
 from .anchors import anchor_comparisons
 from .estimates import Draws, macro_draws, per_run, ratio_draws
 from .gap import gap
+from .input_kinds import input_kinds
 from .inputs import SuiteData
 from .items import consistency, item_analysis
 from .operations import QUANTILE_RULE, operations, operations_calls
@@ -145,6 +146,8 @@ def compute(data: SuiteData, resamples: int, on_chunk: Callable[[int], None] | N
     }
     if sources := source_gaps(data, resamples, on_chunk):  # real against generated documents
         doc["sources"] = sources
+    if data.other_inputs:
+        doc["inputs"] = input_kinds(data, resamples, _stratum)
     if suite.comparison == OVERLAP:
         doc["operations_calls"] = operations_calls(ops)
     return _clean(doc)

@@ -6,7 +6,9 @@ started). A run without a stored response for every item of its half is incomple
 and never replaces a complete run; the site lists it apart with its coverage. Several runs of the same model,
 provider and round are replicates: one group whose per-item figures combine as the suite declares
 ("mean": each run's per-item mean weighs the same; "pooled": every response weighs the same).
-Earlier rounds of a group are kept apart, for the anchor comparison only.
+Earlier rounds of a group are kept apart, for the anchor comparison only. Runs of another input kind
+than text (page images, or text and images: run.json `input`) are never grouped with text runs: they
+form their own SuiteData per kind (`other_inputs`), ranked apart; the text runs are the leaderboards.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class RunInfo:
     anchors: tuple[str, ...] = ()
     replicates: tuple[str, ...] = ()  # the runs of the group (one for a single run)
     coverage: tuple[int, int] = (0, 0)  # (items of its half with a stored response, items of its half)
+    input: str = "text"  # what its runs were given: text | image | text+image
 
 
 @dataclass
@@ -60,6 +63,7 @@ class SuiteData:
     all_runs: list[RunInfo] = field(default_factory=list)  # current and earlier, the order of all_figs
     all_figs: np.ndarray | None = None
     all_repeats: np.ndarray | None = None
+    other_inputs: dict[str, "SuiteData"] = field(default_factory=dict)  # input kind -> its runs, ranked apart
 
 
 def suite_data(scored) -> SuiteData:
@@ -72,7 +76,7 @@ def suite_data(scored) -> SuiteData:
             expected = sum(1 for i in scored.items if r.run.half in ("both", i.half))
             incomplete.append(_info(r.run, [r], (expected - r.missing, expected)))
             continue
-        groups[(r.run.model, r.run.provider, str(r.run.meta.get("round", "")))].append(r)
+        groups[(r.run.model, r.run.provider, str(r.run.meta.get("round", "")), r.run.input)].append(r)
     infos, figs, repeats, calls = [], [], [], {}
     for members in groups.values():
         expected = sum(1 for i in scored.items if members[0].run.half in ("both", i.half))
@@ -88,11 +92,20 @@ def suite_data(scored) -> SuiteData:
     all_figs = np.stack([figs[k] for k in order]) if infos else np.zeros((0, n_items, width))
     all_repeats = np.stack([repeats[k] for k in order]) if infos else np.zeros((0, n_items), dtype=np.int64)
     current, earlier = split_rounds(infos)
-    keep = [k for k, info in enumerate(infos) if info in current]
-    return SuiteData(scored.suite, scored.plugin, declared, scored.items, current, declared.figure_names,
-                     all_figs[keep], all_repeats[keep], {r.id: calls[r.id] for r in current},
-                     earlier=earlier, all_runs=infos, all_figs=all_figs, all_repeats=all_repeats,
-                     incomplete=incomplete, repeat_answers={r.run.id: r.repeat_answers for r in scored.runs})
+    by_kind = {}
+    for kind in sorted({info.input for info in infos} | {r.input for r in incomplete} | {"text"}):
+        mine = [k for k, info in enumerate(infos) if info.input == kind]
+        keep = [k for k in mine if infos[k] in current]
+        by_kind[kind] = SuiteData(
+            scored.suite, scored.plugin, declared, scored.items, [infos[k] for k in keep], declared.figure_names,
+            all_figs[keep], all_repeats[keep], {infos[k].id: calls[infos[k].id] for k in keep},
+            earlier=[r for r in earlier if r.input == kind], all_runs=[infos[k] for k in mine],
+            all_figs=all_figs[mine], all_repeats=all_repeats[mine],
+            incomplete=[r for r in incomplete if r.input == kind],
+            repeat_answers={r.run.id: r.repeat_answers for r in scored.runs if r.run.input == kind})
+    main = by_kind.pop("text")  # the leaderboards, headline included, are of text input
+    main.other_inputs = by_kind
+    return main
 
 
 def _info(first, members: list, coverage: tuple[int, int]) -> RunInfo:
@@ -100,7 +113,7 @@ def _info(first, members: list, coverage: tuple[int, int]) -> RunInfo:
     return RunInfo(first.id, first.model, first.provider, first.hosting, any(m.run.simulated for m in members),
                    first.meta.get("prices"), str(first.meta.get("round", "")),
                    min(str(m.run.meta.get("started", "")) for m in members), anchors,
-                   tuple(m.run.id for m in members), coverage)
+                   tuple(m.run.id for m in members), coverage, first.input)
 
 
 def combine(members: list, how: str) -> tuple[np.ndarray, np.ndarray]:
@@ -128,9 +141,9 @@ def split_rounds(infos: list[RunInfo]) -> tuple[list[RunInfo], list[RunInfo]]:
     Rounds are ordered by the date their runs declare they started (`started` in run.json), then by
     the round's name: a round's name is a label, not a date.
     """
-    groups: dict[tuple[str, str], list[RunInfo]] = defaultdict(list)
+    groups: dict[tuple[str, str, str], list[RunInfo]] = defaultdict(list)
     for info in infos:
-        groups[(info.model, info.provider)].append(info)
+        groups[(info.model, info.provider, info.input)].append(info)
     current, earlier = [], []
     for runs in groups.values():
         ordered = sorted(runs, key=lambda r: (r.started, r.round, r.id))

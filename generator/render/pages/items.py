@@ -66,6 +66,34 @@ def record_file(sd: SuiteView, run: str, item_id: str, repeat: int) -> str:
     return suite_download(sd, f"records/{run}/{item_id}-r{repeat}.json")
 
 
+PAGE_SHOWN_WIDTH = 720  # item pages show a page image at most this wide (the link opens it whole)
+
+
+def page_images(sd: SuiteView, item) -> list[dict]:
+    """The item's page images as its page shows them: published under downloads/<suite>/ (their path
+    in the item, checked at load), with their size, scaled to at most PAGE_SHOWN_WIDTH pixels wide."""
+    from PIL import Image
+
+    out = []
+    for page in item.document.get("pages") or []:
+        with Image.open(sd.suite.root / "items" / page["path"]) as image:
+            width, height = image.size
+        shown = min(width, PAGE_SHOWN_WIDTH)
+        out.append({"href": suite_download(sd, page["path"]), "alt": page["alt"], "width": shown,
+                    "height": max(1, round(height * shown / width)),
+                    "kb": max(1, round((sd.suite.root / "items" / page["path"]).stat().st_size / 1024))})
+    return out
+
+
+def page_files(sd: SuiteView):
+    """(site path, bytes) of every public item's page images, read and checked again (type, size, hash)."""
+    from ...page_images import read_page
+
+    for item in sd.public_items:
+        for page in item.document.get("pages") or []:
+            yield suite_download(sd, page["path"]), read_page(sd.suite.root / "items", page)
+
+
 def suite_download(sd: SuiteView, rest: str) -> str:
     return f"downloads/{sd.suite.name}/{rest}"
 
@@ -126,6 +154,7 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
                               "content": content, "content_more": content_more, "rows": rows,
                               "model": info[run].model, "provider": info[run].provider,
                               "simulated": info[run].simulated,
+                              "input": info[run].input,
                               "model_href": model_path(info[run].model) if info[run].model in paged[0] else None,
                               "provider_href": provider_path(info[run].provider)
                               if info[run].provider in paged[1] else None})
@@ -134,6 +163,7 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
                               "rows": [[v["unit"], v["verdict"], v["points"], v["order"]] for v in rows]})
     ctx = {"sd": sd, "suite": sd.suite, "item": item, "document": document, "answers": _answers(sd, raw),
            "document_more": doc_more, "document_href": document_file(sd, item.id) if doc_more else None,
+           "page_images": page_images(sd, item),
            "scorer_scripts": scorer_scripts(sd), "unit_label": sd.plugin.unit_label,
            "item_line": item_line, "responses": responses, "published": published,
            "suite_href": suite_path(sd), "index_href": suite_path(sd, "items/index.html"),

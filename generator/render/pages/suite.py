@@ -27,6 +27,7 @@ from .common import (
 from .compare import compare_page
 from .episodes import episodes_path, has_episodes, imported_table
 from .home import headline_forest
+from .input_kinds import input_sections
 from .labels import label_tables
 from .sources import source_note, source_tables
 from .tradeoff import tradeoff_charts
@@ -260,8 +261,10 @@ def pages(site: SiteData):
         consistency = consistency_table(sd)
         item_summary, flagged, every_item = item_tables(sd)
         audit = audit_tables(sd)
+        inputs = input_sections(sd)
         tables = [main["leaderboard"], main["metrics"], gap] + [d["metrics"] for d in datasets] + \
-                 [b["table"] for b in balance] + reports + [t for t in (consistency, flagged, every_item) if t] + audit
+                 [b["table"] for b in balance] + reports + [t for t in (consistency, flagged, every_item) if t] + audit + \
+                 [t for s in inputs for t in (s["board"], s["paired"])]
         tables += (labels := label_tables(sd)) + (sources := source_tables(sd))
         for d in datasets:
             d["leaderboard"].export = None
@@ -272,7 +275,7 @@ def pages(site: SiteData):
                "method": sd.stats["method"], "tradeoffs": tradeoff_charts(sd, f"tradeoff-{name}"),
                "public_items": len(sd.public_items), "items_href": suite_path(sd, "items/index.html"),
                "episodes_href": episodes_path(sd) if has_episodes(sd) else None, "imported": imported_table(sd),
-               "n_items": len(sd.result.items),
+               "n_items": len(sd.result.items), "inputs": inputs,
                "sealed": {r.run.id: r.sealed for r in sd.result.runs if r.sealed},
                "filters": filter_views(sd, facts, suite_path(sd)) | {"initial": head_key}}
         ctx |= {"labels": labels, "sources": sources, "sources_note": source_note(sd)}
