@@ -140,20 +140,24 @@ def scorer_script_path(plugin, k: int) -> str:
 
 
 def build_site(root: Path, out: Path | None = None, draft: bool = False, resamples: int | None = None,
-               jobs: int = 1, progress=None, skip_scorer_b: bool = False, say=None) -> BuildReport:
+               jobs: int = 1, progress=None, skip_scorer_b: bool = False, say=None, cache: bool = True) -> BuildReport:
     """Build the site of the project at `root` into `out` (default ROOT/site).
 
     Refuses (BuildError) when the scorers disagree or scorer B did not run, unless `draft`: then
     every page is marked as a draft and says why. `resamples` overrides the suites' setting.
     `progress(total, label)` shows bars (options.progress_factory); `say(text)` prints stages.
+    With `cache`, unchanged runs and statistics come from build/cache/ (generator/cache.py).
     """
+    from ..cache import Cache
+
     root = Path(root)
     report = BuildReport(Path(out) if out else root / "site")
     with build_lock(root):
         _clean_stale(root, report.out)
         site = None
         try:
-            site = gather(root, draft, resamples, jobs, progress, skip_scorer_b)
+            site = gather(root, draft, resamples, jobs, progress, skip_scorer_b,
+                          Cache(root / "build" / "cache") if cache else None)
             report.seconds = dict(site.seconds)
             report.draft = site.draft
             report.warnings = list(site.warnings)
