@@ -182,3 +182,24 @@ def test_a_site_built_from_the_cache_is_byte_identical_to_a_clean_build(tmp_path
     stats = sorted(p.name for p in (root / "build" / "cache" / "stats").iterdir())
     assert stats == ["mini", "twin"]
     assert digests(tmp_path / "clean") == digests(tmp_path / "first") == digests(tmp_path / "again")
+
+
+@needs_node
+def test_only_pages_whose_bytes_change_are_written(tmp_path):
+    root = project(tmp_path)
+    site = tmp_path / "site"
+    first = build(root, site)
+    assert first.unchanged == 0
+    inodes = {p: p.stat().st_ino for p in site.rglob("*") if p.is_file()}
+    again = build(root, site)
+    assert again.unchanged == again.files == len(inodes)
+    assert {p: p.stat().st_ino for p in site.rglob("*") if p.is_file()} == inodes
+    meta = root / "results" / "twin" / "rules-local" / "run.json"
+    meta.write_text(json.dumps(json.loads(meta.read_text()) | {"description": "A changed baseline."}),
+                    encoding="utf-8")
+    changed = build(root, site)
+    now = {p: p.stat().st_ino for p in site.rglob("*") if p.is_file()}
+    written = sorted(p.relative_to(site).as_posix() for p in now if inodes.get(p) != now[p])
+    assert len(written) == changed.files - changed.unchanged > 0
+    assert "models/rules.html" in written and "suites/mini/index.html" not in written
+    assert changed.unchanged > 0

@@ -43,4 +43,5 @@ def build(root: Path, out: Path | None, draft: bool, resamples: int | None, jobs
     if report.draft:
         click.echo(f"warning: every page is marked \u201c{report.draft}\u201d", err=True)
     total = sum(report.seconds.values())
-    click.echo(f"wrote {report.pages} pages, {report.files} files to {report.out} in {total:.1f} s")
+    click.echo(f"wrote {report.pages} pages, {report.files} files to {report.out} in {total:.1f} s "
+               f"({report.files - report.unchanged} changed)")
