@@ -140,13 +140,16 @@ class Cache:
             self.counts.misses += 1
             return None
         except OSError as exc:
-            return self._corrupt(path, f"unreadable: {exc}")
+            self._corrupt(path, f"unreadable: {exc}")
+            return None
         if len(blob) < 32 or hashlib.sha256(blob[32:]).digest() != blob[:32]:
-            return self._corrupt(path, "its contents do not match their hash")
+            self._corrupt(path, "its contents do not match their hash")
+            return None
         try:
             value = marshal.loads(blob[32:])
         except (ValueError, EOFError, TypeError) as exc:
-            return self._corrupt(path, f"unreadable: {exc}")
+            self._corrupt(path, f"unreadable: {exc}")
+            return None
         self.counts.hits += 1
         return value
 
@@ -160,7 +163,7 @@ class Cache:
     def write(self, kind: str, suite: str, key: str, value: object) -> None:
         path = self._path(kind, suite, key)
         try:
-            payload = marshal.dumps(value)
+            payload = marshal.dumps(value)  # type: ignore[arg-type]  # refused below when not plain
         except ValueError:  # a value of a type marshal does not keep (never cached, computed each time)
             return
         path.parent.mkdir(parents=True, exist_ok=True)

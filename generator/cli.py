@@ -37,9 +37,10 @@ def main() -> None:
 @options.JOBS
 @options.SKIP_B
 @options.NO_CACHE
+@options.SCHEDULER
 @options.QUIET
 def rescore(root: Path, suites: tuple[str, ...], out: Path | None, jobs: int | None, skip_scorer_b: bool,
-            no_cache: bool, quiet: bool) -> None:
+            no_cache: bool, scheduler: str | None, quiet: bool) -> None:
     """Rescore stored responses offline with both scorers; write verdicts, figures and metrics.
 
     Exit status: 0 when both scorers agree on every verdict, 2 on input errors (nothing is
@@ -53,7 +54,8 @@ def rescore(root: Path, suites: tuple[str, ...], out: Path | None, jobs: int | N
     from .report import print_agreement, print_summary
 
     scored = load_and_score(root, list(suites) or None, options.jobs_or_cpus(jobs), not skip_scorer_b,
-                            options.progress_factory(quiet), cache=None if no_cache else Cache(root / "build" / "cache"))
+                            options.progress_factory(quiet), cache=None if no_cache else Cache(root / "build" / "cache"),
+                            scheduler=scheduler)
     out = out or root / "build" / "rescore"
     write_outputs(out, scored)
     for res in scored:

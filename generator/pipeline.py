@@ -92,12 +92,23 @@ def load(root: Path, names: list[str] | None = None, registry: Registry | None =
 
 def load_and_score(root: Path, names: list[str] | None = None, jobs: int = 1, gate: bool = True,
                    progress: ProgressFactory = None, public_dir: Path | None = None,
-                   warn: Callable[[str], None] | None = None, cache: Cache | None = None) -> list[ScoredSuite]:
-    """`load` then `score`, every input error of both reported together; `warn` hears each warning."""
+                   warn: Callable[[str], None] | None = None, cache: Cache | None = None,
+                   scheduler: str | None = None) -> list[ScoredSuite]:
+    """`load` then `score`, every input error of both reported together; `warn` hears each warning.
+    With `scheduler`, runs are scored on that Dask cluster (generator/distributed.py)."""
     log = ErrorLog(root)
+    client = None
     try:
-        return score(load(root, names, errors=log), root, jobs, gate, progress, public_dir, log, cache)
+        loaded = load(root, names, errors=log)
+        if scheduler is not None:
+            from .distributed import check_workers, connect
+
+            client = connect(scheduler)
+            check_workers(client, [ls.plugin for ls in loaded], gate)
+        return score(loaded, root, jobs, gate, progress, public_dir, log, cache, client)
     finally:
+        if client is not None:
+            client.close()
         for w in log.warnings:
             (warn or _stderr)(f"warning: {w}")
 
@@ -108,12 +119,13 @@ def _stderr(text: str) -> None:
 
 def score(loaded: list[LoadedSuite], root: Path, jobs: int = 1, gate: bool = True,
           progress: ProgressFactory = None, public_dir: Path | None = None,
-          errors: ErrorLog | None = None, cache: Cache | None = None) -> list[ScoredSuite]:
+          errors: ErrorLog | None = None, cache: Cache | None = None, client=None) -> list[ScoredSuite]:
     """Score every run with scorer A and, when `gate`, with scorer B alongside (ScorerBUnavailable
     when it can't run). Input errors in stored responses are collected and raised together. With
     `public_dir`, each run's public lines are kept in public_dir/<suite>/<run>.jsonl (for the site).
     With `cache`, a run whose inputs are unchanged is taken from it (and not read; not sent to
-    scorer B when scorer B agreed with it before, under the same Node.js) and new results are kept."""
+    scorer B when scorer B agreed with it before, under the same Node.js) and new results are kept.
+    With `client` (a dask.distributed Client), runs are scored on its cluster."""
     log = errors if errors is not None else ErrorLog(root)
     out = []
     for ls in loaded:
@@ -153,7 +165,13 @@ def score(loaded: list[LoadedSuite], root: Path, jobs: int = 1, gate: bool = Tru
         fresh: list[RunScore] = []
         try:
             with _bar(progress, total, f"scoring {ls.suite.name}" + (" (A and B)" if gate else " (A)")) as bar:
-                for r in score_runs(todo, scoring, jobs, on_read):
+                if client is not None:
+                    from .distributed import score_runs as on_cluster
+
+                    scored_runs = on_cluster(client, todo, scoring, [i.line for i in ls.items], g)
+                else:
+                    scored_runs = score_runs(todo, scoring, jobs, on_read)
+                for r in scored_runs:
                     fresh.append(r)
                     if bar is not None:
                         bar.update(r.run.responses.stat().st_size)

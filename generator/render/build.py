@@ -167,13 +167,15 @@ def scorer_script_path(plugin, k: int) -> str:
 
 
 def build_site(root: Path, out: Path | None = None, draft: bool = False, resamples: int | None = None,
-               jobs: int = 1, progress=None, skip_scorer_b: bool = False, say=None, cache: bool = True) -> BuildReport:
+               jobs: int = 1, progress=None, skip_scorer_b: bool = False, say=None, cache: bool = True,
+               scheduler: str | None = None) -> BuildReport:
     """Build the site of the project at `root` into `out` (default ROOT/site).
 
     Refuses (BuildError) when the scorers disagree or scorer B did not run, unless `draft`: then
     every page is marked as a draft and says why. `resamples` overrides the suites' setting.
     `progress(total, label)` shows bars (options.progress_factory); `say(text)` prints stages.
-    With `cache`, unchanged runs and statistics come from build/cache/ (generator/cache.py).
+    With `cache`, unchanged runs and statistics come from build/cache/ (generator/cache.py); with
+    `scheduler`, runs are scored on that Dask cluster (generator/distributed.py).
     """
     from ..cache import Cache
 
@@ -184,7 +186,7 @@ def build_site(root: Path, out: Path | None = None, draft: bool = False, resampl
         site = None
         try:
             site = gather(root, draft, resamples, jobs, progress, skip_scorer_b,
-                          Cache(root / "build" / "cache") if cache else None)
+                          Cache(root / "build" / "cache") if cache else None, scheduler)
             report.seconds = dict(site.seconds)
             report.draft = site.draft
             report.warnings = list(site.warnings)

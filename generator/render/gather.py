@@ -168,7 +168,8 @@ def _statistics(res: ScoredSuite, data, count: int, progress, cache: Cache | Non
 
 
 def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: int = 1,
-           progress=None, skip_scorer_b: bool = False, cache: Cache | None = None) -> SiteData:
+           progress=None, skip_scorer_b: bool = False, cache: Cache | None = None,
+           scheduler: str | None = None) -> SiteData:
     """Phase 1: load, score (A and B), statistics, pages' data. `progress(total, label)` as in
     options.progress_factory (None: quiet). With `cache`, unchanged runs and statistics are reused."""
     if skip_scorer_b and not draft:
@@ -176,7 +177,8 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
     public_dir = root / "build" / "public"
     shutil.rmtree(public_dir, ignore_errors=True)
     clock = time.perf_counter()
-    results = load_and_score(root, None, jobs, not skip_scorer_b, progress, public_dir, cache=cache)
+    results = load_and_score(root, None, jobs, not skip_scorer_b, progress, public_dir, cache=cache,
+                             scheduler=scheduler)
     seconds = {"gather: load, scorer A and scorer B": time.perf_counter() - clock}
     clock = time.perf_counter()
     _check_page_names(results)
