@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from importlib.metadata import version as package_version
 from pathlib import Path
 
+import orjson
 from distributed import Client, as_completed
 
 from .cache import code_hash, plugin_folder
@@ -103,14 +104,75 @@ def _task(shared: tuple, run: Run, data: bytes) -> tuple:
     return result, lines, log.errors, log.warnings, end
 
 
-def _scorer_b(plugin, item_lines: list[bytes], run_id: str, data: bytes) -> object:
-    from .crosscheck import _Node, node_version
+class _ScorerB:
+    """A scorer B process kept on a worker for one suite and one set of items: defined once, then
+    fed run after run (begin_run, the stored lines, end_run), one run at a time."""
 
-    node = _Node(node_version()[0], plugin, item_lines)
-    node.send(run_id, data)
-    out = node.finish()
-    rest = out[len(item_lines):]
-    return rest[1] if len(rest) == 2 else {"error": node.error_text(), "outputs": len(out)}
+    def __init__(self, plugin, item_lines: list[bytes]) -> None:
+        import subprocess
+        import threading
+
+        from .crosscheck import _command, node_version
+
+        self.lock = threading.Lock()
+        self.proc = subprocess.Popen(_command(node_version()[0], [plugin]), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        name = orjson.dumps(plugin.scorer_b.name)
+        defines = [b'{"scorer":' + name + b',"define":' + line + b"}\n" for line in item_lines]
+        self._write(defines)
+        assert self.proc.stdout is not None
+        for _ in defines:
+            reply = orjson.loads(self.proc.stdout.readline() or b"null")
+            if not isinstance(reply, dict) or "defined" not in reply:
+                raise RuntimeError(f"scorer B did not accept an item definition: {reply!r:.300}")
+
+    def _write(self, lines) -> None:
+        """Write from a thread, so that scorer B's replies never fill the pipe while we write."""
+        import threading
+
+        def feed() -> None:
+            assert self.proc.stdin is not None
+            self.proc.stdin.writelines(lines)
+            self.proc.stdin.flush()
+
+        writer = threading.Thread(target=feed, daemon=True)
+        writer.start()
+        self._writer = writer
+
+    def run(self, run_id: str, data: bytes) -> object:
+        from .crosscheck import _loads, _record_lines
+
+        with self.lock:
+            rid = orjson.dumps(run_id)
+            self._write([b'{"begin_run":' + rid + b"}\n", *_record_lines(run_id, data), b'{"end_run":' + rid + b"}\n"])
+            assert self.proc.stdout is not None
+            error = None
+            while True:
+                line = self.proc.stdout.readline()
+                if not line:
+                    self._writer.join()
+                    return {"error": "scorer B exited", "previous": error}
+                reply = _loads(line)
+                if isinstance(reply, dict) and "error" in reply and error is None:
+                    error = reply
+                if isinstance(reply, dict) and reply.get("run") == run_id and "digest" in reply:
+                    self._writer.join()
+                    return reply if error is None else error
+
+
+_SCORER_B: dict[tuple[str, str], _ScorerB] = {}  # on a worker: (suite, items' hash) -> its scorer B
+
+
+def _scorer_b(plugin, item_lines: list[bytes], run_id: str, data: bytes) -> object:
+    """Scorer B's end record of the run ({"run", "digest", "records"}), from the worker's process for
+    the suite (started on the worker's first run of it)."""
+    import hashlib
+
+    key = (plugin.name, hashlib.sha256(b"\n".join(item_lines)).hexdigest())
+    process = _SCORER_B.get(key)
+    if process is None or process.proc.poll() is not None:
+        process = _SCORER_B[key] = _ScorerB(plugin, item_lines)
+    return process.run(run_id, data)
 
 
 def score_runs(client: Client, runs: list[Run], s: Scoring, item_lines: list[bytes], gate) -> Iterator[RunScore]:
