@@ -27,11 +27,12 @@ from pathlib import Path
 
 import numpy as np
 
+from .outputs import verdict_lines
 from .rescore import RunScore
 from .results import Run
 from .score.verdicts import VerdictTable
 
-FORMAT = 1  # bump when an entry's layout changes
+FORMAT = 2  # bump when an entry's layout changes
 GENERATOR = Path(__file__).resolve().parent
 ROOT = GENERATOR.parent
 # Modules that do not take part in scoring: a change to them keeps the cached runs.
@@ -195,7 +196,7 @@ def run_entry(r: RunScore, public: bytes | None, checked_by: str) -> dict:
             "stored_rows": r.stored_rows, "responses": r.responses, "missing": r.missing,
             "sums": r.sums.tobytes(), "shape": r.sums.shape, "repeats": r.repeats.tobytes(),
             "offsets": r.offsets, "public": public, "repeat_answers": r.repeat_answers,
-            "checked_by": checked_by}
+            "checked_by": checked_by, "verdict_csv": verdict_lines(r)}
 
 
 def run_from_entry(run: Run, entry: dict, public_dir: Path | None) -> RunScore:
@@ -206,7 +207,8 @@ def run_from_entry(run: Run, entry: dict, public_dir: Path | None) -> RunScore:
                  responses=entry["responses"], missing=entry["missing"],
                  sums=np.frombuffer(entry["sums"], dtype=np.float64).reshape(entry["shape"]).copy(),
                  repeats=np.frombuffer(entry["repeats"], dtype=np.int64).copy(),
-                 offsets=entry["offsets"], repeat_answers=entry["repeat_answers"])
+                 offsets=entry["offsets"], repeat_answers=entry["repeat_answers"],
+                 verdict_csv=entry["verdict_csv"])
     if public_dir is not None:
         public_dir.mkdir(parents=True, exist_ok=True)
         r.public_file = public_dir / f"{run.id}.jsonl"

@@ -44,6 +44,7 @@ class RunScore:
     # item -> the answers of each repeat, unit by unit, for items answered more than once (consistency)
     repeat_answers: dict[str, list[tuple[str, ...]]] = field(default_factory=dict)
     summary: dict = field(default_factory=dict)  # the run's metrics, by half (pipeline.summarise)
+    verdict_csv: bytes | None = None  # its rows of verdicts.csv once written (outputs.verdict_lines)
 
     def means(self) -> np.ndarray:
         """Per-item figures averaged over repeats (items x figures), NaN where the run has no row."""
