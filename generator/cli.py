@@ -36,22 +36,26 @@ def main() -> None:
               help="Output folder. Default: ROOT/build/rescore.")
 @options.JOBS
 @options.SKIP_B
+@options.NO_CACHE
+@options.SCHEDULER
 @options.QUIET
 def rescore(root: Path, suites: tuple[str, ...], out: Path | None, jobs: int | None, skip_scorer_b: bool,
-            quiet: bool) -> None:
+            no_cache: bool, scheduler: str | None, quiet: bool) -> None:
     """Rescore stored responses offline with both scorers; write verdicts, figures and metrics.
 
     Exit status: 0 when both scorers agree on every verdict, 2 on input errors (nothing is
     written), 3 when the scorers disagree (outputs are written, with the differences in
     agreement.json), 4 when scorer B cannot run (Node.js missing or too old).
     """
+    from .cache import Cache
     from .errors import Disagreement
     from .outputs import write_outputs
     from .pipeline import load_and_score
     from .report import print_agreement, print_summary
 
     scored = load_and_score(root, list(suites) or None, options.jobs_or_cpus(jobs), not skip_scorer_b,
-                            options.progress_factory(quiet))
+                            options.progress_factory(quiet), cache=None if no_cache else Cache(root / "build" / "cache"),
+                            scheduler=scheduler)
     out = out or root / "build" / "rescore"
     write_outputs(out, scored)
     for res in scored:

@@ -169,6 +169,18 @@ class Gate:
         self.suite, self.suite_name, self.item_lines = suite, suite_name, item_lines
         self.node = _Node(self.path, suite, item_lines)
         self.order: list[str] = []
+        self.vouched: list[str] = []  # runs scorer B agreed with before (build cache), not sent again
+        self.remote: dict[str, object] = {}  # run -> scorer B's end record, computed on a cluster worker
+
+    def vouch(self, run_id: str) -> None:
+        """A run whose unchanged inputs and scorer A results scorer B agreed with before, under this
+        Node.js version and the same scorer sources (the build cache's key covers them)."""
+        self.vouched.append(run_id)
+
+    def accept(self, run_id: str, end: object) -> None:
+        """Scorer B's end record of a run ({"run", "digest", "records"}), computed elsewhere (a
+        cluster worker, generator/distributed.py), compared in `finish` like a local one."""
+        self.remote[run_id] = end
 
     def send(self, run_id: str, data: bytes) -> None:
         self.order.append(run_id)
@@ -188,6 +200,14 @@ class Gate:
         by_id = {r.run.id: r for r in runs}
         agreement = Agreement(self.suite_name, node=self.version)
         mismatched = []
+        agreement.compared += sum(by_id[run_id].stored_rows for run_id in self.vouched)
+        for run_id, end in self.remote.items():
+            if not isinstance(end, dict) or end.get("run") != run_id or "digest" not in end:
+                raise ScorerBUnavailable(f"scorer B failed on run {run_id} on a cluster worker: {end!r:.300}")
+            r = by_id[run_id]
+            agreement.compared += r.stored_rows
+            if end["digest"] != r.digest or end["records"] != r.responses:
+                mismatched.append(r)
         for k, run_id in enumerate(self.order):
             begun, end = (rest[2 * k], rest[2 * k + 1]) if 2 * k + 1 < len(rest) else (None, None)
             if not isinstance(begun, dict) or not isinstance(end, dict) or end.get("run") != run_id:

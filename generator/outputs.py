@@ -4,6 +4,7 @@ agreement.json, all suites written into a fresh folder and swapped in (a failure
 from __future__ import annotations
 
 import csv
+import io
 import json
 import shutil
 import tempfile
@@ -39,12 +40,20 @@ def write_outputs(out_dir: Path, scored: list) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def verdict_lines(r) -> bytes:
+    """The run's rows of verdicts.csv, as written (kept by the build cache with the run)."""
+    if r.verdict_csv is None:
+        buffer = io.StringIO(newline="")
+        csv.writer(buffer, lineterminator="\n").writerows(map(csv_row, r.verdicts.rows()))
+        r.verdict_csv = buffer.getvalue().encode("utf-8", "backslashreplace")
+    return r.verdict_csv
+
+
 def _write_verdicts(path: Path, res) -> None:
-    with path.open("w", encoding="utf-8", errors="backslashreplace", newline="") as fh:
-        writer = csv.writer(fh, lineterminator="\n")
-        writer.writerow(COLUMNS)
+    with path.open("wb") as fh:
+        fh.write((",".join(COLUMNS) + "\n").encode())
         for r in res.runs:
-            writer.writerows(map(csv_row, r.verdicts.rows()))
+            fh.write(verdict_lines(r))
 
 
 def _write_calls(path: Path, res) -> None:

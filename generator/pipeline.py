@@ -8,19 +8,23 @@ bytes go to scorer A and to scorer B.
 from __future__ import annotations
 
 import contextlib
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from .cache import Cache, run_entry, run_from_entry, run_key, suite_key
 from .content import Item, SuiteConfig, load_items, load_suite
 from .crosscheck import Gate
 from .errors import ErrorLog, InputProblem
 from .plugins import PluginError, Registry, load_registry
 from .rescore import RunScore, Scoring, score_runs
 from .results import Run, list_run_dirs, load_run
+from .sealing import read_run
 from .stats.declared import Declared
 from .stats.estimates import point_estimates
 from .suite_api import Suite
@@ -44,6 +48,7 @@ class ScoredSuite:
     items: list[Item]
     runs: list[RunScore]  # sorted by run id
     agreement: dict = field(default_factory=dict)  # the gate's report (crosscheck.Agreement.to_json)
+    run_keys: dict[str, str] = field(default_factory=dict)  # run id -> its build cache key (with a cache)
 
     @property
     def summary(self) -> dict:
@@ -88,12 +93,23 @@ def load(root: Path, names: list[str] | None = None, registry: Registry | None =
 
 def load_and_score(root: Path, names: list[str] | None = None, jobs: int = 1, gate: bool = True,
                    progress: ProgressFactory = None, public_dir: Path | None = None,
-                   warn: Callable[[str], None] | None = None) -> list[ScoredSuite]:
-    """`load` then `score`, every input error of both reported together; `warn` hears each warning."""
+                   warn: Callable[[str], None] | None = None, cache: Cache | None = None,
+                   scheduler: str | None = None) -> list[ScoredSuite]:
+    """`load` then `score`, every input error of both reported together; `warn` hears each warning.
+    With `scheduler`, runs are scored on that Dask cluster (generator/distributed.py)."""
     log = ErrorLog(root)
+    client = None
     try:
-        return score(load(root, names, errors=log), root, jobs, gate, progress, public_dir, log)
+        loaded = load(root, names, errors=log)
+        if scheduler is not None:
+            from .distributed import check_workers, connect
+
+            client = connect(scheduler)
+            check_workers(client, [ls.plugin for ls in loaded], gate)
+        return score(loaded, root, jobs, gate, progress, public_dir, log, cache, client)
     finally:
+        if client is not None:
+            client.close()
         for w in log.warnings:
             (warn or _stderr)(f"warning: {w}")
 
@@ -104,27 +120,60 @@ def _stderr(text: str) -> None:
 
 def score(loaded: list[LoadedSuite], root: Path, jobs: int = 1, gate: bool = True,
           progress: ProgressFactory = None, public_dir: Path | None = None,
-          errors: ErrorLog | None = None) -> list[ScoredSuite]:
+          errors: ErrorLog | None = None, cache: Cache | None = None, client=None) -> list[ScoredSuite]:
     """Score every run with scorer A and, when `gate`, with scorer B alongside (ScorerBUnavailable
     when it can't run). Input errors in stored responses are collected and raised together. With
-    `public_dir`, each run's public lines are kept in public_dir/<suite>/<run>.jsonl (for the site)."""
+    `public_dir`, each run's public lines are kept in public_dir/<suite>/<run>.jsonl (for the site).
+    With `cache`, a run whose inputs are unchanged is taken from it (and not read; not sent to
+    scorer B when scorer B agreed with it before, under the same Node.js) and new results are kept.
+    With `client` (a dask.distributed Client), runs are scored on its cluster."""
     log = errors if errors is not None else ErrorLog(root)
     out = []
     for ls in loaded:
         # with input errors already found, scorer A alone looks for the rest
         g = Gate(ls.plugin, ls.suite.name, [i.line for i in ls.items]) if gate and not log.errors else None
-        total = sum(r.responses.stat().st_size for r in ls.runs)
+        folder = public_dir / ls.suite.name if public_dir else None
+        keys: dict[str, str] = {}
+        cached: dict[str, RunScore] = {}
+        scratch: Path | None = None
+        unchecked: list[RunScore] = []  # cached runs that scorer B checks now
+        todo = ls.runs
+        if cache is not None:
+            if folder is None:  # the cache keeps every run's public lines, for a later site build
+                scratch = Path(tempfile.mkdtemp(prefix="tally-public-"))
+                folder = scratch / ls.suite.name
+            skey = suite_key(ls.suite.root, ls.plugin)
+            keys = {r.id: run_key(skey, r) for r in ls.runs}
+            for run in ls.runs:
+                entry = cache.read("runs", ls.suite.name, keys[run.id])
+                if isinstance(entry, dict):
+                    cached[run.id] = run_from_entry(run, entry, folder)
+                    if g is not None and entry["checked_by"] == g.version:
+                        g.vouch(run.id)
+                    elif g is not None:
+                        g.send(run.id, read_run(run.responses, log).data)
+                        unchecked.append(cached[run.id])
+            for problem in cache.take_problems():
+                log.warn(cache.folder, None, problem)
+            todo = [r for r in ls.runs if r.id not in cached]
+        total = sum(r.responses.stat().st_size for r in todo)
 
         def on_read(run: Run, data: bytes, g: Gate | None = g) -> None:
             if g is not None:
                 g.send(run.id, data)
 
-        scoring = Scoring(ls.plugin, ls.items, log, public_dir / ls.suite.name if public_dir else None)
+        scoring = Scoring(ls.plugin, ls.items, log, folder)
+        fresh: list[RunScore] = []
         try:
             with _bar(progress, total, f"scoring {ls.suite.name}" + (" (A and B)" if gate else " (A)")) as bar:
-                runs = []
-                for r in score_runs(ls.runs, scoring, jobs, on_read):
-                    runs.append(r)
+                if client is not None:
+                    from .distributed import score_runs as on_cluster
+
+                    scored_runs = on_cluster(client, todo, scoring, [i.line for i in ls.items], g)
+                else:
+                    scored_runs = score_runs(todo, scoring, jobs, on_read)
+                for r in scored_runs:
+                    fresh.append(r)
                     if bar is not None:
                         bar.update(r.run.responses.stat().st_size)
             if log.errors and g is not None:  # input errors come first: scorer B's view is moot
@@ -133,16 +182,38 @@ def score(loaded: list[LoadedSuite], root: Path, jobs: int = 1, gate: bool = Tru
         except BaseException:
             if g is not None:
                 g.abort()
+            if scratch is not None:
+                shutil.rmtree(scratch, ignore_errors=True)
             raise
         if log.errors:
+            if scratch is not None:
+                shutil.rmtree(scratch, ignore_errors=True)
             continue
+        runs = sorted(fresh + list(cached.values()), key=lambda r: r.run.id)
         agreement = g.finish(runs).to_json() if g is not None else {
             "suite": ls.suite.name, "status": "not run", "reason": "scorer B was skipped (--skip-scorer-b)"}
-        scored = ScoredSuite(ls.suite, ls.plugin, ls.items, runs, agreement)
+        if cache is not None:
+            _keep(cache, ls.suite.name, keys, fresh + (unchecked if g is not None else []), agreement, g.version if g is not None else "")
+            if scratch is not None:
+                shutil.rmtree(scratch, ignore_errors=True)
+                for r in runs:
+                    r.public_file = None
+        scored = ScoredSuite(ls.suite, ls.plugin, ls.items, runs, agreement, keys)
         summarise(scored)
         out.append(scored)
     log.check()
     return out
+
+
+def _keep(cache: Cache, suite: str, keys: dict[str, str], fresh: list[RunScore], agreement: dict,
+          node: str) -> None:
+    """Cache the runs scored (or checked by scorer B) now; a run with no stored response is not kept
+    (its warning must be given again). Marked as checked by scorer B only when the whole suite agreed."""
+    checked = node if agreement.get("status") == "agree" else ""
+    for r in fresh:
+        if r.responses and r.public_file is not None:
+            cache.write("runs", suite, keys[r.run.id], run_entry(r, r.public_file.read_bytes(), checked))
+    cache.prune("runs", suite, set(keys.values()))
 
 
 @contextlib.contextmanager

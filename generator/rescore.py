@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import orjson
 
 from . import sealing
 from .calls import call_row, missing_row
@@ -45,6 +46,7 @@ class RunScore:
     # item -> the answers of each repeat, unit by unit, for items answered more than once (consistency)
     repeat_answers: dict[str, list[tuple[str, ...]]] = field(default_factory=dict)
     summary: dict = field(default_factory=dict)  # the run's metrics, by half (pipeline.summarise)
+    verdict_csv: bytes | None = None  # its rows of verdicts.csv once written (outputs.verdict_lines)
 
     def means(self) -> np.ndarray:
         """Per-item figures averaged over repeats (items x figures), NaN where the run has no row."""
@@ -86,58 +88,100 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
     width = len(suite.figures)
     result = RunScore(run, VerdictTable(run.id), sums=np.zeros((len(s.items), width)),
                       repeats=np.zeros(len(s.items), dtype=np.int64))
-    per_response: list[tuple[str, int, list[Verdict], bool]] = []  # item, repeat, rows, stored?
-    sums, repeats = result.sums, result.repeats
-
-    answers: dict[str, list[tuple[str, ...]]] = {}
-
-    def add(item: Item, outcome: Outcome, repeat: int, stub: dict | None = None) -> None:
-        rows = suite.score(item, outcome, run.id, repeat) if stub is None else sealing.stub_rows(stub, run.id)
-        per_response.append((item.id, repeat, rows, outcome is not NO_RESPONSE and stub is None))
-        answers.setdefault(item.id, []).append(
-            _answers(suite, outcome, rows) if stub is None else tuple(stub["answers"]))
-        k = s.position[item.id]
-        sums[k] += suite.item_figures(rows)
-        repeats[k] += 1
-
+    # one entry per response: (position of the item, repeat, rows, outcome, stored?, a sealed record's answers)
+    per_response: list[tuple[int, int, list[Verdict], Outcome, bool, tuple[str, ...] | None]] = []
+    figures: list[tuple[float, ...]] = []
+    extract, what, score, item_figures = suite.extract_answer, suite.answer_what, suite.score, suite.item_figures
+    by_id, position, calls, public = s.by_id, s.position, result.calls, []
     done: set[tuple[str, int]] = set()
-    public: list[tuple[str, int, int, int]] = []  # item, repeat, start, length in `data`
     for _line, record, start, length in iter_records(run, s.half, s.log, data):
-        item = s.by_id[record["item"]]
+        item = by_id[record["item"]]
+        repeat = record["repeat"]
         if sealing.is_sealed(record):  # private storage not here: the stored verdicts, not re-derived
             if (problem := sealing.stub_problem(record)) is not None or item.half != "private":
                 s.log.add(run.responses, _line, problem or f"item {item.id!r} is public: it is never sealed")
                 continue
             outcome = Outcome(record["outcome"], None, "sealed")
-            add(item, outcome, record["repeat"], record)
-            result.calls.append(call_row(run.id, sealing.stub_call_record(record), outcome))
+            rows = sealing.stub_rows(record, run.id)
+            per_response.append((position[item.id], repeat, rows, outcome, False, tuple(record["answers"])))
+            calls.append(call_row(run.id, sealing.stub_call_record(record), outcome))
             result.sealed += 1
         else:
-            outcome = read_outcome(record, suite.extract_answer, suite.answer_what)
-            add(item, outcome, record["repeat"])
-            result.calls.append(call_row(run.id, record, outcome))
-        done.add((item.id, record["repeat"]))
-        result.responses += 1
+            outcome = read_outcome(record, extract, what)
+            rows = score(item, outcome, run.id, repeat)
+            per_response.append((position[item.id], repeat, rows, outcome, True, None))
+            calls.append(call_row(run.id, record, outcome))
+        figures.append(item_figures(rows))
+        done.add((item.id, repeat))
         if item.half == "public":
-            public.append((item.id, record["repeat"], start, length))
+            public.append((item.id, repeat, start, length))
+    result.responses = len(per_response)
     if s.public_dir is not None:
         _keep_public(result, data, public, s.public_dir)
-    for item in s.items:  # a missing response is a failure on that item, never a drop
+    for k, item in enumerate(s.items):  # a missing response is a failure on that item, never a drop
         if run.half in ("both", item.half) and (item.id, 0) not in done:
-            add(item, NO_RESPONSE, 0)
-            result.calls.append(missing_row(run.id, item.id))
+            rows = score(item, NO_RESPONSE, run.id, 0)
+            per_response.append((k, 0, rows, NO_RESPONSE, False, None))
+            figures.append(item_figures(rows))
+            calls.append(missing_row(run.id, item.id))
             result.missing += 1
-    result.calls.sort(key=lambda r: (r[1], r[2]))
-    result.repeat_answers = {i: a for i, a in answers.items() if len(a) > 1}
-    per_response.sort(key=lambda r: r[:2])
+    calls.sort(key=lambda r: (r[1], r[2]))
+    if per_response:
+        where = np.fromiter((r[0] for r in per_response), dtype=np.int64, count=len(per_response))
+        np.add.at(result.sums, where, np.array(figures, dtype=float).reshape(len(figures), width))
+        np.add.at(result.repeats, where, 1)
+    result.repeat_answers = _repeat_answers(suite, s.items, per_response)
+    per_response.sort(key=lambda r: r[:2])  # positions follow item ids: sorted by item, then repeat
     digest = hashlib.sha256()
-    for _item, _repeat, rows, stored in per_response:
+    lines = _DigestLines()
+    for _k, _repeat, rows, _outcome, stored, _sealed in per_response:
         result.verdicts.extend(rows)
         if stored:
-            digest.update(b"".join(verdict_digest_line(v) for v in rows))
+            digest.update(lines(rows))
             result.stored_rows += len(rows)
     result.digest = digest.hexdigest()
     return result
+
+
+class _DigestLines:
+    """The digest lines of one response's rows (verdict_digest_line, row by row), built from two
+    memoised halves: the (item, repeat) head and the (unit, verdict, points, order) tail."""
+
+    def __init__(self) -> None:
+        self.tails: dict[tuple, bytes] = {}
+
+    def __call__(self, rows: list[Verdict]) -> bytes:
+        if not rows:
+            return b""
+        try:
+            head = orjson.dumps((rows[0].item, rows[0].repeat))[:-1] + b","
+        except TypeError:
+            return b"".join(verdict_digest_line(v) for v in rows)
+        tails, out = self.tails, []
+        for v in rows:
+            key = (v.unit, v.verdict, v.points, v.order)
+            tail = tails.get(key)
+            if tail is None:
+                try:
+                    tail = tails[key] = orjson.dumps(key)[1:] + b"\n"
+                except TypeError:  # a lone surrogate in a model-chosen unit
+                    tail = tails[key] = b""
+            out.append(head + tail if tail else verdict_digest_line(v))
+        return b"".join(out)
+
+
+def _repeat_answers(suite: Suite, items: list[Item], responses: list[tuple]) -> dict[str, list[tuple[str, ...]]]:
+    """item -> what each of its responses answered (in the order given), for the items answered more
+    than once; only those items' answers are formatted."""
+    seen: set[int] = set()
+    several: set[int] = set()
+    for r in responses:
+        (several if r[0] in seen else seen).add(r[0])
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for k, _repeat, rows, outcome, _stored, sealed in responses:
+        if k in several:
+            out.setdefault(items[k].id, []).append(_answers(suite, outcome, rows) if sealed is None else sealed)
+    return out
 
 
 def _keep_public(result: RunScore, data: bytes, public: list[tuple[str, int, int, int]], folder: Path) -> None:

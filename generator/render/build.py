@@ -34,6 +34,7 @@ class BuildReport:
     seconds: dict[str, float] = field(default_factory=dict)  # by stage, in order
     draft: str | None = None
     warnings: list[str] = field(default_factory=list)
+    unchanged: int = 0  # files whose bytes are the previous site's: kept as they were (same inode and time)
 
 
 def _nav(site: SiteData) -> list[dict]:
@@ -125,9 +126,35 @@ def write_site(site: SiteData, out: Path, report: BuildReport, say=None) -> None
         report.seconds["downloads"] = time.perf_counter() - clock
         report.pages = writer.pages
         report.files = sum(1 for p in tmp.rglob("*") if p.is_file())
+        report.unchanged = keep_unchanged(tmp, out)
         _swap(tmp, out)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def keep_unchanged(fresh: Path, old: Path) -> int:
+    """Every file of `fresh` whose bytes equal the same file of `old` becomes that file again (a hard
+    link, else the old modification time), so that only changed pages look new to a static host's
+    sync. Returns how many were kept."""
+    if not old.is_dir():
+        return 0
+    kept = 0
+    for path in fresh.rglob("*"):
+        before = old / path.relative_to(fresh)
+        if not path.is_file() or path.is_symlink() or not before.is_file() or before.is_symlink():
+            continue
+        if before.stat().st_size != path.stat().st_size or before.read_bytes() != path.read_bytes():
+            continue
+        link = path.with_name(f".{path.name}.link")
+        try:
+            os.link(before, link)
+            os.replace(link, path)
+        except OSError:  # no hard links here: the old time tells a sync the file is unchanged
+            link.unlink(missing_ok=True)
+            info = before.stat()
+            os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+        kept += 1
+    return kept
 
 
 def _swap(tmp: Path, out: Path) -> None:
@@ -141,20 +168,26 @@ def scorer_script_path(plugin, k: int) -> str:
 
 
 def build_site(root: Path, out: Path | None = None, draft: bool = False, resamples: int | None = None,
-               jobs: int = 1, progress=None, skip_scorer_b: bool = False, say=None) -> BuildReport:
+               jobs: int = 1, progress=None, skip_scorer_b: bool = False, say=None, cache: bool = True,
+               scheduler: str | None = None) -> BuildReport:
     """Build the site of the project at `root` into `out` (default ROOT/site).
 
     Refuses (BuildError) when the scorers disagree or scorer B did not run, unless `draft`: then
     every page is marked as a draft and says why. `resamples` overrides the suites' setting.
     `progress(total, label)` shows bars (options.progress_factory); `say(text)` prints stages.
+    With `cache`, unchanged runs and statistics come from build/cache/ (generator/cache.py); with
+    `scheduler`, runs are scored on that Dask cluster (generator/distributed.py).
     """
+    from ..cache import Cache
+
     root = Path(root)
     report = BuildReport(Path(out) if out else root / "site")
     with build_lock(root):
         _clean_stale(root, report.out)
         site = None
         try:
-            site = gather(root, draft, resamples, jobs, progress, skip_scorer_b)
+            site = gather(root, draft, resamples, jobs, progress, skip_scorer_b,
+                          Cache(root / "build" / "cache") if cache else None, scheduler)
             report.seconds = dict(site.seconds)
             report.draft = site.draft
             report.warnings = list(site.warnings)

@@ -23,9 +23,11 @@ def site() -> None:
 @options.RESAMPLES
 @options.JOBS
 @options.SKIP_B
+@options.NO_CACHE
+@options.SCHEDULER
 @options.QUIET
 def build(root: Path, out: Path | None, draft: bool, resamples: int | None, jobs: int | None, skip_scorer_b: bool,
-          quiet: bool) -> None:
+          no_cache: bool, scheduler: str | None, quiet: bool) -> None:
     """Rescore with both scorers, compute the statistics and write the site (built aside, then swapped in).
 
     Exit status 3 when the site is refused because the scorers disagree (--draft builds a marked
@@ -36,7 +38,7 @@ def build(root: Path, out: Path | None, draft: bool, resamples: int | None, jobs
 
     say = None if quiet else (lambda stage: click.echo(f"{stage}...", err=True))
     report = build_site(root, out, draft, resamples, options.jobs_or_cpus(jobs), options.progress_factory(quiet),
-                        skip_scorer_b, say)
+                        skip_scorer_b, say, cache=not no_cache, scheduler=scheduler)
     for w in report.warnings:
         click.echo(w, err=True)
     if report.draft:
@@ -45,4 +47,5 @@ def build(root: Path, out: Path | None, draft: bool, resamples: int | None, jobs
     if not quiet:  # where the time went, stage by stage
         for stage, seconds in report.seconds.items():
             click.echo(f"  {seconds:7.1f} s  {stage}", err=True)
-    click.echo(f"wrote {report.pages} pages, {report.files} files to {report.out} in {total:.1f} s")
+    click.echo(f"wrote {report.pages} pages, {report.files} files to {report.out} in {total:.1f} s "
+               f"({report.files - report.unchanged} changed)")

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..cache import Cache, stats_key
 from ..content import Item
 from ..errors import Disagreement, InputProblem
 from ..outputs import write_outputs
@@ -149,16 +150,36 @@ def _prereg(root: Path, res: ScoredSuite):
     return status(root, folder) if (folder / STATEMENT).is_file() else None
 
 
+def _statistics(res: ScoredSuite, data, count: int, progress, cache: Cache | None) -> dict:
+    """The suite's statistics document, from the cache when its inputs are unchanged."""
+    key = stats_key(res.suite.name, [res.run_keys[r.run.id] for r in res.runs], count) if cache else ""
+    if cache is not None and res.run_keys:
+        doc = cache.read("stats", res.suite.name, key)
+        if isinstance(doc, dict):
+            return doc
+    if progress is None:
+        doc = compute(data, count)
+    else:
+        with progress(planned_rows(data, count), f"statistics of {res.suite.name}") as bar:
+            doc = compute(data, count, bar.update)
+    if cache is not None and res.run_keys:
+        cache.write("stats", res.suite.name, key, doc)
+        cache.prune("stats", res.suite.name, {key})
+    return doc
+
+
 def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: int = 1,
-           progress=None, skip_scorer_b: bool = False) -> SiteData:
+           progress=None, skip_scorer_b: bool = False, cache: Cache | None = None,
+           scheduler: str | None = None) -> SiteData:
     """Phase 1: load, score (A and B), statistics, pages' data. `progress(total, label)` as in
-    options.progress_factory (None: quiet)."""
+    options.progress_factory (None: quiet). With `cache`, unchanged runs and statistics are reused."""
     if skip_scorer_b and not draft:
         raise BuildError("--skip-scorer-b needs --draft: a site whose verdicts scorer B did not check is a draft")
     public_dir = root / "build" / "public"
     shutil.rmtree(public_dir, ignore_errors=True)
     clock = time.perf_counter()
-    results = load_and_score(root, None, jobs, not skip_scorer_b, progress, public_dir)
+    results = load_and_score(root, None, jobs, not skip_scorer_b, progress, public_dir, cache=cache,
+                             scheduler=scheduler)
     seconds = {"gather: load, scorer A and scorer B": time.perf_counter() - clock}
     clock = time.perf_counter()
     _check_page_names(results)
@@ -176,11 +197,7 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
         name = res.suite.name
         data = suite_data(res)
         count = resamples or res.suite.resamples
-        if progress is None:
-            doc = compute(data, count)
-        else:
-            with progress(planned_rows(data, count), f"statistics of {name}") as bar:
-                doc = compute(data, count, bar.update)
+        doc = _statistics(res, data, count, progress, cache)
         stats_path = write_stats(doc, staging / "stats")
         for run_id, inc in sorted(doc.get("incomplete_runs", {}).items()):
             warnings.append(f"warning: {name}: run {run_id} covers {inc['items_covered']} of {inc['items']} items "

@@ -76,16 +76,18 @@ class VerdictTable:
         self.order: list[str] = []
 
     def extend(self, rows: list[Verdict]) -> None:
+        if not rows:
+            return
         intern = sys.intern
-        for v in rows:
-            self.item.append(v.item)
-            self.repeat.append(v.repeat)
-            self.unit.append(intern(v.unit) if len(v.unit) < 64 else v.unit)
-            self.kind.append(intern(v.kind))
-            self.verdict.append(intern(v.verdict))
-            self.points.append(v.points)
-            self.reason.append(intern(v.reason) if len(v.reason) < 200 else v.reason)
-            self.order.append(intern(v.order))
+        _run, item, repeat, unit, kind, verdict, points, reason, order = zip(*rows)
+        self.item += item
+        self.repeat += repeat
+        self.unit += [intern(u) if len(u) < 64 else u for u in unit]
+        self.kind += map(intern, kind)
+        self.verdict += map(intern, verdict)
+        self.points += points
+        self.reason += [intern(r) if len(r) < 200 else r for r in reason]
+        self.order += map(intern, order)
 
     def __len__(self) -> int:
         return len(self.item)

@@ -1,0 +1,90 @@
+"""Rescoring on a Dask cluster against rescoring locally, on the same machine and corpus.
+
+The corpus is bench/rescore_throughput.py's (example runs regenerated under new seeds, --responses
+records). Measured in one run: local scoring (scorer A and scorer B, one and two processes for A),
+the same on a LocalCluster of --workers worker processes (one thread each) through `--scheduler`,
+the per-task overhead of the cluster (empty tasks, a round trip each), and the bytes moved per run
+(stored bytes sent, results pickled back). On one machine the cluster shares its cores with the
+client and scorer B, so the figure that carries over to a real cluster is the overhead per task
+against the scoring time per run.
+
+    python bench/dask_cluster.py [--responses 50000] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.rescore_throughput import SUITE, build_scaled  # noqa: E402
+from generator.pipeline import load_and_score  # noqa: E402
+
+
+def _nothing(x: int) -> int:
+    return x
+
+
+def timed(root: Path, jobs: int, scheduler: str | None = None):
+    start = time.perf_counter()
+    scored = load_and_score(root, [SUITE], jobs, True, scheduler=scheduler, warn=lambda _w: None)
+    return time.perf_counter() - start, scored
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--responses", type=int, default=50_000)
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+    from distributed import Client, LocalCluster
+
+    tmp = Path(tempfile.mkdtemp(prefix="tally-dask-bench-"))
+    try:
+        n, runs = build_scaled(tmp, args.responses)
+        size = sum(p.stat().st_size for p in (tmp / "results").rglob("responses.jsonl"))
+        print(f"corpus: {n:,} responses in {runs} runs, {size / 1e6:.0f} MB")
+        local = {}
+        for jobs in (1, 2):
+            t, scored = timed(tmp, jobs)
+            local[jobs] = t
+            print(f"local, A on {jobs} process(es) and B alongside: {t:.2f} s, {n / t:,.0f} responses/s "
+                  f"({scored[0].agreement['status']})")
+        results_bytes = sum(len(pickle.dumps(r)) for r in scored[0].runs)
+        with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                          host="127.0.0.1") as cluster:
+            address = cluster.scheduler_address
+            timed(tmp, 1, address)  # workers import Tally and start Node once before the measurement
+            t, scored_c = timed(tmp, 1, address)
+            same = all(a.digest == b.digest for a, b in zip(scored[0].runs, scored_c[0].runs))
+            print(f"LocalCluster, {args.workers} workers (A and B on each): {t:.2f} s, {n / t:,.0f} responses/s "
+                  f"= {local[1] / t:.2f}x local on one process, {local[2] / t:.2f}x local on two "
+                  f"({scored_c[0].agreement['status']}; digests equal to local: {same})")
+            with Client(address) as client:
+                client.gather(client.map(_nothing, range(50), pure=False))
+                start = time.perf_counter()
+                count = 500
+                client.gather(client.map(_nothing, range(count), pure=False))
+                batch = (time.perf_counter() - start) / count
+                start = time.perf_counter()
+                for k in range(50):
+                    client.submit(_nothing, k, pure=False).result()
+                one = (time.perf_counter() - start) / 50
+        per_run = t / runs
+        print(f"per-task overhead: {1000 * one:.1f} ms for one round trip, {1000 * batch:.2f} ms per task in a "
+              f"batch of {count}; scoring time per run on the cluster {1000 * per_run:.0f} ms "
+              f"(overhead {100 * one / per_run:.1f}% of a run)")
+        print(f"bytes moved per run: {size / runs / 1e6:.2f} MB of stored responses out, "
+              f"{results_bytes / runs / 1e6:.2f} MB of results back (pickled)")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,92 @@
+"""Incremental builds: a rebuild after adding one run, and one with nothing changed, against a full build.
+
+The leaderboard is bench/site_build.py's (the example scaled to --items items and --runs run groups).
+One run is held out; the site is built from scratch (the build cache empty: the full build); then
+rebuilt with nothing changed; then the held-out run is put back and the site rebuilt. The same three
+steps are timed for `tally rescore` alone (load, scorer A and scorer B, outputs written). Every time
+is a ratio to the full build measured in the same run. Targets: adding one run <= 10% of the full
+build, nothing changed <= 3%.
+
+    python bench/incremental.py [--items 6000] [--runs 40] [--resamples 1000] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.site_build import SUITE, generate  # noqa: E402
+from generator.cache import Cache  # noqa: E402
+from generator.outputs import write_outputs  # noqa: E402
+from generator.pipeline import load_and_score  # noqa: E402
+from generator.render.build import build_site  # noqa: E402
+
+
+def rescore(root: Path, jobs: int) -> tuple[float, Cache]:
+    start = time.perf_counter()
+    cache = Cache(root / "build" / "cache")
+    write_outputs(root / "build" / "rescore", load_and_score(root, None, jobs, True, cache=cache, warn=lambda _w: None))
+    return time.perf_counter() - start, cache
+
+
+def site(root: Path, resamples: int, jobs: int):
+    start = time.perf_counter()
+    report = build_site(root, root / "site", resamples=resamples, jobs=jobs)
+    return time.perf_counter() - start, report
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--items", type=int, default=6000)
+    ap.add_argument("--runs", type=int, default=40)
+    ap.add_argument("--resamples", type=int, default=1000)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--keep", type=Path, help="generate the leaderboard here and keep it")
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="tally-incremental-")) if args.keep is None else args.keep
+    try:
+        n_items, n_responses = generate(tmp, args.items, args.runs)
+        runs = tmp / "results" / SUITE
+        held = sorted(runs.iterdir())[-1]
+        aside = tmp / "held-out"
+        print(f"generated: {n_items:,} items, {args.runs} run groups, {n_responses:,} stored responses; "
+              f"held out: {held.name}")
+        held.rename(aside)
+
+        print("rescore (A and B, outputs written):")
+        full, _ = rescore(tmp, args.jobs)
+        same, c_same = rescore(tmp, args.jobs)
+        aside.rename(held)
+        added, c_added = rescore(tmp, args.jobs)
+        print(f"  full {full:.2f} s; nothing changed {same:.2f} s = {100 * same / full:.1f}% "
+              f"({c_same.counts.hits} runs from the cache); one run added {added:.2f} s = {100 * added / full:.1f}% "
+              f"({c_added.counts.misses} run scored)")
+
+        held.rename(aside)
+        shutil.rmtree(tmp / "build", ignore_errors=True)
+        shutil.rmtree(tmp / "site", ignore_errors=True)
+        print("site build:")
+        full, r_full = site(tmp, args.resamples, args.jobs)
+        same, r_same = site(tmp, args.resamples, args.jobs)
+        aside.rename(held)
+        added, r_added = site(tmp, args.resamples, args.jobs)
+        print(f"  full {full:.1f} s ({r_full.files:,} files); nothing changed {same:.1f} s = {100 * same / full:.1f}% "
+              f"(target <= 3%; {r_same.unchanged:,} files kept); one run added {added:.1f} s = "
+              f"{100 * added / full:.1f}% (target <= 10%; {r_added.files - r_added.unchanged:,} files changed)")
+        for label, report in (("full", r_full), ("nothing changed", r_same), ("one run added", r_added)):
+            print(f"  {label}: " + ", ".join(f"{k} {v:.1f} s" for k, v in report.seconds.items()))
+    finally:
+        if args.keep is None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,222 @@
+"""The build cache, build/cache/: content-addressed results that a later rescore or site build reuses.
+
+A run's scorer A results are kept under the hash of everything they depend on: the run's stored
+files, its suite's content folder (items, suite.toml: the rules), the suite's plugin sources (scorer
+A's rules) and scorer B scripts, the shared scorer B core and scorer A's own modules (`suite_key`,
+`run_key`). A suite's statistics are kept under the hash of their inputs: the suite key, every run's
+key, the number of resamples and the statistics engine's sources (`stats_key`). A change to any of
+these gives a new key, so nothing that depends on it is reused; nothing else is invalidated.
+
+Each entry is one file: the SHA-256 of its payload, then the payload (`marshal`, plain values only:
+nothing is executed when an entry is read). An entry whose hash does not match, or that cannot be read,
+is counted as corrupt, deleted and computed again, never trusted. Entries are written through a
+temporary file and a rename.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import marshal
+import os
+import sys
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .outputs import verdict_lines
+from .rescore import RunScore
+from .results import Run
+from .score.verdicts import VerdictTable
+from .sealing import private_file_of, revealed_file_of
+
+FORMAT = 3  # bump when an entry's layout changes
+GENERATOR = Path(__file__).resolve().parent
+ROOT = GENERATOR.parent
+# Modules that do not take part in scoring: a change to them keeps the cached runs.
+NOT_SCORING = ("render", "stats", "harness", "commit", "example", "audit", "scaffold", "suites")
+SOURCE_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".json", ".toml")
+
+
+def _files(folder: Path, suffixes: tuple[str, ...] | None = None, skip: tuple[str, ...] = ()) -> list[Path]:
+    if not folder.is_dir():
+        return []
+    out = []
+    for path in folder.rglob("*"):
+        rel = path.relative_to(folder).parts
+        if rel[0] in skip or "__pycache__" in rel or not path.is_file():
+            continue
+        if suffixes is None or path.suffix in suffixes:
+            out.append(path)
+    return sorted(out)
+
+
+def hash_files(h, label: str, paths: Iterable[Path], base: Path | None = None) -> None:
+    """Fold each file's name (relative to `base`) and bytes into `h`, in the given order."""
+    for path in paths:
+        name = str(path.relative_to(base)) if base is not None else path.name
+        data = path.read_bytes()
+        h.update(f"{label}\0{name}\0{len(data)}\0".encode("utf-8", "surrogateescape"))
+        h.update(data)
+
+
+_CODE: dict[str, str] = {}
+
+
+def code_hash(part: str) -> str:
+    """The hash of the sources of one part of Tally ("scoring" or "stats"), once per process."""
+    if part not in _CODE:
+        h = hashlib.sha256(f"tally-cache {FORMAT} {part} python {sys.version}".encode())
+        if part == "scoring":
+            hash_files(h, "a", _files(GENERATOR, (".py",), NOT_SCORING), GENERATOR)
+            hash_files(h, "b", _files(ROOT / "scorer-js", (".js",)), ROOT / "scorer-js")
+        else:
+            hash_files(h, part, _files(GENERATOR / part, (".py",)), GENERATOR / part)
+        _CODE[part] = h.hexdigest()
+    return _CODE[part]
+
+
+def plugin_folder(plugin: object) -> Path:
+    """The folder of the module that defines the suite's plugin class (its rules and scorer B)."""
+    return Path(inspect.getfile(type(plugin))).resolve().parent
+
+
+def suite_key(suite_root: Path, plugin) -> str:
+    """What every run of the suite depends on: its content folder (items and rules), its plugin's
+    sources, its scorer B scripts, and scorer A's and scorer B's shared code."""
+    h = hashlib.sha256(f"suite\0{code_hash('scoring')}\0".encode())
+    hash_files(h, "content", _files(suite_root), suite_root)
+    folder = plugin_folder(plugin)
+    hash_files(h, "plugin", _files(folder, SOURCE_SUFFIXES), folder)
+    hash_files(h, "scorer-b", plugin.scorer_b.scripts)
+    return h.hexdigest()
+
+
+def run_key(suite_key: str, run: Run) -> str:
+    """The suite key and every stored file of the run folder (run.json, responses.jsonl, ...), with
+    the run's private records: its folder in private storage and its round's revealed responses."""
+    h = hashlib.sha256(f"run\0{suite_key}\0{run.id}\0".encode())
+    folder = run.responses.parent
+    hash_files(h, "run", _files(folder), folder)
+    private = private_file_of(run.responses).parent
+    hash_files(h, "private", _files(private), private)
+    revealed = revealed_file_of(run.responses)
+    hash_files(h, "revealed", [revealed] if revealed is not None and revealed.is_file() else [])
+    return h.hexdigest()
+
+
+def stats_key(suite: str, run_keys: Iterable[str], resamples: int) -> str:
+    h = hashlib.sha256(f"stats\0{code_hash('stats')}\0{code_hash('scoring')}\0{suite}\0{resamples}\0".encode())
+    for key in run_keys:
+        h.update(key.encode() + b"\n")
+    return h.hexdigest()
+
+
+@dataclass
+class CacheCounts:
+    hits: int = 0
+    misses: int = 0
+    corrupt: int = 0
+    written: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+class Cache:
+    """build/cache/ of one project: `runs/<suite>/<key>` and `stats/<suite>/<key>` entries."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.counts = CacheCounts()
+
+    def take_problems(self) -> list[str]:
+        """The corrupt entries met since the last call, each as a message."""
+        problems, self.counts.problems = self.counts.problems, []
+        return problems
+
+    def _path(self, kind: str, suite: str, key: str) -> Path:
+        return self.folder / kind / suite / key
+
+    def read(self, kind: str, suite: str, key: str) -> object | None:
+        path = self._path(kind, suite, key)
+        try:
+            blob = path.read_bytes()
+        except FileNotFoundError:
+            self.counts.misses += 1
+            return None
+        except OSError as exc:
+            self._corrupt(path, f"unreadable: {exc}")
+            return None
+        if len(blob) < 32 or hashlib.sha256(blob[32:]).digest() != blob[:32]:
+            self._corrupt(path, "its contents do not match their hash")
+            return None
+        try:
+            value = marshal.loads(blob[32:])
+        except (ValueError, EOFError, TypeError) as exc:
+            self._corrupt(path, f"unreadable: {exc}")
+            return None
+        self.counts.hits += 1
+        return value
+
+    def _corrupt(self, path: Path, why: str) -> None:
+        self.counts.corrupt += 1
+        self.counts.misses += 1
+        self.counts.problems.append(f"cache entry {path} ignored and rebuilt: {why}")
+        path.unlink(missing_ok=True)
+        return None
+
+    def write(self, kind: str, suite: str, key: str, value: object) -> None:
+        path = self._path(kind, suite, key)
+        try:
+            payload = marshal.dumps(value)  # type: ignore[arg-type]  # refused below when not plain
+        except ValueError:  # a value of a type marshal does not keep (never cached, computed each time)
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".entry-", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(hashlib.sha256(payload).digest() + payload)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        self.counts.written += 1
+
+    def prune(self, kind: str, suite: str, keep: set[str]) -> None:
+        """Remove the suite's entries of this kind that no current input has (old versions of runs)."""
+        folder = self.folder / kind / suite
+        if folder.is_dir():
+            for path in folder.iterdir():
+                if path.name not in keep:
+                    path.unlink(missing_ok=True)
+
+
+# ---------------------------------------------------------------- a run's results as plain values
+
+def run_entry(r: RunScore, public: bytes | None, checked_by: str) -> dict:
+    """What the cache keeps of a scored run (not its metadata, which the key covers): `checked_by`
+    names the Node.js version of scorer B when scorer B agreed with these results ("" when unchecked)."""
+    return {"verdicts": r.verdicts.__getstate__(), "calls": r.calls, "digest": r.digest,
+            "stored_rows": r.stored_rows, "responses": r.responses, "missing": r.missing, "sealed": r.sealed,
+            "sums": r.sums.tobytes(), "shape": r.sums.shape, "repeats": r.repeats.tobytes(),
+            "offsets": r.offsets, "public": public, "repeat_answers": r.repeat_answers,
+            "checked_by": checked_by, "verdict_csv": verdict_lines(r)}
+
+
+def run_from_entry(run: Run, entry: dict, public_dir: Path | None) -> RunScore:
+    """The scored run back from its entry; with `public_dir`, its public lines are put back there."""
+    verdicts = VerdictTable.__new__(VerdictTable)
+    verdicts.__setstate__(entry["verdicts"])
+    r = RunScore(run, verdicts, calls=entry["calls"], digest=entry["digest"], stored_rows=entry["stored_rows"],
+                 responses=entry["responses"], missing=entry["missing"], sealed=entry["sealed"],
+                 sums=np.frombuffer(entry["sums"], dtype=np.float64).reshape(entry["shape"]).copy(),
+                 repeats=np.frombuffer(entry["repeats"], dtype=np.int64).copy(),
+                 offsets=entry["offsets"], repeat_answers=entry["repeat_answers"],
+                 verdict_csv=entry["verdict_csv"])
+    if public_dir is not None:
+        public_dir.mkdir(parents=True, exist_ok=True)
+        r.public_file = public_dir / f"{run.id}.jsonl"
+        r.public_file.write_bytes(entry["public"] or b"")
+    return r

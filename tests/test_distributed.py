@@ -1,0 +1,92 @@
+"""Scoring on a Dask cluster (`--scheduler`): outputs byte-identical to a local run on a LocalCluster
+of 2 worker processes, workers unlike the client refused, and Dask never imported without the option."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.errors import TallyError
+from generator.outputs import write_outputs
+from generator.pipeline import load_and_score
+from tests.site_support import build, make_project, missing_node
+
+REPO = Path(__file__).resolve().parents[1]
+needs_node = pytest.mark.skipif(missing_node() is not None, reason=missing_node() or "")
+
+
+def digests(folder: Path) -> dict[str, str]:
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  host="127.0.0.1") as c:
+        yield c.scheduler_address
+
+
+@needs_node
+def test_cluster_outputs_equal_a_local_run(tmp_path, cluster):
+    root = make_project(tmp_path / "p")
+    local = load_and_score(root, None, 1, True, warn=lambda _w: None)
+    write_outputs(tmp_path / "local", local)
+    remote = load_and_score(root, None, 1, True, warn=lambda _w: None, scheduler=cluster)
+    write_outputs(tmp_path / "remote", remote)
+    assert digests(tmp_path / "local") == digests(tmp_path / "remote")
+    assert remote[0].agreement == local[0].agreement and remote[0].agreement["status"] == "agree"
+    assert remote[0].agreement["compared"] > 0
+
+
+@needs_node
+def test_a_site_scored_on_the_cluster_equals_a_local_one(tmp_path, cluster):
+    root = make_project(tmp_path / "p")
+    build(root, tmp_path / "local", cache=False)
+    build(root, tmp_path / "remote", cache=False, scheduler=cluster)
+    assert digests(tmp_path / "local") == digests(tmp_path / "remote")
+
+
+def test_input_errors_found_on_workers_are_reported(tmp_path, cluster):
+    root = make_project(tmp_path / "p")
+    path = root / "results" / "mini" / "rules-local" / "responses.jsonl"
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join(lines[:2] + [b"{not json\n"] + lines[2:]))
+    with pytest.raises(TallyError) as info:
+        load_and_score(root, None, 1, False, scheduler=cluster)
+    assert "rules-local/responses.jsonl:3" in str(info.value) and "not valid JSON" in str(info.value)
+
+
+def test_workers_unlike_the_client_are_refused(tmp_path, cluster, monkeypatch):
+    from generator import distributed
+
+    root = make_project(tmp_path / "p")
+    monkeypatch.setattr(distributed, "package_version", lambda _name: "0.0.0-not-the-workers")
+    with pytest.raises(distributed.ClusterProblem) as info:
+        load_and_score(root, None, 1, False, scheduler=cluster)
+    text = str(info.value)
+    assert "refusing to score on workers unlike this client" in text
+    assert text.count("tally 0.1.0 (here: 0.0.0-not-the-workers)") == 2  # both workers named
+
+
+def test_an_unreachable_scheduler_is_a_clear_error(tmp_path):
+    pytest.importorskip("distributed")
+    from generator.distributed import ClusterProblem
+
+    root = make_project(tmp_path / "p")
+    with pytest.raises(ClusterProblem, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
+        load_and_score(root, None, 1, False, scheduler="tcp://127.0.0.1:9")
+
+
+def test_dask_is_not_imported_without_the_option(tmp_path):
+    root = make_project(tmp_path / "p")
+    code = ("import sys\nfrom click.testing import CliRunner\nfrom generator.cli import main\n"
+            f"result = CliRunner().invoke(main, ['rescore', '--root', {str(root)!r}, '-q', '--skip-scorer-b'])\n"
+            "print(result.exit_code, sorted({m.split('.')[0] for m in sys.modules} & {'dask', 'distributed'}))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=300)
+    assert out.stdout.strip().splitlines()[-1] == "0 []", out.stdout + out.stderr
