@@ -188,6 +188,14 @@ class Suite(ABC):
     budget: PageBudget = PageBudget()
     vectors: Path | None = None  # the shared case file, read by `vector_cases`
     needs_locale: bool = False  # items must carry document.locale
+    # `tally run` plays each item as an episode of tool calls through this environment (a module or
+    # object with TOOL_DEFINITIONS, tools_sha256() and the desk's answers: generator/harness/agent_loop.py)
+    tool_environment: object | None = None
+    # "module:callable" making what the local simulation server (`tally provider serve`) answers for this
+    # suite instead of the simulated document readers: called with (items, messages_of, seed, faults),
+    # it returns an object with `providers()`, `reply(provider, body, repeat, attempt)` and `seen`
+    # (generator/harness/server.py, `Simulation`). Imported only when the server starts.
+    local_simulation: str | None = None
 
     # ---------------------------------------------------------------- scoring (scorer A)
 

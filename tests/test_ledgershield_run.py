@@ -231,3 +231,17 @@ def test_private_items_conversations_go_to_private_storage(project):
                                            "-q", "--half", "both", "--limit", "200"])
     assert result.exit_code == 0, result.output
     assert len(hidden) == len((private_dir / "turns.jsonl").read_text().splitlines())
+
+
+def test_the_generic_harness_names_no_suite():
+    """The local server finds a suite's own simulation through the suite interface, not by name."""
+    import generator.harness as harness_package
+    from generator.harness.localserver import load_simulation
+
+    assert SUITE.local_simulation is not None and load_simulation(SUITE.local_simulation) is ScriptedAgents
+    folder = Path(harness_package.__file__).parent
+    for path in folder.glob("*.py"):
+        text = path.read_text(encoding="utf-8").lower()
+        assert "ledgershield" not in text, path.name
+    with pytest.raises(ValueError, match="can't be loaded"):
+        load_simulation("generator.example.no_such_module:Thing")

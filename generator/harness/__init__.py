@@ -7,7 +7,7 @@ plan.py       items, prompt, repeats and anchors of a run
 client.py     one call: retries, pinning, timeouts, every attempt recorded
 store.py      run.json and the append-only responses.jsonl; resume and torn-line repair
 runner.py     the run: workers, records, progress
-agent_loop.py  one tool-calling episode of a suite with a tool environment (LedgerShield)
+agent_loop.py  one tool-calling episode of a suite with a tool environment
 turnlog.py    turns.jsonl: every turn of those episodes, append-only
 progress.py   the progress line on stderr
 importer.py   OpenAI Batch API output -> a stored run

@@ -1,4 +1,4 @@
-"""One tool-calling episode: a model works a case through a suite's environment (LedgerShield's AP desk).
+"""One tool-calling episode: a model works a case through a suite's tool environment (such as an AP desk).
 
 The request carries the environment's tool definitions (`tools`); every tool call of a response
 is one step: the desk's answer goes back as a `role: tool` message (with the call's id), and a

@@ -54,7 +54,7 @@ def _spec(root: Path, suite: str, model: str, provider_id: str, **kw):
 @click.option("--round", "round_", default="adhoc", show_default=True, help="The round this run belongs to.")
 @click.option("--description", default=None)
 @click.option("--max-steps", type=click.IntRange(1, 500), default=40, show_default=True,
-              help="Tool calls of one episode (suites driven by tool calling, such as ledgershield).")
+              help="Tool calls of one episode (suites whose answer is an episode of tool calls).")
 @click.option("--input", "input_kind", type=click.Choice(["text", "image", "text+image"]), default="text",
               show_default=True, help="What the model is given: the document's text, its page images "
               "(as image parts of the request), or both.")
@@ -68,7 +68,7 @@ def run(suite: str, model: str, provider_id: str, root: Path, half: str, repeats
     Rerunning the same command resumes: stored calls are skipped, a torn last line is repaired
     (its bytes kept in responses.jsonl.torn) and no call is stored twice.
 
-    A suite whose answer is an episode (ledgershield) is played with tool calling: every turn goes
+    A suite whose answer is an episode (it offers a tool environment) is played with tool calling: every turn goes
     to the run's turns.jsonl as it happens, and an interrupted episode goes on from its last turn.
     """
     from .plan import PlanError

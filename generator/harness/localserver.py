@@ -9,8 +9,8 @@ import multiprocessing as mp
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..example.ledgershield_sim import ScriptedAgents
 from ..example.simmodels import DEFAULT_SEED, Faults, SimModels
+from .server import Simulation
 
 
 @dataclass(frozen=True)
@@ -26,16 +26,27 @@ class ServerConfig:
     api_key: str | None = field(default=None, repr=False)  # required from clients when set
 
 
-def build_models(config: ServerConfig) -> SimModels | ScriptedAgents:
-    """The models, answering for every item of the suite (both halves); for a suite driven by tool
-    calling (LedgerShield), its scripted agents."""
+def build_models(config: ServerConfig) -> Simulation:
+    """The simulated models, answering for every item of the suite (both halves); for a suite that
+    names its own `local_simulation` (e.g. scripted tool-calling agents), that one."""
     from .plan import load_plan
 
     plan = load_plan(Path(config.root), config.suite, "both")
-    if getattr(plan.plugin, "tool_environment", None) is not None:
-        return ScriptedAgents(plan.items, plan.messages, config.seed, config.faults)
+    if (target := getattr(plan.plugin, "local_simulation", None)) is not None:
+        return load_simulation(target)(plan.items, plan.messages, config.seed, config.faults)
     return SimModels(plan.items, plan.suite.reference_date, config.seed, config.scale, config.faults,
                      plan.template)
+
+
+def load_simulation(target: str):
+    """The callable named "module:attribute" by a suite's `local_simulation`."""
+    import importlib
+
+    module, _, attribute = target.partition(":")
+    try:
+        return getattr(importlib.import_module(module), attribute)
+    except (ImportError, AttributeError, ValueError) as exc:
+        raise ValueError(f"the suite's local_simulation {target!r} can't be loaded: {exc}") from None
 
 
 def build_server(config: ServerConfig):

@@ -2,10 +2,10 @@
 
 Routes: POST /<provider>/v1/chat/completions (and /v1/chat/completions when the model name is
 served by one provider only), GET /<provider>/v1/models, GET /health, GET /stats
-(chat-completions requests read so far). Answers come from
-`SimModels`; this module is only the HTTP plumbing (asyncio streams, keep-alive, Content-Length
-bodies). `SimServer.start_in_thread()` runs it on its own event loop in a background thread, for
-tests and for regenerating the example.
+(chat-completions requests read so far). Answers come from a `Simulation` (the simulated
+models, `SimModels`, or a suite's own `local_simulation`); this module is only the HTTP plumbing
+(asyncio streams, keep-alive, Content-Length bodies). `SimServer.start_in_thread()` runs it on its
+own event loop in a background thread, for tests and for regenerating the example.
 """
 
 from __future__ import annotations
@@ -14,16 +14,26 @@ import asyncio
 import json
 import threading
 from http import HTTPStatus
+from typing import Protocol
 
-from ..example.ledgershield_sim import ScriptedAgents
-from ..example.simmodels import Reply, SimModels, error_reply
+from ..example.simmodels import Reply, error_reply
 
 MAX_HEAD = 64 * 1024
 MAX_BODY = 32 * 1024 * 1024
 
 
+class Simulation(Protocol):
+    """What the server answers with: the providers and models it serves, and one reply per request."""
+
+    seen: list  # (provider, model, item, repeat, attempt) of each request answered
+
+    def providers(self) -> dict[str, list[str]]: ...
+
+    def reply(self, provider: str, raw: bytes, repeat: int | None, attempt: int | None) -> Reply: ...
+
+
 class SimServer:
-    def __init__(self, models: SimModels | ScriptedAgents, host: str = "127.0.0.1", port: int = 0, hang_s: float = 600.0,
+    def __init__(self, models: Simulation, host: str = "127.0.0.1", port: int = 0, hang_s: float = 600.0,
                  api_key: str | None = None):
         self.models, self.host, self.port, self.hang_s = models, host, port, hang_s
         self.api_key = api_key  # when set, a request without it gets 401 (echoing what it sent)

@@ -76,6 +76,7 @@ class LedgerShield(Suite):
     scorer_b = ScorerB("ledgershield", (HERE / "scorer.js",))
     vectors = VECTORS if VECTORS.is_file() else None
     tool_environment = desk  # `tally run` drives models through the desk with tool calling
+    local_simulation = "generator.example.ledgershield_sim:ScriptedAgents"  # simulated, not models
 
     def extract_answer(self, content: str) -> object | None:
         return extract_answer(content)
