@@ -57,7 +57,7 @@ def rescore(root: Path, suites: tuple[str, ...], out: Path | None, jobs: int | N
                             options.progress_factory(quiet), cache=None if no_cache else Cache(root / "build" / "cache"),
                             scheduler=scheduler)
     out = out or root / "build" / "rescore"
-    write_outputs(out, scored)
+    write_outputs(out, scored, only=bool(suites))
     for res in scored:
         click.echo(print_summary(res))
         click.echo(print_agreement(res.agreement))

@@ -18,8 +18,9 @@ from .score.verdicts import COLUMNS
 FILES = ("verdicts.csv", "item_stats.csv", "calls.csv", "summary.json", "agreement.json")
 
 
-def write_outputs(out_dir: Path, scored: list) -> None:
-    """Every suite's outputs (pipeline.ScoredSuite) into `out_dir`/<suite>/."""
+def write_outputs(out_dir: Path, scored: list, only: bool = False) -> None:
+    """Every suite's outputs (pipeline.ScoredSuite) into `out_dir`/<suite>/: `out_dir` replaced as a
+    whole, or with `only` (some suites named), only those suites' folders, the others' kept."""
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".rescore-", dir=out_dir.parent))
     try:
@@ -35,7 +36,12 @@ def write_outputs(out_dir: Path, scored: list) -> None:
             (target / "agreement.json").write_text(
                 json.dumps(agreement, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8",
                 errors="backslashreplace")
-        swap_in(tmp, out_dir)
+        if not only:
+            swap_in(tmp, out_dir)
+        else:
+            out_dir.mkdir(parents=True, exist_ok=True)
+            for res in scored:
+                swap_in(tmp / res.suite.name, out_dir / res.suite.name)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

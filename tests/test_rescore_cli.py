@@ -188,3 +188,17 @@ def test_errors_found_in_worker_processes_are_reported(project):
     project.add_run("a", [chat_record("r-pub-1", GOOD)])
     project.add_run("b", [chat_record("nobody", GOOD)])
     _assert_input_error(project, rescore(project, "--jobs", "2"), "b/responses.jsonl:1", "unknown item")
+
+
+def test_rescoring_one_suite_keeps_the_other_suites_outputs(project):
+    project.add_run("perfect", [chat_record(i, GOOD) for i in ALL_ITEMS])
+    other = project.root / "build" / "rescore" / "other-suite"
+    other.mkdir(parents=True)
+    (other / "summary.json").write_text("{}")
+    result = rescore(project, "--suite", "extracting")
+    assert result.exit_code == 0, result.output
+    assert (other / "summary.json").read_text() == "{}"
+    assert (project.root / "build" / "rescore" / "extracting" / "summary.json").is_file()
+    result = rescore(project)  # every suite: the folder is replaced as a whole
+    assert result.exit_code == 0, result.output
+    assert not other.exists()

@@ -30,7 +30,7 @@ def stats(root: Path, resamples: int | None, suites: tuple[str, ...], jobs: int 
 
     progress = options.progress_factory(quiet)
     scored = load_and_score(root, list(suites) or None, options.jobs_or_cpus(jobs), not skip_scorer_b, progress)
-    write_outputs(root / "build" / "rescore", scored)
+    write_outputs(root / "build" / "rescore", scored, only=bool(suites))
     for res in scored:
         count = resamples or res.suite.resamples
         data = suite_data(res)
