@@ -10,6 +10,7 @@ import shutil
 import tempfile
 import time
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 
 from ..atomic import swap_in
@@ -17,6 +18,7 @@ from ..errors import TallyError
 from .charts import plotly_file, write_plotly
 from .downloads import listing, write_data_files, write_table
 from .env import TEMPLATES, make_env, relative
+from .facts import site_facts
 from .gather import BuildError, SiteData, gather
 from .pages import Page, episodes, home, items, models, other, providers, search, suite
 
@@ -96,7 +98,26 @@ def _static(target: Path, site: SiteData) -> list[dict]:
     return links
 
 
-def write_site(site: SiteData, out: Path, report: BuildReport, say=None) -> None:
+def page_parts(site: SiteData):
+    """The pages in writing order, as (stage, suite or None, planned page count or None, pages): one
+    part per suite where a stage's pages are per suite. A None count: the pages are listed first."""
+    facts = site_facts(site)
+    paged = items.paged_names(site)
+    yield "pages: leaderboards", None, None, home.pages(site)
+    for sd in site.suites:
+        yield "pages: leaderboards", sd.suite.name, None, suite.suite_pages(sd, facts)
+    yield "pages: providers and models", None, None, chain(providers.pages(site), models.pages(site))
+    for sd in site.suites:
+        yield "pages: public items", sd.suite.name, items.page_count(sd), items.suite_pages(sd, paged)
+        if episodes.page_count(sd):
+            yield "pages: public items", sd.suite.name, episodes.page_count(sd), episodes.suite_pages(sd)
+    yield "pages: prose, agreement, commitments, search", None, None, chain(
+        other.prose_pages(site), other.agreement_page(site), other.commitments_page(site), search.pages(site))
+
+
+def write_site(site: SiteData, out: Path, report: BuildReport, progress=None) -> None:
+    """Write every page into a fresh folder next to `out`, then swap it in. `progress(total, label)`
+    (options.progress_factory) shows one bar per stage and suite."""
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-build-", dir=out.parent))
@@ -105,20 +126,20 @@ def write_site(site: SiteData, out: Path, report: BuildReport, say=None) -> None
         links = _static(tmp, site)
         writer = Writer(site, tmp)
         writer.plotly_links = links
-        stages = (("pages: leaderboards", (home.pages, suite.pages)),
-                  ("pages: providers and models", (providers.pages, models.pages)),
-                  ("pages: public items", (items.pages, episodes.pages)),
-                  ("pages: prose, agreement, commitments, search",
-                   (other.prose_pages, other.agreement_page, other.commitments_page, search.pages)))
         report.seconds["static files"] = time.perf_counter() - clock
-        for stage, makers in stages:
-            if say:
-                say(stage)
+        for stage, suite_name, count, made in page_parts(site):
             clock = time.perf_counter()
-            for make in makers:
-                for page in make(site):
+            if progress is None:
+                for page in made:
                     writer.write(page)
-            report.seconds[stage] = time.perf_counter() - clock
+            else:
+                listed = list(made) if count is None else made
+                label = f"{stage} of {suite_name}" if suite_name else stage
+                with progress(len(listed) if count is None else count, label) as bar:  # type: ignore[arg-type]
+                    for page in listed:
+                        writer.write(page)
+                        bar.update(1)
+            report.seconds[stage] = report.seconds.get(stage, 0.0) + time.perf_counter() - clock
         clock = time.perf_counter()
         write_data_files(tmp, site)
         files = listing(tmp)
@@ -168,13 +189,13 @@ def scorer_script_path(plugin, k: int) -> str:
 
 
 def build_site(root: Path, out: Path | None = None, draft: bool = False, resamples: int | None = None,
-               jobs: int = 1, progress=None, skip_scorer_b: bool = False, say=None, cache: bool = True,
+               jobs: int = 1, progress=None, skip_scorer_b: bool = False, cache: bool = True,
                scheduler: str | None = None) -> BuildReport:
     """Build the site of the project at `root` into `out` (default ROOT/site).
 
     Refuses (BuildError) when the scorers disagree or scorer B did not run, unless `draft`: then
     every page is marked as a draft and says why. `resamples` overrides the suites' setting.
-    `progress(total, label)` shows bars (options.progress_factory); `say(text)` prints stages.
+    `progress(total, label)` shows bars (options.progress_factory), one per stage and suite.
     With `cache`, unchanged runs and statistics come from build/cache/ (generator/cache.py); with
     `scheduler`, runs are scored on that Dask cluster (generator/distributed.py).
     """
@@ -191,7 +212,7 @@ def build_site(root: Path, out: Path | None = None, draft: bool = False, resampl
             report.seconds = dict(site.seconds)
             report.draft = site.draft
             report.warnings = list(site.warnings)
-            write_site(site, report.out, report, say)
+            write_site(site, report.out, report, progress)
             if site.staging is not None:  # the outputs of a build that succeeded, and only of one
                 for name in ("rescore", "stats"):
                     swap_in(site.staging / name, root / "build" / name)

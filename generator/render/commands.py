@@ -36,9 +36,8 @@ def build(root: Path, out: Path | None, draft: bool, resamples: int | None, jobs
     """
     from .build import build_site
 
-    say = None if quiet else (lambda stage: click.echo(f"{stage}...", err=True))
     report = build_site(root, out, draft, resamples, options.jobs_or_cpus(jobs), options.progress_factory(quiet),
-                        skip_scorer_b, say, cache=not no_cache, scheduler=scheduler)
+                        skip_scorer_b, cache=not no_cache, scheduler=scheduler)
     for w in report.warnings:
         click.echo(w, err=True)
     if report.draft:

@@ -156,6 +156,9 @@ def _statistics(res: ScoredSuite, data, count: int, progress, cache: Cache | Non
     if cache is not None and res.run_keys:
         doc = cache.read("stats", res.suite.name, key)
         if isinstance(doc, dict):
+            if progress is not None:  # shown all the same, so every suite's statistics stage is seen
+                with progress(1, f"statistics of {res.suite.name} (unchanged: from the cache)") as bar:
+                    bar.update(1)
             return doc
     if progress is None:
         doc = compute(data, count)

@@ -81,17 +81,26 @@ def imported_table(sd: SuiteView) -> Table | None:
 
 def pages(site: SiteData):
     for sd in site.suites:
-        if not has_episodes(sd):
-            continue
-        index = Table("public-episodes", f"Episodes of the public cases of {sd.suite.title}",
-                      [Column("case", "Case"), Column("run", "Run"), Column("repeat", "Repeat", True),
-                       Column("score", "Tally's score"), Column("ended", "Ended"),
-                       Column("theirs", "Other harness's own score (imported episodes)")], export=None)
-        reader = Reader(sd)
-        try:
-            for item in sd.public_items:
-                yield case_page(sd, item, reader, index)
-        finally:
-            reader.close()
-        yield Page(episodes_path(sd), "episodes.html", f"{sd.suite.title}: episodes of the public cases",
-                   {"sd": sd, "suite": sd.suite, "table": index, "suite_href": suite_path(sd)}, [index])
+        yield from suite_pages(sd)
+
+
+def page_count(sd: SuiteView) -> int:
+    """How many pages suite_pages yields (for a progress bar sized before the pages are made)."""
+    return len(sd.public_items) + 1 if has_episodes(sd) else 0
+
+
+def suite_pages(sd: SuiteView):
+    if not has_episodes(sd):
+        return
+    index = Table("public-episodes", f"Episodes of the public cases of {sd.suite.title}",
+                  [Column("case", "Case"), Column("run", "Run"), Column("repeat", "Repeat", True),
+                   Column("score", "Tally's score"), Column("ended", "Ended"),
+                   Column("theirs", "Other harness's own score (imported episodes)")], export=None)
+    reader = Reader(sd)
+    try:
+        for item in sd.public_items:
+            yield case_page(sd, item, reader, index)
+    finally:
+        reader.close()
+    yield Page(episodes_path(sd), "episodes.html", f"{sd.suite.title}: episodes of the public cases",
+               {"sd": sd, "suite": sd.suite, "table": index, "suite_href": suite_path(sd)}, [index])

@@ -186,14 +186,28 @@ def index_page(sd: SuiteView) -> Page:
                 {"sd": sd, "suite": sd.suite, "table": table, "suite_href": suite_path(sd)}, [table])
 
 
+def paged_names(site: SiteData) -> tuple[set[str], set[str]]:
+    """The models and the providers that have a page of their own (item pages link to them)."""
+    return ({i["model"] for sd in site.suites for i in sd.stats["runs"].values()},
+            {i["provider"] for sd in site.suites for i in sd.stats["runs"].values()})
+
+
 def pages(site: SiteData):
-    paged = ({i["model"] for sd in site.suites for i in sd.stats["runs"].values()},
-             {i["provider"] for sd in site.suites for i in sd.stats["runs"].values()})
+    paged = paged_names(site)
     for sd in site.suites:
-        yield index_page(sd)
-        reader = Reader(sd)
-        try:
-            for item in sd.public_items:
-                yield item_page(sd, item, reader, paged)
-        finally:
-            reader.close()
+        yield from suite_pages(sd, paged)
+
+
+def page_count(sd: SuiteView) -> int:
+    """How many pages suite_pages yields (for a progress bar sized before the pages are made)."""
+    return 1 + len(sd.public_items)
+
+
+def suite_pages(sd: SuiteView, paged: tuple[set[str], set[str]]):
+    yield index_page(sd)
+    reader = Reader(sd)
+    try:
+        for item in sd.public_items:
+            yield item_page(sd, item, reader, paged)
+    finally:
+        reader.close()

@@ -250,46 +250,51 @@ def item_tables(sd: SuiteView) -> tuple[dict, Table | None, Table | None]:
 def pages(site: SiteData):
     facts = site_facts(site)
     for sd in site.suites:
-        name = sd.suite.name
-        head_key = headline_key(sd)
-        main = stratum_block(sd, head_key, "headline-stratum", facts)
-        datasets = [stratum_block(sd, f"dataset={d.id}", f"dataset-{d.id}", facts) | {"dataset": d.title}
-                    for d in sd.suite.datasets if f"dataset={d.id}" in sd.stats["strata"]]
-        gap = gap_table(sd, f"downloads/{name}/gap")
-        balance = balance_tables(sd)
-        reports = report_tables(sd)
-        consistency = consistency_table(sd)
-        item_summary, flagged, every_item = item_tables(sd)
-        audit = audit_tables(sd)
-        inputs = input_sections(sd)
-        tables = [main["leaderboard"], main["metrics"], gap] + [d["metrics"] for d in datasets] + \
-                 [b["table"] for b in balance] + reports + [t for t in (consistency, flagged, every_item) if t] + audit + \
-                 [t for s in inputs for t in (s["board"], s["paired"])]
-        tables += (labels := label_tables(sd)) + (sources := source_tables(sd))
-        for d in datasets:
-            d["leaderboard"].export = None
-        ctx = {"sd": sd, "suite": sd.suite, "main": main, "datasets": datasets, "gap": gap, "balance": balance,
-               "strata": stratum_links(sd), "skipped": sd.stats.get("skipped_strata", {}), "reports": reports,
-               "incomplete": incomplete_table(sd), "consistency": consistency,
-               "item_summary": item_summary, "items_flagged": flagged, "audit": audit,
-               "method": sd.stats["method"], "tradeoffs": tradeoff_charts(sd, f"tradeoff-{name}"),
-               "public_items": len(sd.public_items), "items_href": suite_path(sd, "items/index.html"),
-               "episodes_href": episodes_path(sd) if has_episodes(sd) else None, "imported": imported_table(sd),
-               "n_items": len(sd.result.items), "inputs": inputs,
-               "sealed": {r.run.id: r.sealed for r in sd.result.runs if r.sealed},
-               "filters": filter_views(sd, facts, suite_path(sd)) | {"initial": head_key}}
-        ctx |= {"labels": labels, "sources": sources, "sources_note": source_note(sd)}
-        ctx["compare_href"] = suite_path(sd, "compare.html") if len(main["pairwise"]["order"]) > 1 else None
-        yield Page(suite_path(sd), "suite.html", sd.suite.title, ctx, tables,
-                   ("sort.js", "charts.js", "filters.js"))
-        if ctx["compare_href"]:
-            yield compare_page(sd)
-        for key in sd.stats["strata"]:
-            block = stratum_block(sd, key, "stratum", facts)
-            block["leaderboard"].export = block["metrics"].export = None  # the stratum's download below
-            block["metrics"].export = f"downloads/{name}/strata/{stratum_path(sd, key).rsplit('/', 1)[1][:-5]}"
-            yield Page(stratum_path(sd, key), "stratum.html", f"{sd.suite.title}: {stratum_title(key)}",
-                       {"sd": sd, "suite": sd.suite, "block": block, "suite_href": suite_path(sd),
-                        "method": sd.stats["method"], "sources": source_tables(sd, key),
-                        "sources_note": source_note(sd)}, [block["leaderboard"], block["metrics"]],
-                       ("sort.js", "charts.js"))
+        yield from suite_pages(sd, facts)
+
+
+def suite_pages(sd: SuiteView, facts: dict):
+    """One suite's pages: its leaderboard page, the comparison page and one page per stratum."""
+    name = sd.suite.name
+    head_key = headline_key(sd)
+    main = stratum_block(sd, head_key, "headline-stratum", facts)
+    datasets = [stratum_block(sd, f"dataset={d.id}", f"dataset-{d.id}", facts) | {"dataset": d.title}
+                for d in sd.suite.datasets if f"dataset={d.id}" in sd.stats["strata"]]
+    gap = gap_table(sd, f"downloads/{name}/gap")
+    balance = balance_tables(sd)
+    reports = report_tables(sd)
+    consistency = consistency_table(sd)
+    item_summary, flagged, every_item = item_tables(sd)
+    audit = audit_tables(sd)
+    inputs = input_sections(sd)
+    tables = [main["leaderboard"], main["metrics"], gap] + [d["metrics"] for d in datasets] + \
+             [b["table"] for b in balance] + reports + [t for t in (consistency, flagged, every_item) if t] + audit + \
+             [t for s in inputs for t in (s["board"], s["paired"])]
+    tables += (labels := label_tables(sd)) + (sources := source_tables(sd))
+    for d in datasets:
+        d["leaderboard"].export = None
+    ctx = {"sd": sd, "suite": sd.suite, "main": main, "datasets": datasets, "gap": gap, "balance": balance,
+           "strata": stratum_links(sd), "skipped": sd.stats.get("skipped_strata", {}), "reports": reports,
+           "incomplete": incomplete_table(sd), "consistency": consistency,
+           "item_summary": item_summary, "items_flagged": flagged, "audit": audit,
+           "method": sd.stats["method"], "tradeoffs": tradeoff_charts(sd, f"tradeoff-{name}"),
+           "public_items": len(sd.public_items), "items_href": suite_path(sd, "items/index.html"),
+           "episodes_href": episodes_path(sd) if has_episodes(sd) else None, "imported": imported_table(sd),
+           "n_items": len(sd.result.items), "inputs": inputs,
+           "sealed": {r.run.id: r.sealed for r in sd.result.runs if r.sealed},
+           "filters": filter_views(sd, facts, suite_path(sd)) | {"initial": head_key}}
+    ctx |= {"labels": labels, "sources": sources, "sources_note": source_note(sd)}
+    ctx["compare_href"] = suite_path(sd, "compare.html") if len(main["pairwise"]["order"]) > 1 else None
+    yield Page(suite_path(sd), "suite.html", sd.suite.title, ctx, tables,
+               ("sort.js", "charts.js", "filters.js"))
+    if ctx["compare_href"]:
+        yield compare_page(sd)
+    for key in sd.stats["strata"]:
+        block = stratum_block(sd, key, "stratum", facts)
+        block["leaderboard"].export = block["metrics"].export = None  # the stratum's download below
+        block["metrics"].export = f"downloads/{name}/strata/{stratum_path(sd, key).rsplit('/', 1)[1][:-5]}"
+        yield Page(stratum_path(sd, key), "stratum.html", f"{sd.suite.title}: {stratum_title(key)}",
+                   {"sd": sd, "suite": sd.suite, "block": block, "suite_href": suite_path(sd),
+                    "method": sd.stats["method"], "sources": source_tables(sd, key),
+                    "sources_note": source_note(sd)}, [block["leaderboard"], block["metrics"]],
+                   ("sort.js", "charts.js"))
