@@ -187,6 +187,18 @@ def example_site() -> Path:
 
 
 @functools.lru_cache(maxsize=None)
+def aubas_site() -> Path:
+    """The example project's au-bas suite (two rounds, anchor runs) as a site, 1,000 resamples, from a copy."""
+    root = Path(tempfile.mkdtemp(prefix="tally-site-aubas-"))
+    other = [p.name for p in (REPO / "content" / "suites").iterdir() if p.name != "au-bas"]
+    shutil.copytree(REPO / "content", root / "content", ignore=lambda d, names: other if d.endswith("suites") else [])
+    shutil.copytree(REPO / "results" / "au-bas", root / "results" / "au-bas")
+    shutil.copy(REPO / "tally.toml", root / "tally.toml")
+    build(root, root / "site", resamples=1000, jobs=2)
+    return root / "site"
+
+
+@functools.lru_cache(maxsize=None)
 def full_example_site() -> Path:
     """The whole example project (every suite) as a site, 1,000 resamples, built from a copy."""
     root = Path(tempfile.mkdtemp(prefix="tally-site-full-example-"))

@@ -315,6 +315,7 @@ def test_au_bas_items_and_results_are_reproducible(tmp_path):
         return {p.relative_to(base).as_posix(): p.read_bytes() for p in sorted(base.rglob("*")) if p.is_file()}
 
     assert tree(suite / "items") == tree(ROOT / "content/suites/au-bas/items")
+    assert (suite / "anchors.toml").read_bytes() == (ROOT / "content/suites/au-bas/anchors.toml").read_bytes()
     assert sealed_like(tree(tmp_path / "results" / "au-bas"), tree(ROOT / "results" / "au-bas"))
 
 

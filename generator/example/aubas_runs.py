@@ -1,6 +1,13 @@
 """Example results of the au-bas suite: the rules as a reference solver, a naive baseline that
 submits raw column sums, and simulated models with documented error profiles.
 
+Two rounds: the current one (2026-r1, every run) and an earlier one (2026-trial, a month before,
+two simulated models on cloudco), so the anchor comparison across rounds has something to show.
+The earlier round's name sorts after the current one's on purpose: rounds are ordered by the date
+their runs declare they started, not by name. Between the rounds cloudco silently swapped
+abacus-slip-2 for a snapshot that slips more in the BAS roll-up; tenth-wit-1 did not change.
+Every hosted run answers the anchor block (ANCHORS, written to anchors.toml) first.
+
 Every draw comes from a Random seeded by sha256 of (seed, run, item, repeat): byte-identical output.
 """
 
@@ -31,6 +38,8 @@ class Profile:
     description: str
     median_ms: float
     prices: tuple[str, str] | None  # (input, output) USD per million tokens
+    round: str = "2026-r1"
+    snapshot: str = ""  # "earlier": the model as its provider served it in the earlier round
 
 
 PROFILES = (
@@ -55,6 +64,39 @@ PROFILES = (
             "faults as a list, prose inside the block); otherwise recall 60%, precision 70%, BAS right 20% "
             "of the time.", 1500, ("0.10", "0.40")),
 )
+
+
+CURRENT = ("2026-r1", dt.datetime(2026, 11, 3, 9, 0, tzinfo=dt.timezone.utc))
+EARLIER = ("2026-trial", dt.datetime(2026, 10, 6, 9, 0, tzinfo=dt.timezone.utc))
+STARTS = dict([CURRENT, EARLIER])  # round -> when its runs started
+
+EARLIER_PROFILES = (
+    Profile("abacus-slip-2-cloudco-2026-trial", "abacus-slip-2", "cloudco", "hosted", True,
+            "Simulated model, not a real one: abacus-slip-2 as cloudco served it in the earlier round "
+            "(2026-trial): the same fault finding (95% recall, 97% precision) but a steadier roll-up, its "
+            "BAS right 95% of the time. Between the rounds cloudco changed the model behind the same name "
+            "without saying so; the anchor items show it.", 2900, ("2.50", "10.00"), EARLIER[0], "earlier"),
+    Profile("tenth-wit-1-cloudco-2026-trial", "tenth-wit-1", "cloudco", "hosted", True,
+            "Simulated model, not a real one: tenth-wit-1 as cloudco served it in the earlier round "
+            "(2026-trial), unchanged since: the same 1/11 mistake and 90% recall on other fault types.",
+            2400, ("1.00", "4.00"), EARLIER[0]),
+)
+
+# The anchor block: four items per dataset and half, answered first by every hosted run of a round.
+ANCHORS = {half: [f"aubas-{d}-{'pub' if half == 'public' else 'prv'}-{n:03d}" for d in ("default", "measured", "clean")
+                  for n in (5, 12, 19, 26)] for half in ("public", "private")}
+
+
+def anchors_toml() -> str:
+    lines = ["# The anchor block of the au-bas suite: a fixed set of items that runs first in every round",
+             "# (`tally run ... --anchors`), so that a silent change to a hosted model shows up. Written by",
+             "# `tally example generate` (generator/example/aubas_runs.py). Changing this list starts a new",
+             "# anchor series: do it only with a new suite version.", ""]
+    for half, ids in ANCHORS.items():
+        lines.append(f"{half} = [")
+        lines += [f'  "{i}",' for i in ids]
+        lines += ["]", ""]
+    return "\n".join(lines)
 
 
 def _rng(seed: int, *parts: object) -> random.Random:
@@ -131,7 +173,7 @@ def content_for(profile: Profile, item: dict, rng: random.Random) -> str:
                 if code not in answer["faults"].setdefault(r["id"], []):
                     answer["faults"][r["id"]].append(code)
     elif profile.model == "abacus-slip-2":
-        answer = _noisy(key, ledger, rng, 0.95, 0.97, 0.4)
+        answer = _noisy(key, ledger, rng, 0.95, 0.97, 0.95 if profile.snapshot == "earlier" else 0.4)
     else:
         answer = _noisy(key, ledger, rng, 0.6, 0.7, 0.2)
         if rng.random() < 0.35:
@@ -174,14 +216,18 @@ def write_aubas_results(results_dir: Path, items: list[dict], suite_dir: Path, s
     sample = {i["id"] for k, i in enumerate(items) if k % 10 == 0}
     jobs = [(i, 0) for i in items] + [(i, r) for i in items if i["id"] in sample for r in (1, 2)]
     jobs.sort(key=lambda j: (j[0]["id"], j[1]))
+    anchors = [a for half in ("public", "private") for a in ANCHORS[half]]
+    by_id = {i["id"]: i for i in items}
+    first = [(by_id[a], 0) for a in anchors] + [j for j in jobs if j[1] or j[0]["id"] not in anchors]  # anchors first
     written = []
-    for profile in PROFILES:
+    for profile in PROFILES + EARLIER_PROFILES:
         run_dir = results_dir / SUITE / profile.run_id
         run_dir.mkdir(parents=True, exist_ok=True)
-        clock = dt.datetime(2026, 11, 3, 9, 0, tzinfo=dt.timezone.utc)
+        hosted = profile.hosting == "hosted"
+        clock = STARTS[profile.round]
         started = clock
         lines = []
-        for item, repeat in jobs:
+        for item, repeat in first if hosted else jobs:
             messages = [{"role": "system", "content": template.system.strip()},
                         {"role": "user", "content": template.user.strip().format(ledger=item["document"]["text"])}]
             record, latency = _record(profile, item, repeat, messages, clock, seed)
@@ -190,9 +236,11 @@ def write_aubas_results(results_dir: Path, items: list[dict], suite_dir: Path, s
         meta = {"format": 1, "suite": SUITE, "suite_version": "1", "run_id": profile.run_id, "model": profile.model,
                 "provider": profile.provider, "hosting": profile.hosting, "simulated": profile.simulated,
                 "description": profile.description, "harness_version": "0.1.0", "prompt_sha256": template.sha256(),
-                "sampling": {"temperature": 0, "max_tokens": 4096}, "round": "2026-r1", "half": "both",
+                "sampling": {"temperature": 0, "max_tokens": 4096}, "round": profile.round, "half": "both",
                 "started": started.isoformat().replace("+00:00", "Z"),
                 "finished": clock.replace(microsecond=0).isoformat().replace("+00:00", "Z")}
+        if hosted:
+            meta["anchors"] = anchors
         if profile.prices:
             meta["prices"] = {"currency": "USD", "input_per_mtok": profile.prices[0],
                               "output_per_mtok": profile.prices[1], "date": "2026-10-15"}

@@ -44,18 +44,20 @@ def generate_corpus_files(root: Path, seed: int = 20261020) -> list[Path]:
 
 
 def generate_aubas(root: Path) -> list[Path]:
-    """Rewrite the au-bas suite's items and its example results (both byte-reproducible).
+    """Rewrite the au-bas suite's items, anchor block and example results (all byte-reproducible).
 
     Its results are written offline by the example writer, not through the harness: the local
     simulation server serves the extracting suite's simulated models only.
     """
     from .aubas_corpus import write_items
     from .aubas_runs import SUITE as AUBAS
-    from .aubas_runs import write_aubas_results
+    from .aubas_runs import anchors_toml, write_aubas_results
 
     suite_dir = root / "content" / "suites" / AUBAS
     shutil.rmtree(suite_dir / "items", ignore_errors=True)
     written = write_items(suite_dir / "items")
+    (suite_dir / "anchors.toml").write_text(anchors_toml(), encoding="utf-8")
+    written.append(suite_dir / "anchors.toml")
     shutil.rmtree(root / "results" / AUBAS, ignore_errors=True)
     return written + write_aubas_results(root / "results", load_generated_items(suite_dir / "items"), suite_dir)
 

@@ -71,9 +71,11 @@ def same_model(sd: SuiteView, provider: str) -> list[Table]:
 def anchor_tables(sd, provider: str) -> list[Table]:
     """Each earlier round of a model on this provider against its current round, on the anchor items."""
     out = []
+    runs = sd.stats["runs"] | sd.stats.get("earlier_runs", {})
     for k, comp in enumerate(c for c in sd.stats.get("anchors", []) if c["provider"] == provider):
+        simulated = any(runs.get(comp[w]["run"], {}).get("simulated") for w in ("current", "earlier"))
         t = Table(f"anchors-{sd.suite.name}-{k}",
-                  f"{comp['model']}: round {comp['current']['round']} against round {comp['earlier']['round']} on "
+                  f"{comp['model']}{' (simulated)' if simulated else ''}: round {comp['current']['round']} against round {comp['earlier']['round']} on "
                   f"{comp['items']} anchor items (difference: current minus earlier, 95% interval)",
                   [Column("metric", "Metric"), Column("earlier", f"Round {comp['earlier']['round']}", True),
                    Column("current", f"Round {comp['current']['round']}", True),

@@ -1,0 +1,99 @@
+"""The au-bas example's two rounds on the built site: the anchor comparison across rounds (a silent
+change of one simulated model flagged, an unchanged one not), rounds ordered by date, not name."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from tests.site_support import REPO, aubas_site, missing_node
+
+pytestmark = pytest.mark.skipif(missing_node() is not None, reason=missing_node() or "")
+
+
+class Tables(HTMLParser):
+    """Every table of a page: id -> (caption, rows of cell texts)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: dict[str, tuple[str, list[list[str]]]] = {}
+        self._id: str | None = None
+        self._cell: list[str] | None = None
+        self._caption: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table" and a.get("id"):
+            self._id = a["id"]
+            self.tables[self._id] = ("", [])
+        elif self._id and tag == "tr":
+            self.tables[self._id][1].append([])
+        elif self._id and tag in ("td", "th"):
+            self._cell = []
+        elif self._id and tag == "caption":
+            self._caption = []
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self._id = None
+        elif self._id and tag in ("td", "th") and self._cell is not None:
+            self.tables[self._id][1][-1].append(" ".join("".join(self._cell).split()))
+            self._cell = None
+        elif self._id and tag == "caption" and self._caption is not None:
+            self.tables[self._id] = (" ".join("".join(self._caption).split()), self.tables[self._id][1])
+            self._caption = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+        if self._caption is not None:
+            self._caption.append(data)
+
+
+def tables(page: Path) -> dict[str, tuple[str, list[list[str]]]]:
+    parser = Tables()
+    parser.feed(page.read_text(encoding="utf-8"))
+    return parser.tables
+
+
+def test_the_example_has_an_earlier_round_that_sorts_after_by_name():
+    runs = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((REPO / "results" / "au-bas").glob("*/run.json"))]
+    rounds = {(r["round"], r["started"][:10]) for r in runs}
+    assert rounds == {("2026-r1", "2026-11-03"), ("2026-trial", "2026-10-06")}
+    assert "2026-trial" > "2026-r1"  # by name the earlier round would come last: the date decides
+    anchors = tomllib.loads((REPO / "content/suites/au-bas/anchors.toml").read_text(encoding="utf-8"))
+    listed = anchors["public"] + anchors["private"]
+    for r in runs:
+        if r["hosting"] == "hosted":
+            assert r["anchors"] == listed and r["simulated"] is True
+            lines = (REPO / "results" / "au-bas" / r["run_id"] / "responses.jsonl").read_text().splitlines()
+            assert [json.loads(x)["item"] for x in lines[:len(listed)]] == listed  # the anchor block first
+
+
+def test_the_provider_page_flags_the_silent_change_and_only_it():
+    found = {cap: rows for cap, rows in tables(aubas_site() / "providers" / "cloudco.html").values()
+             if "anchor items" in cap}
+    assert sorted(found) == [
+        "abacus-slip-2 (simulated): round 2026-r1 against round 2026-trial on 24 anchor items "
+        "(difference: current minus earlier, 95% interval)",
+        "tenth-wit-1 (simulated): round 2026-r1 against round 2026-trial on 24 anchor items "
+        "(difference: current minus earlier, 95% interval)"]
+    changed, same = (found[c] for c in sorted(found))
+    assert changed[0] == ["Metric", "Round 2026-trial", "Round 2026-r1", "Difference", "Changed?"]
+    bas = next(r for r in changed if r[0] == "BAS correct (all four labels)")
+    assert bas[1:3] == ["100.0", "41.7"] and bas[4] == "changed"  # 24 of 24 right before, 10 of 24 now
+    assert next(r for r in changed if r[0].startswith("Total reward"))[4] == "changed"
+    assert all(r[4] == "no change shown" for r in same[1:] if r[0].startswith(("Total", "BAS")))
+
+
+def test_the_leaderboard_ranks_the_current_round_only():
+    stats = json.loads((aubas_site() / "downloads" / "au-bas" / "stats.json").read_text(encoding="utf-8"))
+    trial = {"abacus-slip-2-cloudco-2026-trial", "tenth-wit-1-cloudco-2026-trial"}
+    assert set(stats["earlier_runs"]) == trial and not trial & set(stats["runs"])
+    assert all(info["simulated"] for info in stats["earlier_runs"].values())
+    caption, rows = tables(aubas_site() / "suites" / "au-bas" / "index.html")["headline-stratum-headline"]
+    assert len(rows) == 1 + len(stats["runs"])  # a header and one row per current run group
