@@ -75,7 +75,8 @@ def anchor_tables(sd, provider: str) -> list[Table]:
     for k, comp in enumerate(c for c in sd.stats.get("anchors", []) if c["provider"] == provider):
         simulated = any(runs.get(comp[w]["run"], {}).get("simulated") for w in ("current", "earlier"))
         t = Table(f"anchors-{sd.suite.name}-{k}",
-                  f"{comp['model']}{' (simulated)' if simulated else ''}: round {comp['current']['round']} against round {comp['earlier']['round']} on "
+                  f"{comp['model']}{' (simulated)' if simulated else ''}: round {comp['current']['round']} "
+                  f"against round {comp['earlier']['round']} on "
                   f"{comp['items']} anchor items (difference: current minus earlier, 95% interval)",
                   [Column("metric", "Metric"), Column("earlier", f"Round {comp['earlier']['round']}", True),
                    Column("current", f"Round {comp['current']['round']}", True),
