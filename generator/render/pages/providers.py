@@ -10,22 +10,34 @@ from .common import RUN_COLUMNS, metric_label, metric_order, metric_scale, model
 from .tradeoff import headline_family
 
 
+SPEED_HELP = "output (completion) tokens / latency of the final attempt, per call"
+SPEED_NOTE = ("Speed: output tokens per second of each call that returned a response and reports its output "
+              "tokens (\u2013: no such call). Time to first token: not available, the harness does not stream "
+              "and no stored call records it.")
+
+
 def ops_table(sd: SuiteView, runs: list[str], table_id: str, caption: str, export: str | None) -> Table:
     rule = sd.stats["method"].get("latency_quantile", "")
     table = Table(table_id, caption,
                   [*RUN_COLUMNS, Column("p50", "Latency p50 (ms)", True), Column("p95", "p95 (ms)", True),
                    Column("p99", "p99 (ms)", True),
+                   Column("tps_p50", "Output tokens/s p50", True, SPEED_HELP),
+                   Column("tps_p5", "Tokens/s p5 (slow end)", True, SPEED_HELP, "low"),
+                   Column("tps_p95", "Tokens/s p95", True, SPEED_HELP, "opt"),
                    Column("cost", "Cost per 1,000 documents", True, "list price applied to reported usage"),
                    Column("price_date", "Price date"),
                    Column("failed", "Failed calls (%)", True), Column("refusal", "Refusals (%)", True),
-                   Column("timeout", "Timeouts (%)", True)], export=export, note=f"Latency quantiles: {rule}.")
+                   Column("timeout", "Timeouts (%)", True)], export=export,
+                  note=f"Latency and speed quantiles: {rule}. {SPEED_NOTE}")
     for run in runs:
         o = sd.stats["operations"][run]
         lat = o["latency_ms"]
+        tps = o.get("tokens_per_second") or {}
         prices = sd.runs[run].meta.get("prices") or {}
         cost = o.get("cost_per_1000_documents")
         table.rows.append([
             *run_cells(sd, run), number(lat.get("p50")), number(lat.get("p95")), number(lat.get("p99")),
+            number(tps.get("p50")), number(tps.get("p5")), number(tps.get("p95")),
             Cell(f"{cost} {o.get('currency') or ''}".strip() if cost else "\u2013", cost or "", cls="num",
                  export=(("", cost), ("currency", o.get("currency")))),
             text(prices.get("date") if cost else "\u2013"),
