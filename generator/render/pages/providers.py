@@ -9,7 +9,6 @@ from . import Page
 from .common import RUN_COLUMNS, metric_label, metric_order, metric_scale, model_path, provider_path, run_cells
 from .tradeoff import headline_family
 
-
 SPEED_HELP = "output (completion) tokens / latency of the final attempt, per call"
 SPEED_NOTE = ("Speed: output tokens per second of each call that returned a response and reports its output "
               "tokens (\u2013: no such call). Time to first token: not available, the harness does not stream "
