@@ -97,3 +97,45 @@ def test_the_leaderboard_ranks_the_current_round_only():
     assert all(info["simulated"] for info in stats["earlier_runs"].values())
     caption, rows = tables(aubas_site() / "suites" / "au-bas" / "index.html")["headline-stratum-headline"]
     assert len(rows) == 1 + len(stats["runs"])  # a header and one row per current run group
+
+
+def test_model_pages_show_each_round_with_its_interval():
+    site = aubas_site()
+    stats = json.loads((site / "downloads" / "au-bas" / "stats.json").read_text(encoding="utf-8"))
+    (group,) = [g for g in stats["history"]["groups"] if g["model"] == "abacus-slip-2"]
+    page = site / "models" / "abacus-slip-2.html"
+    caption, rows = tables(page)["history-au-bas"]
+    assert caption.startswith("abacus-slip-2 in au-bas reconciliation, round by round: Total reward")
+    assert [r[1] for r in rows[1:]] == ["2026-trial", "2026-r1"]  # by date, though the names sort the other way
+    assert [r[3] for r in rows[1:]] == ["abacus-slip-2-cloudco-2026-trial (simulated)",
+                                        "abacus-slip-2-cloudco (simulated)"]
+    for row, r in zip(rows[1:], group["rounds"]):
+        assert row[4] == f"{100 * r['estimate']:.1f} [{100 * r['low']:.1f}, {100 * r['high']:.1f}]"
+    # the current round's figure is the leaderboard's
+    current = group["rounds"][1]
+    assert current["estimate"] == stats["strata"]["half=private"]["metrics"]["total"]["abacus-slip-2-cloudco"]["estimate"]
+    text = page.read_text(encoding="utf-8")
+    assert 'data-target="history-chart-au-bas"' in text and "Round by round" in text
+    assert "cloudco in the earlier round 2026-trial" in text  # the earlier run's own description
+    assert "Round by round" not in (site / "models" / "muddle-mini.html").read_text(encoding="utf-8")
+
+
+def test_hostile_names_in_the_history_stay_text(tmp_path):
+    import shutil
+
+    from tests.site_support import build, make_project
+
+    root = make_project(tmp_path / "p")
+    src, dst = root / "results" / "mini" / "hostile-cloud", root / "results" / "mini" / "hostile-cloud-r0"
+    shutil.copytree(src, dst)
+    meta = json.loads((dst / "run.json").read_text(encoding="utf-8"))
+    meta |= {"run_id": "hostile-cloud-r0", "round": "<b>r0</b>", "started": "2026-10-01T00:00:00Z",
+             "description": "<img src=x onerror=alert(1)>"}
+    (dst / "run.json").write_text(json.dumps(meta), encoding="utf-8")
+    build(root, tmp_path / "site")
+    pages = [p for p in (tmp_path / "site" / "models").glob("*.html") if "Round by round" in p.read_text("utf-8")]
+    (page,) = pages
+    html = page.read_text(encoding="utf-8")
+    assert "<script>x</script>" not in html and "<b>r0</b>" not in html and "<img src=x" not in html
+    _, rows = tables(page)["history-mini"]
+    assert [r[1] for r in rows[1:]] == ["<b>r0</b>", "2026-r1"]  # shown as typed

@@ -22,6 +22,7 @@ from .operations import QUANTILE_RULE, operations, operations_calls
 from .pairwise import OVERLAP, holm, max_t, overlap_calls
 from .ranks import compact_letters, rank_ranges
 from .resample import CHUNK, derive_seed
+from .rounds import round_history
 from .sources import planned_source_rows, source_gaps
 from .strata import Stratum, select_strata
 
@@ -31,8 +32,8 @@ ZERO_DENOMINATOR = ("a ratio whose denominator is 0 has no value: on the full da
                     "that resample is left out of the interval (counted as undefined_resamples) and of max-T")
 RUN_GROUP = ("one model on one provider (model x provider), in its latest round by declared start date; several "
              "runs of it in one round are replicates, combined per item as the suite declares; earlier rounds of "
-             "the same model and provider enter only the anchor comparison; a run without a stored response for "
-             "every item of its half is incomplete and never ranked")
+             "the same model and provider enter only the anchor comparison and the round-by-round history; a run "
+             "without a stored response for every item of its half is incomplete and never ranked")
 
 
 def planned_rows(data: SuiteData, resamples: int) -> int:
@@ -140,6 +141,7 @@ def compute(data: SuiteData, resamples: int, on_chunk: Callable[[int], None] | N
         "strata": out_strata, "skipped_strata": skipped, "operations": ops,
         "gap": _gaps(data, halves),
         "anchors": anchor_comparisons(data, resamples),
+        "history": round_history(data, out_strata, resamples),
         "consistency": consistency(data),
         "item_analysis": item_analysis(data, {r: row["estimate"] for r, row in out_strata["all"]["metrics"]
                                               .get(data.plugin.headline, {}).items()}),

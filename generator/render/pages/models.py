@@ -8,6 +8,7 @@ from ..facts import FACT_COLUMNS, shown_fact, site_facts
 from ..gather import SiteData
 from . import Page
 from .common import fact_cells, metric_label, metric_scale, model_path, provider_path, suite_path
+from .history import history_section
 from .tradeoff import headline_family, tradeoff_charts
 
 
@@ -56,12 +57,17 @@ def pages(site: SiteData):
                                number(ops["latency_ms"].get("p50")),
                                text(ops.get("cost_per_1000_documents") or ("self-hosted" if self_h else "\u2013"),
                                     sort=ops.get("cost_per_1000_documents") or "")])
-            sections.append({"suite": sd.suite, "href": suite_path(sd), "table": t,
+            history = history_section(sd, model)
+            earlier = [(f"{i['provider']} in the earlier round {i['round']}", sd.runs[r].meta["description"])
+                       for r, i in sorted(sd.stats.get("earlier_runs", {}).items())
+                       if i["model"] == model and sd.runs[r].meta.get("description")]
+            sections.append({"suite": sd.suite, "href": suite_path(sd), "table": t, "history": history,
                              "simulated": any(sd.stats["runs"][r]["simulated"] for r in runs),
                              "description": sorted({(sd.stats["runs"][r]["provider"], sd.runs[r].meta["description"])
-                                                    for r in runs if sd.runs[r].meta.get("description")}),
+                                                    for r in runs if sd.runs[r].meta.get("description")}) + earlier,
                              "charts": tradeoff_charts(sd, f"tradeoff-{sd.suite.name}", set(runs))})
         yield Page(model_path(model), "model.html", f"Model: {model}",
                    {"model": model, "sections": sections, "facts": facts.get(model),
                     "fact_rows": [(t, shown_fact(facts.get(model), k)) for k, t in FACT_COLUMNS]},
-                   [s["table"] for s in sections], ("sort.js", "charts.js"))
+                   [t for s in sections for t in (s["table"], *([s["history"]["table"]] if s["history"] else []))],
+                   ("sort.js", "charts.js"))
