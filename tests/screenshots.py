@@ -2,7 +2,8 @@
 
     python -m tests.screenshots OUTDIR [--site SITE] [--dark]
 
-Without --site it builds the example's extracting suite (as the browser tests do) and shoots that.
+Without --site it builds the example's extracting suite (as the browser tests do) and shoots that,
+then the au-bas example's round-by-round history (a model page) and anchor comparison (a provider page).
 Writes OUTDIR/<width>/<type>.png (the first screen, 900 px high) and OUTDIR/<width>/<type>-full.png
 (the whole page), with Debian's chromium.
 """
@@ -13,12 +14,15 @@ import argparse
 from pathlib import Path
 
 from tests.site_browser import Watched, chromium, page_types
-from tests.site_support import example_site, missing_browser
+from tests.site_support import aubas_site, example_site, missing_browser
 
 WIDTHS = (390, 1400, 1920)
 
 
-def shoot(site: Path, out: Path, dark: bool = False) -> list[Path]:
+ROUNDS = {"model-history": "models/abacus-slip-2.html", "provider-anchors": "providers/cloudco.html"}
+
+
+def shoot(site: Path, out: Path, dark: bool = False, pages: dict[str, str] | None = None) -> list[Path]:
     written = []
     with chromium() as browser:
         for width in WIDTHS:
@@ -26,7 +30,7 @@ def shoot(site: Path, out: Path, dark: bool = False) -> list[Path]:
                                       color_scheme="dark" if dark else "light")
             folder = out / str(width)
             folder.mkdir(parents=True, exist_ok=True)
-            for kind, path in page_types(site).items():
+            for kind, path in (page_types(site) if pages is None else pages).items():
                 w = Watched(ctx, site).open(path)
                 w.page.wait_for_timeout(300)  # charts drawn
                 for name, full in ((f"{kind}.png", False), (f"{kind}-full.png", True)):
@@ -49,6 +53,8 @@ def main() -> None:
         raise SystemExit(missing_browser())
     site = args.site.resolve() if args.site else example_site()
     written = shoot(site, args.out, args.dark)
+    if args.site is None:
+        written += shoot(aubas_site(), args.out, args.dark, ROUNDS)
     print(f"wrote {len(written)} screenshots of {site} to {args.out}")
 
 
