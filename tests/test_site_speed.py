@@ -34,6 +34,9 @@ def test_provider_tables_show_tokens_per_second_from_the_stored_calls():
     assert cell["Tokens/s p95"] == f"{rank(speeds, 95):.1f}"
     page = (site / "providers" / "cloud.html").read_text(encoding="utf-8")
     assert "Time to first token: not available" in page
+    _, model_rows = tables(site / "models" / "careful.html")["runs-mini"]
+    on_cloud = dict(zip(model_rows[0], next(r for r in model_rows[1:] if r[0] == "cloud")))
+    assert on_cloud["Output tokens/s p50"] == f"{rank(speeds, 50):.1f}"  # beside accuracy on the model page too
 
 
 def _rewrite(root, run: str, usage) -> None:

@@ -45,7 +45,10 @@ def pages(site: SiteData):
                       [Column("provider", "Provider"), Column("hosting", "Hosting"),
                        Column(metric, metric_label(sd, metric), True)] +
                       [Column(m, metric_label(sd, m) + " (%)", True) for m in extra] +
-                      [Column("p50", "Latency p50 (ms)", True), Column("cost", "Cost per 1,000 documents", True)],
+                      [Column("p50", "Latency p50 (ms)", True),
+                       Column("tps", "Output tokens/s p50", True, "output tokens / latency of the final attempt, "
+                              "median over the calls that report both (\u2013: none does)", "low"),
+                       Column("cost", "Cost per 1,000 documents", True)],
                       export=None)
             for r in runs:
                 ops = sd.stats["operations"][r]
@@ -55,6 +58,7 @@ def pages(site: SiteData):
                                interval(st["metrics"].get(metric, {}).get(r), metric_scale(sd, metric)[0]),
                                *[interval(st["metrics"].get(m, {}).get(r), metric_scale(sd, m)[0]) for m in extra],
                                number(ops["latency_ms"].get("p50")),
+                               number((ops.get("tokens_per_second") or {}).get("p50")),
                                text(ops.get("cost_per_1000_documents") or ("self-hosted" if self_h else "\u2013"),
                                     sort=ops.get("cost_per_1000_documents") or "")])
             history = history_section(sd, model)
