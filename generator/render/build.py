@@ -9,7 +9,7 @@ import os
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain
 from pathlib import Path
 
@@ -141,7 +141,9 @@ def write_site(site: SiteData, out: Path, report: BuildReport, progress=None) ->
                         bar.update(1)
             report.seconds[stage] = report.seconds.get(stage, 0.0) + time.perf_counter() - clock
         clock = time.perf_counter()
-        write_data_files(tmp, site)
+        for sd in site.suites:  # one suite at a time, so that each gets its bar
+            with _bar(progress, f"downloads of {sd.suite.name}"):
+                write_data_files(tmp, replace(site, suites=[sd]))
         files = listing(tmp)
         writer.write(Page("downloads/index.html", "downloads.html", "Downloads", {"files": files}, [], ()))
         report.seconds["downloads"] = time.perf_counter() - clock
@@ -151,6 +153,17 @@ def write_site(site: SiteData, out: Path, report: BuildReport, progress=None) ->
         _swap(tmp, out)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _bar(progress, label: str):
+    """A one-step bar for a step whose size is not known ahead (nothing when quiet)."""
+    if progress is None:
+        yield
+        return
+    with progress(1, label) as bar:
+        yield
+        bar.update(1)
 
 
 def keep_unchanged(fresh: Path, old: Path) -> int:
