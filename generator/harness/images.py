@@ -20,6 +20,7 @@ import base64
 import binascii
 import copy
 import hashlib
+from collections.abc import Iterator
 from pathlib import Path
 
 from generator.page_images import INPUT_KINDS, media_type, read_page
@@ -98,32 +99,30 @@ def expand_request(stored: dict, pages: list[bytes]) -> dict:
     return _map_image_urls(stored, expand)
 
 
-def image_hashes(messages: list) -> list[str]:
-    """The sha256 hex digests of the image parts of `messages` (data URLs or stored references)."""
-    out = []
+def _image_urls(messages: list) -> Iterator[str]:
+    """The URL of every image part of `messages`, in order."""
     for message in messages:
         content = message.get("content") if isinstance(message, dict) else None
         if isinstance(content, list):
             for part in content:
                 if isinstance(part, dict) and part.get("type") == "image_url":
-                    url = _hash_of_data_url(str((part.get("image_url") or {}).get("url", "")))
-                    if url.startswith(HASH_PREFIX):
-                        out.append(url[len(HASH_PREFIX):])
-    return out
+                    yield str((part.get("image_url") or {}).get("url", ""))
+
+
+def image_hashes(messages: list) -> list[str]:
+    """The sha256 hex digests of the image parts of `messages` (data URLs or stored references)."""
+    urls = (_hash_of_data_url(url) for url in _image_urls(messages))
+    return [url[len(HASH_PREFIX):] for url in urls if url.startswith(HASH_PREFIX)]
 
 
 def image_bytes(messages: list) -> list[bytes]:
     """The bytes of the image parts of `messages` sent as base64 data URLs, in order."""
     out = []
-    for message in messages:
-        content = message.get("content") if isinstance(message, dict) else None
-        if isinstance(content, list):
-            for part in content:
-                if isinstance(part, dict) and part.get("type") == "image_url":
-                    head, _, payload = str((part.get("image_url") or {}).get("url", "")).partition(",")
-                    if head.startswith("data:") and head.endswith(";base64"):
-                        try:
-                            out.append(base64.b64decode(payload, validate=True))
-                        except (binascii.Error, ValueError):
-                            pass
+    for url in _image_urls(messages):
+        head, _, payload = url.partition(",")
+        if head.startswith("data:") and head.endswith(";base64"):
+            try:
+                out.append(base64.b64decode(payload, validate=True))
+            except (binascii.Error, ValueError):
+                pass
     return out
