@@ -29,6 +29,9 @@ null honesty and the macro index is the population value, computed by Gauss-Herm
     python bench/stats_coverage.py --part calls --runs 40 --items 2000 --sims 1500 --first-sim 0 \\
         --out bench/out/calls-40-2000-a.jsonl
     python bench/stats_coverage.py --report bench/out/calls-40-2000-*.jsonl   (several runs, one table)
+    Each leaderboard's result depends only on its number (the seed), so runs of consecutive numbers add up;
+    with --out, each leaderboard is appended as soon as it is measured and those already in the file are
+    not simulated again (run the same command again to take up a run that was stopped).
     --methods holm-t holm-normal max-t leaves out the studentized max-|t| (about 60% of the time at 40 runs);
     a table of several files shows the rules every file measured.
 """
@@ -266,6 +269,50 @@ def coverage(results: list[dict], sims: int) -> None:
                   f"{sims - sum(hits) - low_miss} below)")
 
 
+def _done(out: Path | None, runs: int, items: int, resamples: int, methods: list[str]) -> dict[int, dict]:
+    """The leaderboards of this setting already in the --out file (a run stopped part way is taken up again)."""
+    if out is None or not out.exists():
+        return {}
+    done = {}
+    for line in out.read_text(encoding="utf-8").splitlines():
+        try:
+            r = json.loads(line) if line.strip() else None
+        except json.JSONDecodeError:
+            raise SystemExit(f"{out}: a line is not JSON (cut off?): {line[:80]!r}") from None
+        if r and (r["runs"], r["items"], r["resamples"]) == (runs, items, resamples):
+            missing = [m for m in methods if f"power_{m}" not in r]
+            if missing:
+                raise SystemExit(f"{out}: leaderboard {r['sim']} was measured without {', '.join(missing)}; "
+                                 "write to another file")
+            done[r["sim"]] = r
+    return done
+
+
+def calls(args: argparse.Namespace, pool) -> list[dict]:
+    """The leaderboards of --first-sim .. + --sims; with --out, those already in the file are read, not
+    simulated again, and each new one is appended as soon as it is measured."""
+    sims = range(args.first_sim, args.first_sim + args.sims)
+    done = _done(args.out, args.runs, args.items, args.resamples, args.methods)
+    todo = [(s, args.runs, args.items, args.resamples, tuple(args.methods)) for s in sims if s not in done]
+    if len(todo) < len(sims):
+        print(f"{len(sims) - len(todo)} of these leaderboards already in {args.out}: not simulated again")
+    results = [done[s] for s in sims if s in done]
+    f = None
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        f = args.out.open("a", encoding="utf-8")
+    try:
+        for r in pool.imap(one_leaderboard, todo, chunksize=1):
+            results.append(r)
+            if f:
+                f.write(json.dumps(r) + "\n")
+                f.flush()
+    finally:
+        if f:
+            f.close()
+    return sorted(results, key=lambda r: r["sim"])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--part", choices=("coverage", "calls"), default="coverage")
@@ -277,20 +324,20 @@ def main() -> None:
     ap.add_argument("--items", type=int, default=360, help="calls: items per leaderboard")
     ap.add_argument("--methods", nargs="+", choices=METHODS, default=list(METHODS),
                     help="calls: the rules to measure (the studentized max-|t| takes most of the time)")
-    ap.add_argument("--out", type=Path, help="calls: also append each leaderboard's results here (JSON lines)")
+    ap.add_argument("--out", type=Path, help="calls: append each leaderboard's results here as it is measured "
+                    "(JSON lines); leaderboards already in it are not simulated again")
     ap.add_argument("--report", type=Path, nargs="+", help="only print the table of these --out files")
     args = ap.parse_args()
     if args.report:
         report([json.loads(line) for f in args.report for line in f.read_text().splitlines() if line])
         return
     start = time.perf_counter()
-    sims = range(args.first_sim, args.first_sim + args.sims)
     with mp.get_context("fork").Pool(args.jobs) as pool:
         if args.part == "coverage":
+            sims = range(args.first_sim, args.first_sim + args.sims)
             results = pool.map(one_simulation, [(s, args.resamples) for s in sims], chunksize=10)
         else:
-            results = pool.map(one_leaderboard, [(s, args.runs, args.items, args.resamples, tuple(args.methods))
-                                                 for s in sims], chunksize=4)
+            results = calls(args, pool)
     seconds = time.perf_counter() - start
     print(f"{args.sims} simulations from number {args.first_sim}, {args.resamples} resamples each, "
           f"{args.jobs} processes, {seconds:.0f} s")
@@ -298,10 +345,6 @@ def main() -> None:
         print(f"suite: {DATASETS} datasets x {PER_DATASET} items; 95% percentile intervals")
         coverage(results, args.sims)
         return
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        with args.out.open("a", encoding="utf-8") as f:
-            f.writelines(json.dumps(r) + "\n" for r in results)
     report(results)
 
 
