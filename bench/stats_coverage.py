@@ -57,9 +57,12 @@ from generator.stats.pairwise import BETTER, TIE, holm, max_t, pair_index  # noq
 from generator.stats.quantiles import interval, linear  # noqa: E402
 from generator.stats.resample import CountMatrix, derive_seed  # noqa: E402
 from generator.stats.wilson import wilson  # noqa: E402
+from generator.suite_api import DatasetMean  # noqa: E402
 from generator.suites.extracting import SUITE  # noqa: E402
 
-INDEX_WEIGHTS = dict(next(m for m in SUITE.metrics if m.name == "index").weights)
+_INDEX = next(m for m in SUITE.metrics if m.name == "index")
+assert isinstance(_INDEX, DatasetMean)
+INDEX_WEIGHTS = dict(_INDEX.weights)
 
 DATASETS, PER_DATASET = 6, 60
 DS_OFFSET = np.array([0.4, 0.0, -0.3, 0.2, -0.6, 0.1])
@@ -208,11 +211,11 @@ def one_leaderboard(args: tuple) -> dict:
         for metric, (point, draws, seed) in _draws(figs, f"{scenario}-{runs}-{items}-{sim}", resamples, sizes,
                                                      metrics).items():
             groups = [np.arange(sum(sizes))] if metric == "accuracy" else _groups(sizes)
+            w: np.ndarray | None = None
+            u: np.ndarray | None = None
             if "studentized-max-t" in methods:
                 w = CountMatrix(seed, [sum(sizes)] if metric == "accuracy" else sizes, resamples).full().astype(np.float64)
                 u = influence(figs, metric, sizes)
-            else:
-                w = u = None
             calls = all_calls(point, draws, items, w, u, groups, methods)
             for method, c in calls.items():
                 if scenario == "null":
@@ -238,7 +241,7 @@ def report(results: list[dict]) -> None:
             for metric in ("index", "accuracy"):
                 k = sum(r[f"null_{metric}_{method}"] for r in rs)
                 cells.append(f"{metric} {100 * k / n:4.2f}% +/- {100 * _mc(k / n, n):.2f} "
-                             f"(upper {100 * wilson(k, n)[1]:.2f}%)")
+                             f"(upper {100 * _upper(k, n):.2f}%)")
             pw = np.array([r[f"power_{method}"] for r in rs]) / (runs - 1)
             partial = np.mean([r[f"partial_{method}"] for r in rs])
             print(f"  {LABELS[method]:48s} FWER {'; '.join(cells)}; power (index, +2 points) "
@@ -251,6 +254,14 @@ def one_simulation(args: tuple[int, int]) -> dict:
     rng = np.random.default_rng([20261020, sim])
     draws = _draws(simulate(rng, list(SKILLS)), str(sim), resamples, [PER_DATASET] * DATASETS)
     return {f"ci_{metric}": interval(d) for metric, (_, d, _) in draws.items()}  # 2 x models
+
+
+def _upper(k: int, n: int) -> float:
+    """The upper end of the 95% Wilson interval of k in n (n > 0)."""
+    bounds = wilson(k, n)
+    if bounds is None:
+        raise ValueError("no leaderboards")
+    return bounds[1]
 
 
 def _mc(share: float, sims: int) -> float:
