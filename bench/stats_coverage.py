@@ -33,7 +33,9 @@ null honesty and the macro index is the population value, computed by Gauss-Herm
     with --out, each leaderboard is appended as soon as it is measured and those already in the file are
     not simulated again (run the same command again to take up a run that was stopped).
     --methods holm-t holm-normal max-t leaves out the studentized max-|t| (about 60% of the time at 40 runs);
-    a table of several files shows the rules every file measured.
+    a table of several files merges the records of each leaderboard (so one file may add a rule to the
+    leaderboards of another) and shows each rule over the leaderboards that measured it, with their
+    numbers when that is not all of them.
 """
 
 from __future__ import annotations
@@ -226,17 +228,36 @@ def one_leaderboard(args: tuple) -> dict:
     return out
 
 
-def report(results: list[dict]) -> None:
-    keyed: dict[tuple[int, int], list[dict]] = {}
+def merge(results: list[dict]) -> list[dict]:
+    """One record per leaderboard (runs, items, resamples, number): records of the same leaderboard measured
+    with different rules are merged, and a figure measured twice must be the same."""
+    merged: dict[tuple, dict] = {}
     for r in results:
-        keyed.setdefault((r["runs"], r["items"]), []).append(r)
-    for (runs, items), rs in sorted(keyed.items()):
-        n = len({r["sim"] for r in rs})
-        if n != len(rs):
-            raise SystemExit(f"{runs} runs x {items} items: the same simulation number appears twice")
-        print(f"{runs} runs ({runs * (runs - 1) // 2} pairs), {items} items, {n} simulated leaderboards, "
-              f"{rs[0]['resamples']} resamples each")
-        for method in [m for m in METHODS if all(f"power_{m}" in r for r in rs)]:  # rules every run measured
+        record = merged.setdefault((r["runs"], r["items"], r["resamples"], r["sim"]), {})
+        for key, value in r.items():
+            if record.get(key, value) != value:
+                raise SystemExit(f"leaderboard {r['sim']} ({r['runs']} runs x {r['items']} items): {key} is "
+                                 f"{record[key]} in one record and {value} in another")
+            record[key] = value
+    return list(merged.values())
+
+
+def report(results: list[dict]) -> None:
+    """Per setting, each rule over the leaderboards that measured it."""
+    keyed: dict[tuple[int, int, int], list[dict]] = {}
+    for r in merge(results):
+        keyed.setdefault((r["runs"], r["items"], r["resamples"]), []).append(r)
+    for (runs, items, resamples), setting in sorted(keyed.items()):
+        print(f"{runs} runs ({runs * (runs - 1) // 2} pairs), {items} items, {len(setting)} simulated leaderboards, "
+              f"{resamples} resamples each")
+        for method in METHODS:
+            rs = [r for r in setting if f"power_{method}" in r]
+            n = len(rs)
+            if not n:
+                continue
+            lo, hi = min(r["sim"] for r in rs), max(r["sim"] for r in rs)
+            sims = "" if n == len(setting) else \
+                f" [{n} leaderboards, numbers {lo}-{hi}{'' if hi - lo + 1 == n else ', not all'}]"
             cells = []
             for metric in ("index", "accuracy"):
                 k = sum(r[f"null_{metric}_{method}"] for r in rs)
@@ -244,8 +265,8 @@ def report(results: list[dict]) -> None:
                              f"(upper {100 * _upper(k, n):.2f}%)")
             pw = np.array([r[f"power_{method}"] for r in rs]) / (runs - 1)
             partial = np.mean([r[f"partial_{method}"] for r in rs])
-            print(f"  {LABELS[method]:48s} FWER {'; '.join(cells)}; power (index, +2 points) "
-                  f"{100 * pw.mean():5.1f}% +/- {100 * pw.std(ddof=1) / math.sqrt(n):.1f}; "
+            print(f"  {LABELS[method]:48s}{sims} FWER {'; '.join(cells)}; power (index, +2 points) "
+                  f"{100 * pw.mean():5.1f}% +/- {100 * (pw.std(ddof=1) if n > 1 else math.nan) / math.sqrt(n):.1f}; "
                   f"any call among the equal runs {100 * partial:.2f}%")
 
 

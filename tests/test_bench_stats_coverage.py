@@ -63,3 +63,22 @@ def test_fewer_rules_in_the_file_refused(tmp_path):
     other = bench.calls(argparse.Namespace(first_sim=0, sims=1, runs=RUNS, items=ITEMS + 6, resamples=RESAMPLES,
                                            methods=list(bench.METHODS), out=out), InlinePool())
     assert other[0]["items"] == ITEMS + 6
+
+
+def test_report_merges_the_records_of_a_leaderboard(tmp_path, capsys):
+    out = tmp_path / "calls.jsonl"
+    some = bench.calls(_args(out, 0, 3, methods=("holm-t", "max-t")), InlinePool())
+    added = bench.calls(_args(tmp_path / "more.jsonl", 1, 1, methods=("studentized-max-t",)), InlinePool())
+    whole = bench.one_leaderboard((1, RUNS, ITEMS, RESAMPLES, tuple(bench.METHODS)))
+    merged = {r["sim"]: r for r in bench.merge(some + added)}
+    assert sorted(merged) == [0, 1, 2]
+    assert merged[1] == {k: v for k, v in whole.items() if "holm-normal" not in k}
+    capsys.readouterr()
+    bench.report(some + added + some)  # a file given twice counts once
+    text = capsys.readouterr().out
+    assert f"{RUNS} runs ({RUNS * (RUNS - 1) // 2} pairs), {ITEMS} items, 3 simulated leaderboards" in text
+    assert "studentized max-|t| (bootstrap-t)                [1 leaderboards, numbers 1-1]" in text
+    assert "Holm-Bonferroni" not in text
+    changed = dict(added[0], **{"null_index_studentized-max-t": not added[0]["null_index_studentized-max-t"]})
+    with pytest.raises(SystemExit, match="null_index_studentized-max-t is"):
+        bench.merge(added + [changed])
