@@ -29,8 +29,13 @@ null honesty and the macro index is the population value, computed by Gauss-Herm
     python bench/stats_coverage.py --part calls --runs 40 --items 2000 --sims 1500 --first-sim 0 \\
         --out bench/out/calls-40-2000-a.jsonl
     python bench/stats_coverage.py --report bench/out/calls-40-2000-*.jsonl   (several runs, one table)
+    Each leaderboard's result depends only on its number (the seed), so runs of consecutive numbers add up;
+    with --out, each leaderboard is appended as soon as it is measured and those already in the file are
+    not simulated again (run the same command again to take up a run that was stopped).
     --methods holm-t holm-normal max-t leaves out the studentized max-|t| (about 60% of the time at 40 runs);
-    a table of several files shows the rules every file measured.
+    a table of several files merges the records of each leaderboard (so one file may add a rule to the
+    leaderboards of another) and shows each rule over the leaderboards that measured it, with their
+    numbers when that is not all of them.
 """
 
 from __future__ import annotations
@@ -54,9 +59,12 @@ from generator.stats.pairwise import BETTER, TIE, holm, max_t, pair_index  # noq
 from generator.stats.quantiles import interval, linear  # noqa: E402
 from generator.stats.resample import CountMatrix, derive_seed  # noqa: E402
 from generator.stats.wilson import wilson  # noqa: E402
+from generator.suite_api import DatasetMean  # noqa: E402
 from generator.suites.extracting import SUITE  # noqa: E402
 
-INDEX_WEIGHTS = dict(next(m for m in SUITE.metrics if m.name == "index").weights)
+_INDEX = next(m for m in SUITE.metrics if m.name == "index")
+assert isinstance(_INDEX, DatasetMean)
+INDEX_WEIGHTS = dict(_INDEX.weights)
 
 DATASETS, PER_DATASET = 6, 60
 DS_OFFSET = np.array([0.4, 0.0, -0.3, 0.2, -0.6, 0.1])
@@ -205,11 +213,11 @@ def one_leaderboard(args: tuple) -> dict:
         for metric, (point, draws, seed) in _draws(figs, f"{scenario}-{runs}-{items}-{sim}", resamples, sizes,
                                                      metrics).items():
             groups = [np.arange(sum(sizes))] if metric == "accuracy" else _groups(sizes)
+            w: np.ndarray | None = None
+            u: np.ndarray | None = None
             if "studentized-max-t" in methods:
                 w = CountMatrix(seed, [sum(sizes)] if metric == "accuracy" else sizes, resamples).full().astype(np.float64)
                 u = influence(figs, metric, sizes)
-            else:
-                w = u = None
             calls = all_calls(point, draws, items, w, u, groups, methods)
             for method, c in calls.items():
                 if scenario == "null":
@@ -220,26 +228,45 @@ def one_leaderboard(args: tuple) -> dict:
     return out
 
 
-def report(results: list[dict]) -> None:
-    keyed: dict[tuple[int, int], list[dict]] = {}
+def merge(results: list[dict]) -> list[dict]:
+    """One record per leaderboard (runs, items, resamples, number): records of the same leaderboard measured
+    with different rules are merged, and a figure measured twice must be the same."""
+    merged: dict[tuple, dict] = {}
     for r in results:
-        keyed.setdefault((r["runs"], r["items"]), []).append(r)
-    for (runs, items), rs in sorted(keyed.items()):
-        n = len({r["sim"] for r in rs})
-        if n != len(rs):
-            raise SystemExit(f"{runs} runs x {items} items: the same simulation number appears twice")
-        print(f"{runs} runs ({runs * (runs - 1) // 2} pairs), {items} items, {n} simulated leaderboards, "
-              f"{rs[0]['resamples']} resamples each")
-        for method in [m for m in METHODS if all(f"power_{m}" in r for r in rs)]:  # rules every run measured
+        record = merged.setdefault((r["runs"], r["items"], r["resamples"], r["sim"]), {})
+        for key, value in r.items():
+            if record.get(key, value) != value:
+                raise SystemExit(f"leaderboard {r['sim']} ({r['runs']} runs x {r['items']} items): {key} is "
+                                 f"{record[key]} in one record and {value} in another")
+            record[key] = value
+    return list(merged.values())
+
+
+def report(results: list[dict]) -> None:
+    """Per setting, each rule over the leaderboards that measured it."""
+    keyed: dict[tuple[int, int, int], list[dict]] = {}
+    for r in merge(results):
+        keyed.setdefault((r["runs"], r["items"], r["resamples"]), []).append(r)
+    for (runs, items, resamples), setting in sorted(keyed.items()):
+        print(f"{runs} runs ({runs * (runs - 1) // 2} pairs), {items} items, {len(setting)} simulated leaderboards, "
+              f"{resamples} resamples each")
+        for method in METHODS:
+            rs = [r for r in setting if f"power_{method}" in r]
+            n = len(rs)
+            if not n:
+                continue
+            lo, hi = min(r["sim"] for r in rs), max(r["sim"] for r in rs)
+            sims = "" if n == len(setting) else \
+                f" [{n} leaderboards, numbers {lo}-{hi}{'' if hi - lo + 1 == n else ', not all'}]"
             cells = []
             for metric in ("index", "accuracy"):
                 k = sum(r[f"null_{metric}_{method}"] for r in rs)
                 cells.append(f"{metric} {100 * k / n:4.2f}% +/- {100 * _mc(k / n, n):.2f} "
-                             f"(upper {100 * wilson(k, n)[1]:.2f}%)")
+                             f"(upper {100 * _upper(k, n):.2f}%)")
             pw = np.array([r[f"power_{method}"] for r in rs]) / (runs - 1)
             partial = np.mean([r[f"partial_{method}"] for r in rs])
-            print(f"  {LABELS[method]:48s} FWER {'; '.join(cells)}; power (index, +2 points) "
-                  f"{100 * pw.mean():5.1f}% +/- {100 * pw.std(ddof=1) / math.sqrt(n):.1f}; "
+            print(f"  {LABELS[method]:48s}{sims} FWER {'; '.join(cells)}; power (index, +2 points) "
+                  f"{100 * pw.mean():5.1f}% +/- {100 * (pw.std(ddof=1) if n > 1 else math.nan) / math.sqrt(n):.1f}; "
                   f"any call among the equal runs {100 * partial:.2f}%")
 
 
@@ -248,6 +275,14 @@ def one_simulation(args: tuple[int, int]) -> dict:
     rng = np.random.default_rng([20261020, sim])
     draws = _draws(simulate(rng, list(SKILLS)), str(sim), resamples, [PER_DATASET] * DATASETS)
     return {f"ci_{metric}": interval(d) for metric, (_, d, _) in draws.items()}  # 2 x models
+
+
+def _upper(k: int, n: int) -> float:
+    """The upper end of the 95% Wilson interval of k in n (n > 0)."""
+    bounds = wilson(k, n)
+    if bounds is None:
+        raise ValueError("no leaderboards")
+    return bounds[1]
 
 
 def _mc(share: float, sims: int) -> float:
@@ -266,6 +301,50 @@ def coverage(results: list[dict], sims: int) -> None:
                   f"{sims - sum(hits) - low_miss} below)")
 
 
+def _done(out: Path | None, runs: int, items: int, resamples: int, methods: list[str]) -> dict[int, dict]:
+    """The leaderboards of this setting already in the --out file (a run stopped part way is taken up again)."""
+    if out is None or not out.exists():
+        return {}
+    done = {}
+    for line in out.read_text(encoding="utf-8").splitlines():
+        try:
+            r = json.loads(line) if line.strip() else None
+        except json.JSONDecodeError:
+            raise SystemExit(f"{out}: a line is not JSON (cut off?): {line[:80]!r}") from None
+        if r and (r["runs"], r["items"], r["resamples"]) == (runs, items, resamples):
+            missing = [m for m in methods if f"power_{m}" not in r]
+            if missing:
+                raise SystemExit(f"{out}: leaderboard {r['sim']} was measured without {', '.join(missing)}; "
+                                 "write to another file")
+            done[r["sim"]] = r
+    return done
+
+
+def calls(args: argparse.Namespace, pool) -> list[dict]:
+    """The leaderboards of --first-sim .. + --sims; with --out, those already in the file are read, not
+    simulated again, and each new one is appended as soon as it is measured."""
+    sims = range(args.first_sim, args.first_sim + args.sims)
+    done = _done(args.out, args.runs, args.items, args.resamples, args.methods)
+    todo = [(s, args.runs, args.items, args.resamples, tuple(args.methods)) for s in sims if s not in done]
+    if len(todo) < len(sims):
+        print(f"{len(sims) - len(todo)} of these leaderboards already in {args.out}: not simulated again")
+    results = [done[s] for s in sims if s in done]
+    f = None
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        f = args.out.open("a", encoding="utf-8")
+    try:
+        for r in pool.imap(one_leaderboard, todo, chunksize=1):
+            results.append(r)
+            if f:
+                f.write(json.dumps(r) + "\n")
+                f.flush()
+    finally:
+        if f:
+            f.close()
+    return sorted(results, key=lambda r: r["sim"])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--part", choices=("coverage", "calls"), default="coverage")
@@ -277,20 +356,20 @@ def main() -> None:
     ap.add_argument("--items", type=int, default=360, help="calls: items per leaderboard")
     ap.add_argument("--methods", nargs="+", choices=METHODS, default=list(METHODS),
                     help="calls: the rules to measure (the studentized max-|t| takes most of the time)")
-    ap.add_argument("--out", type=Path, help="calls: also append each leaderboard's results here (JSON lines)")
+    ap.add_argument("--out", type=Path, help="calls: append each leaderboard's results here as it is measured "
+                    "(JSON lines); leaderboards already in it are not simulated again")
     ap.add_argument("--report", type=Path, nargs="+", help="only print the table of these --out files")
     args = ap.parse_args()
     if args.report:
         report([json.loads(line) for f in args.report for line in f.read_text().splitlines() if line])
         return
     start = time.perf_counter()
-    sims = range(args.first_sim, args.first_sim + args.sims)
     with mp.get_context("fork").Pool(args.jobs) as pool:
         if args.part == "coverage":
+            sims = range(args.first_sim, args.first_sim + args.sims)
             results = pool.map(one_simulation, [(s, args.resamples) for s in sims], chunksize=10)
         else:
-            results = pool.map(one_leaderboard, [(s, args.runs, args.items, args.resamples, tuple(args.methods))
-                                                 for s in sims], chunksize=4)
+            results = calls(args, pool)
     seconds = time.perf_counter() - start
     print(f"{args.sims} simulations from number {args.first_sim}, {args.resamples} resamples each, "
           f"{args.jobs} processes, {seconds:.0f} s")
@@ -298,10 +377,6 @@ def main() -> None:
         print(f"suite: {DATASETS} datasets x {PER_DATASET} items; 95% percentile intervals")
         coverage(results, args.sims)
         return
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        with args.out.open("a", encoding="utf-8") as f:
-            f.writelines(json.dumps(r) + "\n" for r in results)
     report(results)
 
 
