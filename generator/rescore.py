@@ -86,23 +86,37 @@ def score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
 
 
 class _Scored:
-    """What one outcome of one item scores to, whoever's response it was: the verdict rows' tails column
-    by column (interned), the per-item figures, the rows' digest tails and (once asked) the answers.
-    Rows differ between two responses with the same outcome only in their run and repeat: a suite's
-    `score` writes them only into the rows' heads and `item_figures` reads only the tails."""
+    """What one outcome of one item scores to, whoever's response it was: its status, the verdict rows'
+    tails column by column (interned), the per-item figures, the rows' digest tails and (once asked)
+    the answers. Rows differ between two responses with the same outcome only in their run and
+    repeat: a suite's `score` writes them only into the rows' heads and `item_figures` reads only the
+    tails. Only tuples of strings and numbers are kept (which the cycle collector soon stops
+    scanning), not the rows or the answer object: the answers are read again from `source` when asked."""
 
-    __slots__ = ("outcome", "rows", "columns", "figures", "tails", "answers")
+    __slots__ = ("status", "source", "columns", "figures", "tails", "answers")
 
-    def __init__(self, outcome: Outcome, rows: list[Verdict], figures: tuple[float, ...]) -> None:
-        self.outcome = outcome
-        self.rows = rows  # as scored the first time (their run and repeat are that response's)
-        self.figures = figures
+    def __init__(self, status: str, source: str | Outcome | None, rows: list[Verdict],
+                 figures: tuple[float, ...], answers: tuple[str, ...] | None = None) -> None:
+        self.status = status
+        self.source = source  # the content, or the outcome of a response with no content to read
         self.columns = _columns(rows)
+        self.figures = tuple(figures)
         self.tails = _digest_tails(rows)
-        self.answers: tuple[str, ...] | None = None
+        self.answers = answers
 
-    def rows_of(self, run: str, repeat: int) -> list[Verdict]:
-        return [v._replace(run=run, repeat=repeat) for v in self.rows]
+    def __len__(self) -> int:
+        return len(self.columns[0])
+
+    def rows_of(self, run: str, item: str, repeat: int) -> list[Verdict]:
+        return [Verdict(run, item, repeat, *tail) for tail in zip(*self.columns)]
+
+    def answers_of(self, suite: Suite) -> tuple[str, ...]:
+        if self.answers is None:
+            source = self.source
+            outcome = source if isinstance(source, Outcome) else content_outcome(
+                source or "", suite.extract_answer, suite.answer_what)
+            self.answers = _answers_of(suite, outcome, self.columns[0])
+        return self.answers
 
 
 def _columns(rows: list[Verdict]) -> tuple[tuple, ...]:
@@ -155,8 +169,8 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
     width = len(suite.figures)
     result = RunScore(run, VerdictTable(run.id), sums=np.zeros((len(s.items), width)),
                       repeats=np.zeros(len(s.items), dtype=np.int64))
-    # one entry per response: (position of the item, repeat, scored, stored?, a sealed record's answers)
-    per_response: list[tuple[int, int, _Scored, bool, tuple[str, ...] | None]] = []
+    # one entry per response: (position of the item, repeat, what it scored to, stored?)
+    per_response: list[tuple[int, int, _Scored, bool]] = []
     extract, what, score, item_figures = suite.extract_answer, suite.answer_what, suite.score, suite.item_figures
     by_id, position, calls, public, memo, run_id = s.by_id, s.position, result.calls, [], s.memo, run.id
     done: set[tuple[str, int]] = set()
@@ -168,23 +182,23 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
             if (problem := sealing.stub_problem(record)) is not None or item.half != "private":
                 s.log.add(run.responses, _line, problem or f"item {item.id!r} is public: it is never sealed")
                 continue
-            outcome = Outcome(record["outcome"], None, "sealed")
             rows = sealing.stub_rows(record, run_id)
-            per_response.append((k, repeat, _Scored(outcome, rows, item_figures(rows)), False,
-                                 tuple(record["answers"])))
-            calls.append(call_row(run_id, sealing.stub_call_record(record), outcome))
+            scored = _Scored(record["outcome"], None, rows, item_figures(rows), tuple(record["answers"]))
+            per_response.append((k, repeat, scored, False))
+            calls.append(call_row(run_id, sealing.stub_call_record(record), record["outcome"]))
             result.sealed += 1
         else:
             source = read_content(record)
-            key = (k, source)
-            scored = memo.get(key)
-            if scored is None:
+            key = (k, source) if source.__class__ is str else (k, source.status, source.reason)  # type: ignore[union-attr]
+            hit = memo.get(key)
+            if hit is None:
                 outcome = source if isinstance(source, Outcome) else content_outcome(source, extract, what)
                 rows = score(item, outcome, run_id, repeat)
-                scored = _Scored(outcome, rows, item_figures(rows))
-                memo.put(key, scored)
-            per_response.append((k, repeat, scored, True, None))
-            calls.append(call_row(run_id, record, scored.outcome))
+                hit = _Scored(outcome.status, source, rows, item_figures(rows))
+                memo.put(key, hit)
+            scored = hit
+            per_response.append((k, repeat, scored, True))
+            calls.append(call_row(run_id, record, scored.status))
         done.add((item.id, repeat))
         if item.half == "public":
             public.append((item.id, repeat, start, length))
@@ -193,13 +207,13 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
         _keep_public(result, data, public, s.public_dir)
     for k, item in enumerate(s.items):  # a missing response is a failure on that item, never a drop
         if run.half in ("both", item.half) and (item.id, 0) not in done:
-            key = (k, NO_RESPONSE)
-            scored = memo.get(key)
-            if scored is None:
+            key = (k, NO_RESPONSE.status, NO_RESPONSE.reason)
+            hit = memo.get(key)
+            if hit is None:
                 rows = score(item, NO_RESPONSE, run_id, 0)
-                scored = _Scored(NO_RESPONSE, rows, item_figures(rows))
-                memo.put(key, scored)
-            per_response.append((k, 0, scored, False, None))
+                hit = _Scored(NO_RESPONSE.status, NO_RESPONSE, rows, item_figures(rows))
+                memo.put(key, hit)
+            per_response.append((k, 0, hit, False))
             calls.append(missing_row(run_id, item.id))
             result.missing += 1
     calls.sort(key=lambda r: (r[1], r[2]))
@@ -212,12 +226,12 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
     per_response.sort(key=lambda r: r[:2])  # positions follow item ids: sorted by item, then repeat
     digest = hashlib.sha256()
     table, items = result.verdicts, s.items
-    for k, repeat, scored, stored, _sealed in per_response:
+    for k, repeat, scored, stored in per_response:
         item_id = items[k].id
         table.extend_columns(item_id, repeat, scored.columns)
         if stored:
             digest.update(_digest_lines(run_id, item_id, repeat, scored))
-            result.stored_rows += len(scored.rows)
+            result.stored_rows += len(scored)
     result.digest = digest.hexdigest()
     return result
 
@@ -225,7 +239,7 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
 def _digest_lines(run: str, item: str, repeat: int, scored: _Scored) -> bytes:
     """The digest lines of one response's rows (verdict_digest_line, row by row): the (item, repeat)
     head before each of the memoised tails."""
-    if not scored.rows:
+    if not len(scored):
         return b""
     if scored.tails is not None:
         try:
@@ -234,7 +248,7 @@ def _digest_lines(run: str, item: str, repeat: int, scored: _Scored) -> bytes:
             pass
         else:
             return head + head.join(scored.tails)
-    return b"".join(verdict_digest_line(v) for v in scored.rows_of(run, repeat))
+    return b"".join(verdict_digest_line(v) for v in scored.rows_of(run, item, repeat))
 
 
 def _repeat_answers(suite: Suite, items: list[Item], responses: list[tuple]) -> dict[str, list[tuple[str, ...]]]:
@@ -245,11 +259,9 @@ def _repeat_answers(suite: Suite, items: list[Item], responses: list[tuple]) -> 
     for r in responses:
         (several if r[0] in seen else seen).add(r[0])
     out: dict[str, list[tuple[str, ...]]] = {}
-    for k, _repeat, scored, _stored, sealed in responses:
+    for k, _repeat, scored, _stored in responses:
         if k in several:
-            if sealed is None and scored.answers is None:
-                scored.answers = _answers(suite, scored.outcome, scored.rows)
-            out.setdefault(items[k].id, []).append(scored.answers if sealed is None else sealed)
+            out.setdefault(items[k].id, []).append(scored.answers_of(suite))
     return out
 
 
@@ -268,9 +280,13 @@ def _keep_public(result: RunScore, data: bytes, public: list[tuple[str, int, int
 def _answers(suite: Suite, outcome: Outcome, rows: list[Verdict]) -> tuple[str, ...]:
     """What the response answered for each unit, as the suite shows it (a failed call or an unreadable
     reply is one value for every unit)."""
+    return _answers_of(suite, outcome, [v.unit for v in rows])
+
+
+def _answers_of(suite: Suite, outcome: Outcome, units: Iterable[str]) -> tuple[str, ...]:
     if outcome.answer is None:
-        return tuple(f"<{outcome.status}>" for _ in rows)
-    return tuple(suite.answer_value(outcome.answer, v.unit) for v in rows)
+        return tuple(f"<{outcome.status}>" for _ in units)
+    return tuple(suite.answer_value(outcome.answer, unit) for unit in units)
 
 
 # Worker processes inherit the plugin and the items through fork; only a run's bytes travel to them,
