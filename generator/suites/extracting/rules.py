@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from decimal import Decimal
 
 from ...ids import id_problem
 from ...parse.dates import read_iso_date
+from ...parse.jsonfind import JsonInt
 from ...parse.response import ANSWER, Outcome
 from ...parse.text import is_blank
 from ...score.fields import SCALAR_TYPES, TYPES, checked_value, compare
@@ -38,6 +40,8 @@ class Field:
     checked: object  # comparable form; None for a missing field
     places: int | None = None
     item_fields: dict | None = None
+    # value met before -> its (verdict, points, reason, order): see `scored_field`
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -141,6 +145,35 @@ def score_field(f: Field, value: object, locale: str) -> tuple[str, int, str, st
     return (CORRECT, 1, "", order) if reason is None else (WRONG, 0, reason, "")
 
 
+MEMO_SIZE = 64  # values remembered per field (the first ones met: the checked answer and common slips)
+
+
+def _memo_key(value: object) -> object:
+    """What a model value is remembered by: a string itself, a JSON number by its exact digits (its
+    class and text: 1.0 and 1.00 are told apart), anything else not at all (None)."""
+    cls = value.__class__
+    if cls is str:
+        return value
+    if cls is JsonInt or cls is Decimal:
+        return (cls, str(value))
+    return None
+
+
+def scored_field(f: Field, value: object, locale: str) -> tuple[str, int, str, str]:
+    """`score_field` for a field of one item (so `locale` is always the same), remembered for the
+    values met before: the same value in another response scores the same."""
+    key = _memo_key(value)
+    if key is None:
+        return score_field(f, value, locale)
+    memo = f.memo
+    got = memo.get(key)
+    if got is None:
+        got = score_field(f, value, locale)
+        if len(memo) < MEMO_SIZE:
+            memo[key] = got
+    return got
+
+
 def score(item, outcome: Outcome, run: str, repeat: int) -> list[Verdict]:
     spec: Spec = item.spec
     head = (run, item.id, repeat)
@@ -148,7 +181,7 @@ def score(item, outcome: Outcome, run: str, repeat: int) -> list[Verdict]:
         verdict = FAILED_CALL if outcome.status == FAILED_CALL else UNPARSEABLE
         return [verdict_row(run, item.id, repeat, f.name, f.kind, verdict, outcome.reason) for f in spec.fields]
     get, locale, new = outcome.answer.get, spec.locale, tuple.__new__
-    return [new(Verdict, head + (f.name, f.kind) + score_field(f, get(f.name), locale)) for f in spec.fields]
+    return [new(Verdict, head + (f.name, f.kind) + scored_field(f, get(f.name), locale)) for f in spec.fields]
 
 
 # ---------------------------------------------------------------- per-item figures and metrics
