@@ -110,11 +110,14 @@ class _Scored:
     def rows_of(self, run: str, item: str, repeat: int) -> list[Verdict]:
         return [Verdict(run, item, repeat, *tail) for tail in zip(*self.columns)]
 
-    def answers_of(self, suite: Suite) -> tuple[str, ...]:
+    def answers_of(self, suite: Suite, outcome: Outcome | None = None) -> tuple[str, ...]:
+        """The answers (`_answers`); `outcome` is this entry's when the caller still has it, else it is
+        read again from the content."""
         if self.answers is None:
             source = self.source
-            outcome = source if isinstance(source, Outcome) else content_outcome(
-                source or "", suite.extract_answer, suite.answer_what)
+            if outcome is None:
+                outcome = source if isinstance(source, Outcome) else content_outcome(
+                    source or "", suite.extract_answer, suite.answer_what)
             self.answers = _answers_of(suite, outcome, self.columns[0])
         return self.answers
 
@@ -174,6 +177,7 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
     extract, what, score, item_figures = suite.extract_answer, suite.answer_what, suite.score, suite.item_figures
     by_id, position, calls, public, memo, run_id = s.by_id, s.position, result.calls, [], s.memo, run.id
     done: set[tuple[str, int]] = set()
+    outcomes: dict[_Scored, Outcome] = {}  # the outcomes scored in this run
     for _line, record, start, length in iter_records(run, s.half, s.log, data):
         item = by_id[record["item"]]
         repeat = record["repeat"]
@@ -196,6 +200,7 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
                 rows = score(item, outcome, run_id, repeat)
                 hit = _Scored(outcome.status, source, rows, item_figures(rows))
                 memo.put(key, hit)
+                outcomes[hit] = outcome  # for its answers, while this run is scored
             scored = hit
             per_response.append((k, repeat, scored, True))
             calls.append(call_row(run_id, record, scored.status))
@@ -222,7 +227,8 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
         figures = [r[2].figures for r in per_response]
         np.add.at(result.sums, where, np.array(figures, dtype=float).reshape(len(figures), width))
         np.add.at(result.repeats, where, 1)
-    result.repeat_answers = _repeat_answers(suite, s.items, per_response)
+    result.repeat_answers = _repeat_answers(suite, s.items, per_response, outcomes)
+    outcomes.clear()
     per_response.sort(key=lambda r: r[:2])  # positions follow item ids: sorted by item, then repeat
     digest = hashlib.sha256()
     table, items = result.verdicts, s.items
@@ -251,7 +257,8 @@ def _digest_lines(run: str, item: str, repeat: int, scored: _Scored) -> bytes:
     return b"".join(verdict_digest_line(v) for v in scored.rows_of(run, item, repeat))
 
 
-def _repeat_answers(suite: Suite, items: list[Item], responses: list[tuple]) -> dict[str, list[tuple[str, ...]]]:
+def _repeat_answers(suite: Suite, items: list[Item], responses: list[tuple],
+                    outcomes: dict[_Scored, Outcome]) -> dict[str, list[tuple[str, ...]]]:
     """item -> what each of its responses answered (in the order given), for the items answered more
     than once; only those items' answers are formatted."""
     seen: set[int] = set()
@@ -261,7 +268,7 @@ def _repeat_answers(suite: Suite, items: list[Item], responses: list[tuple]) -> 
     out: dict[str, list[tuple[str, ...]]] = {}
     for k, _repeat, scored, _stored in responses:
         if k in several:
-            out.setdefault(items[k].id, []).append(scored.answers_of(suite))
+            out.setdefault(items[k].id, []).append(scored.answers_of(suite, outcomes.get(scored)))
     return out
 
 
