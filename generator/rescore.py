@@ -146,9 +146,11 @@ def _digest_tails(rows: list[Verdict]) -> tuple[bytes, ...] | None:
 class _Memo:
     """(item position, what the outcome depends on) -> _Scored, in two generations of at most `size`
     entries each: an entry used again is kept, the others are dropped when a generation fills, so the
-    memory stays bounded whatever the number of runs."""
+    memory stays bounded whatever the number of runs. Measured on the benches' corpora, 8,192 entries a
+    generation answer 47.9% of extracting's 204,930 responses (32,768: 50.1%, for about 115 MB more) and
+    13.6% of RA-Bench's 150,000 (32,768: 14.0%)."""
 
-    def __init__(self, size: int = 1 << 15) -> None:
+    def __init__(self, size: int = 1 << 13) -> None:
         self.size = size
         self.new: dict[tuple, _Scored] = {}
         self.old: dict[tuple, _Scored] = {}
