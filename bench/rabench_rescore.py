@@ -81,12 +81,18 @@ def main() -> None:
     ap.add_argument("--receipts", type=int, default=10_000)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=2, help="processes for scorer A in the second measurement")
-    ap.add_argument("--keep", type=Path, help="build the scaled project here and keep it")
+    ap.add_argument("--keep", type=Path, help="build the scaled project here and keep it (a project kept there "
+                                                "before is measured again, not rebuilt)")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="tally-bench-rabench-")) if args.keep is None else args.keep
     try:
         start = time.perf_counter()
-        n = build(tmp, args.receipts, args.repeats)
+        if args.keep is not None and (tmp / "results" / SUITE).is_dir():
+            print(f"the scaled project kept in {tmp} (not rebuilt)")
+            n = sum(1 for p in (tmp / "results" / SUITE).glob("*/responses.jsonl") for line in p.open("rb")
+                    if line.strip())
+        else:
+            n = build(tmp, args.receipts, args.repeats)
         size = sum(p.stat().st_size for p in (tmp / "results").rglob("responses.jsonl"))
         print(f"scaled RA-Bench: {args.receipts:,} receipts x {len(TARGETS) + 1} targets x {args.repeats} repeats = "
               f"{n:,} responses, {size / 1e6:.0f} MB (built in {time.perf_counter() - start:.0f} s)")

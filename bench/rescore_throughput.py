@@ -94,11 +94,17 @@ def timed_score(root: Path, jobs: int, gate: bool):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--responses", type=int, default=200_000)
-    ap.add_argument("--keep", type=Path, help="build the scaled corpus here and keep it")
+    ap.add_argument("--keep", type=Path, help="build the scaled corpus here and keep it (a corpus kept there "
+                                                "before is measured again, not rebuilt)")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="tally-bench-")) if args.keep is None else args.keep
     try:
-        n, runs = build_scaled(tmp, args.responses)
+        if args.keep is not None and (tmp / "results" / SUITE).is_dir():
+            print(f"the scaled corpus kept in {tmp} (not rebuilt)")
+            files = sorted((tmp / "results" / SUITE).glob("*/responses.jsonl"))
+            n, runs = sum(1 for p in files for line in p.open("rb") if line.strip()), len(files)
+        else:
+            n, runs = build_scaled(tmp, args.responses)
         size = sum(p.stat().st_size for p in (tmp / "results").rglob("responses.jsonl"))
         print(f"scaled corpus: {n} responses in {runs} runs, {size / 1e6:.0f} MB")
         floor(tmp)  # warm the page cache so both measurements read from memory

@@ -15,7 +15,8 @@ def _int_or_blank(value: object) -> int | str:
     return value if type(value) is int and value >= 0 else ""
 
 
-def call_row(run: str, record: dict, outcome: Outcome) -> tuple:
+def call_row(run: str, record: dict, outcome: Outcome | str) -> tuple:
+    """The row of one stored call; `outcome` is its Outcome or the Outcome's status."""
     attempts = record["attempts"]
     last = attempts[-1]
     error = last.get("error")
@@ -29,7 +30,8 @@ def call_row(run: str, record: dict, outcome: Outcome) -> tuple:
         finish = choice.get("finish_reason") if isinstance(choice.get("finish_reason"), str) else ""
         message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
         refusal = int(isinstance(message.get("refusal"), str) and message["refusal"].strip() != "")
-    return (run, record["item"], record["repeat"], outcome.status,
+    status_of = outcome if isinstance(outcome, str) else outcome.status
+    return (run, record["item"], record["repeat"], status_of,
             str(error)[:80] if error not in (None, "") else "",
             status if type(status) is int else "", len(attempts), int(len(attempts) > 1),
             repr(float(latency)) if latency is not None else "",

@@ -158,14 +158,14 @@ def iter_records(run: Run, item_half: dict[str, str], log: ErrorLog, data: bytes
     seen: dict[tuple[str, int], int] = {}
     if data is None:
         data = run.responses.read_bytes()
-    if not data.strip():
+    if not data or data.isspace():
         log.warn(run.responses, None, "holds no response: every item of the run counts as a failed call")
     if data and not data.endswith(b"\n"):
         log.add(run.responses, data.count(b"\n") + 1, "last line has no newline: the file looks truncated")
     start = 0
     for number, line in enumerate(data.split(b"\n"), start=1):
         here, start = start, start + len(line) + 1
-        if not line.strip():
+        if not line or line.isspace():  # blank (as `not line.strip()`, without copying the line)
             continue
         if len(line) > MAX_RECORD_BYTES:
             log.add(run.responses, number, f"stored record of {len(line):,} bytes: more than the "

@@ -52,15 +52,31 @@ def message_content(body: dict) -> str | None:
     return content if isinstance(content, str) else None
 
 
-def read_outcome(record: dict, extract=first_object, what: str = "complete JSON object") -> Outcome:
-    """`extract(content)` is the suite's rule for finding the answer object (None: there is none)."""
+def read_content(record: dict) -> str | Outcome:
+    """The message content of a successful call, or the outcome when there is no content to read (a
+    failed call, no message content): everything of the record an outcome depends on."""
     failure = _call_failed(record)
     if failure is not None:
         return Outcome(FAILED, None, failure)
     content = message_content(record["response"])
     if content is None:
-        return Outcome(UNPARSEABLE, None, "no message content")
+        return NO_CONTENT
+    return content
+
+
+NO_CONTENT = Outcome(UNPARSEABLE, None, "no message content")
+
+
+def content_outcome(content: str, extract=first_object, what: str = "complete JSON object") -> Outcome:
+    """The outcome of a message content: `extract(content)` is the suite's rule for finding the answer
+    object (None: there is none)."""
     answer = extract(content)
     if answer is None:
         return Outcome(UNPARSEABLE, None, f"no {what} in the content")
     return Outcome(ANSWER, answer, "")
+
+
+def read_outcome(record: dict, extract=first_object, what: str = "complete JSON object") -> Outcome:
+    """`extract(content)` is the suite's rule for finding the answer object (None: there is none)."""
+    got = read_content(record)
+    return got if isinstance(got, Outcome) else content_outcome(got, extract, what)

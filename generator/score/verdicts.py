@@ -89,6 +89,20 @@ class VerdictTable:
         self.reason += [intern(r) if len(r) < 200 else r for r in reason]
         self.order += map(intern, order)
 
+    def extend_columns(self, item: str, repeat: int, columns: tuple[tuple, ...]) -> None:
+        """Rows of one response given as its (unit, kind, verdict, points, reason, order) columns, strings
+        already interned as `extend` interns them."""
+        unit, kind, verdict, points, reason, order = columns
+        n = len(unit)
+        self.item += [item] * n
+        self.repeat += [repeat] * n
+        self.unit += unit
+        self.kind += kind
+        self.verdict += verdict
+        self.points += points
+        self.reason += reason
+        self.order += order
+
     def __len__(self) -> int:
         return len(self.item)
 

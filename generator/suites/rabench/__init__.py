@@ -25,6 +25,9 @@ FIGURES = ("base", "valid", "fields_n", "fields_ok", "all_right") + tuple(
     "li_tp", "li_fp", "li_fn", "fake", "genuine", "caught", "false_flag", "caught_07", "false_flag_07", "has_risk")
 _INDEX = {name: k for k, name in enumerate(FIGURES)}
 _SEVEN = Decimal("0.7")
+# the answer key a unit's value is shown from (`answer_value`); the duplicate units: "duplicate"
+_ANSWER_KEY = {"line_items": "line_items", "decision": "risk", "proof": "reasons", "edited_field": "reasons",
+               "check:totals_add_up": "checks"}
 
 
 def figures(verdicts: Sequence[Verdict]) -> tuple[float, ...]:
@@ -110,8 +113,7 @@ class RaBench(Suite):
             fields = answer.get("fields", {})
             name = unit.split(":", 1)[1]
             return "<absent>" if name not in fields else str(fields[name])[:200]
-        key = {"line_items": "line_items", "decision": "risk", "proof": "reasons", "edited_field": "reasons",
-               "check:totals_add_up": "checks"}.get(unit, "duplicate")
+        key = _ANSWER_KEY.get(unit, "duplicate")
         return "<absent>" if key not in answer else str(answer[key])[:200]
 
     def report_tables(self, scored: ScoredSuite) -> list[ReportTable]:

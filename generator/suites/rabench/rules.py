@@ -115,6 +115,16 @@ def field_matches(name: str, got: object, want: str) -> bool:
     return isinstance(got, str) and _alnum(got) == _alnum(want)
 
 
+def field_matches_memo(name: str, got: object, want: str) -> bool:
+    """`field_matches`, remembered for a text answer (a pure function of three strings)."""
+    return _text_matches(name, got, want) if got.__class__ is str else field_matches(name, got, want)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _text_matches(name: str, got: str, want: str) -> bool:
+    return field_matches(name, got, want)
+
+
 # ---------------------------------------------------------------- line items (rule 3.2)
 
 def max_matching(edges: list[list[int]], n_right: int) -> int:
@@ -140,11 +150,19 @@ def line_counts(labelled: list[dict], extracted: object) -> tuple[int, int, int]
         total = amount(e.get("total")) if isinstance(e, dict) else None
         ok = isinstance(e, dict) and isinstance(e.get("description"), str) and total is not None
         usable.append((normalise(e["description"]), total) if ok and total is not None else None)
-    edges = [[j for j, u in enumerate(usable)
-              if u is not None and within_cent(u[1], lab["total"])
-              and alike(want, u[0], 4, 5)] for lab in labelled for want in (normalise(lab["description"]),)]
-    tp = max_matching(edges, len(usable))
+    tp = matched_lines(tuple((lab["description"], lab["total"]) for lab in labelled), tuple(usable))
     return tp, len(got) - tp, len(labelled) - tp
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def matched_lines(labelled: tuple[tuple[str, str], ...], usable: tuple[tuple[str, Decimal] | None, ...]) -> int:
+    """How many labelled lines (description, total) pair one to one with usable extracted lines
+    (normalised description, amount) at description similarity >= 0.8 and totals within 0.01.
+    Remembered: the same lines are often extracted again (an amount is compared by its value only)."""
+    edges = [[j for j, u in enumerate(usable)
+              if u is not None and within_cent(u[1], total)
+              and alike(want, u[0], 4, 5)] for description, total in labelled for want in (normalise(description),)]
+    return max_matching(edges, len(usable))
 
 
 # ---------------------------------------------------------------- reasons (rules 3.5, 3.6)
@@ -229,7 +247,7 @@ def score(item, outcome: Outcome, run: str, repeat: int) -> list[Verdict]:
         elif is_null(got):
             verdict = "false_null"
         else:
-            verdict = "correct" if field_matches(name, got, want) else "wrong"
+            verdict = "correct" if field_matches_memo(name, got, want) else "wrong"
         order = ""
         if name == "total" and not bad and (value := amount(got)) is not None:
             order = canonical(value)

@@ -1,0 +1,90 @@
+"""RA-Bench's remembered field comparison (`field_matches_memo`) and line matching (`matched_lines`) give what
+the straightforward ones give, on every shared vector (and across labels)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from generator.parse.response import ANSWER, read_outcome
+from generator.suites.rabench import SUITE
+from generator.suites.rabench.rules import (
+    FIELDS,
+    amount,
+    field_matches,
+    field_matches_memo,
+    line_counts,
+    matched_lines,
+    normalise,
+)
+
+VECTORS = json.loads((Path(__file__).parent / "vectors" / "ra-bench.json").read_text(encoding="utf-8"))
+
+
+def _pairs() -> list[tuple[str, object, str]]:
+    """(field, model value, label value) of every labelled field of every readable vector answer."""
+    out = []
+    for case in VECTORS["cases"]:
+        outcome = read_outcome(case["record"], SUITE.extract_answer, SUITE.answer_what)
+        label = case["item"].get("label", {}).get("fields", {})
+        if outcome.status != ANSWER:
+            continue
+        for name in FIELDS:
+            if label.get(name) is not None and name in outcome.answer["fields"]:
+                out.append((name, outcome.answer["fields"][name], label[name]))
+    return out
+
+
+def test_remembered_equals_straightforward_on_the_vectors():
+    pairs = _pairs()
+    assert len(pairs) > 200
+    assert sum(1 for _n, got, _w in pairs if isinstance(got, str)) > 100  # the remembered path is taken
+    for name, got, want in pairs + pairs:  # the second pass is answered from the memo
+        assert field_matches_memo(name, got, want) == field_matches(name, got, want), (name, got, want)
+
+
+def test_remembered_equals_straightforward_across_labels():
+    pairs = _pairs()
+    wants = {name: sorted({w for n, _g, w in pairs if n == name}) for name in FIELDS}
+    for name, got, _want in pairs:
+        for want in wants[name]:
+            assert field_matches_memo(name, got, want) == field_matches(name, got, want), (name, got, want)
+
+
+def _line_cases() -> list[tuple[list, object]]:
+    out = []
+    for case in VECTORS["cases"]:
+        outcome = read_outcome(case["record"], SUITE.extract_answer, SUITE.answer_what)
+        labelled = case["item"].get("label", {}).get("line_items")
+        if outcome.status == ANSWER and labelled is not None:
+            out.append((labelled, outcome.answer.get("line_items")))
+    return out
+
+
+def _straightforward(labelled: list, extracted: object) -> tuple[int, int, int]:
+    """line_counts with the matching computed afresh (matched_lines without its memo)."""
+    got = extracted if isinstance(extracted, list) else []
+    usable = []
+    for e in got:
+        total = amount(e.get("total")) if isinstance(e, dict) else None
+        ok = isinstance(e, dict) and isinstance(e.get("description"), str) and total is not None
+        usable.append((normalise(e["description"]), total) if ok else None)
+    tp = matched_lines.__wrapped__(tuple((lab["description"], lab["total"]) for lab in labelled), tuple(usable))
+    return tp, len(got) - tp, len(labelled) - tp
+
+
+def test_remembered_line_matching_equals_straightforward_on_the_vectors():
+    cases = _line_cases()
+    assert len(cases) > 100
+    for labelled, extracted in cases + cases:  # the second pass is answered from the memo
+        assert line_counts(labelled, extracted) == _straightforward(labelled, extracted), (labelled, extracted)
+    for labelled, _ in cases[:20]:  # every labelled receipt against others' extracted lines
+        for _, extracted in cases:
+            assert line_counts(labelled, extracted) == _straightforward(labelled, extracted)
+
+
+def test_amounts_equal_in_value_share_a_remembered_match():
+    labelled = [{"description": "Tea", "total": "2.00"}]
+    for extracted in ([{"description": "tea", "total": "2"}], [{"description": "tea", "total": "2.00"}],
+                      [{"description": "tea", "total": "2.011"}], [{"description": "tea", "total": "1.99"}]):
+        assert line_counts(labelled, extracted) == _straightforward(labelled, extracted)

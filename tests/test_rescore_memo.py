@@ -1,0 +1,50 @@
+"""Scorer A remembers what each (item, outcome) scores to across a suite's runs: a run scored after
+others (its outcomes taken from the memo) gives exactly what it gives scored alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.errors import ErrorLog
+from generator.pipeline import load
+from generator.rescore import RunScore, Scoring, score_run
+from generator.sealing import read_run
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _state(r: RunScore) -> tuple:
+    t = r.verdicts
+    return (t.item, t.repeat, t.unit, t.kind, t.verdict, t.points, t.reason, t.order, r.calls, r.digest,
+            r.stored_rows, r.responses, r.missing, r.sealed, r.repeat_answers, r.sums.tolist(), r.repeats.tolist())
+
+
+@pytest.mark.parametrize("suite", ["extracting", "ra-bench"])
+def test_runs_scored_with_a_shared_memo_equal_runs_scored_alone(suite):
+    (ls,) = load(ROOT, [suite])
+    log = ErrorLog(ROOT)
+    data = {run.id: read_run(run.responses, log).data for run in ls.runs}
+    alone = {run.id: _state(score_run(run, data[run.id], Scoring(ls.plugin, ls.items, log))) for run in ls.runs}
+    shared = Scoring(ls.plugin, ls.items, log)
+    for run in ls.runs + ls.runs[::-1]:  # forwards, then backwards: every run meets a filled memo
+        assert _state(score_run(run, data[run.id], shared)) == alone[run.id], run.id
+    assert not log.errors
+    assert len(shared.memo.new) + len(shared.memo.old) < sum(len(d.splitlines()) for d in data.values())  # hits
+
+
+def test_the_memo_is_bounded_and_keeps_what_is_used():
+    from generator.rescore import _Memo
+
+    memo = _Memo(size=4)
+    for k in range(4):
+        memo.put((k,), k)  # type: ignore[arg-type]
+    assert memo.get((0,)) == 0
+    for k in range(4, 8):
+        memo.put((k,), k)  # type: ignore[arg-type]
+    assert memo.get((0,)) == 0 and memo.get((7,)) == 7  # 0 was used again: kept in the new generation
+    for k in range(8, 20):
+        memo.put((k,), k)  # type: ignore[arg-type]
+    assert len(memo.new) + len(memo.old) <= 8
+    assert all(memo.get((k,)) is None for k in range(1, 7))
