@@ -47,6 +47,8 @@ def scale_items(src: Path, dst: Path, per_file: int) -> dict[str, list[str]]:
                 out.append(orjson.dumps(new))
             k += 1
         (dst / path.name).write_bytes(b"\n".join(out) + b"\n")
+    if (src / "pages").is_dir():  # the page images the items name (each copy names its original's)
+        shutil.copytree(src / "pages", dst / "pages")
     return copies
 
 
