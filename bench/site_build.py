@@ -126,11 +126,15 @@ def main() -> None:
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         print(f"site: {report.pages:,} pages, {report.files:,} files, {site_bytes / 1e6:,.0f} MB; "
-              f"{args.resamples:,} resamples, {args.jobs} process(es) for rescoring")
+              f"{args.resamples:,} resamples, {args.jobs} process(es) for rescoring and item pages")
         print(f"total {total:.1f} s, {report.pages / total:,.0f} pages/s overall; "
               f"peak memory {peak:,.0f} MB (largest child process {children:,.0f} MB)")
+        print("time and this process's peak memory by stage:")
         for stage, seconds in report.seconds.items():
-            print(f"  {stage:40} {seconds:8.1f} s  {100 * seconds / total:5.1f}%")
+            mb = report.peak_mb.get("gather" if stage == "gather: statistics" else stage)
+            print(f"  {stage:40} {seconds:8.1f} s  {100 * seconds / total:5.1f}%" +
+                  (f"   peak so far {mb:6,.0f} MB" if mb else ""))
+        print(f"item pages from the build cache: {report.reused:,} (a first build: none)")
         pages_time = sum(s for k, s in report.seconds.items() if k.startswith("pages"))
         print(f"page writing alone: {report.pages / pages_time:,.0f} pages/s")
         print(f"responses.jsonl files read whole: {reads['calls']:,} reads of {args.runs} files, "
