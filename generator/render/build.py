@@ -70,7 +70,8 @@ class Writer:
         self.reused = 0  # deferred pages written from the cache
         self.plotly_links: list[dict] = []
         self.cache = cache
-        self.used: dict[str, set[str]] = {}  # cache group -> the keys of its pages in this build
+        self.used: dict[str, dict[str, str]] = {}  # cache group -> key -> hash of the bytes, this build
+        self.index: dict[str, dict[str, str]] = {}  # cache group -> the same, of the last build
         self._keys: PageKeys | None = None
 
     def render(self, page: Page) -> bytes:
@@ -106,10 +107,14 @@ class Writer:
     def _deferred(self, d: Deferred) -> None:
         key = self.page_keys().key(d.path, d.template, d.key) if self.cache is not None and d.key else None
         if key is not None:
-            self.used.setdefault(d.group, set()).add(key)
-            data = self.cache.read("pages", d.group, key)  # type: ignore[union-attr]
-            if isinstance(data, bytes):
-                self._save(d.path, data)
+            assert self.cache is not None
+            if d.group not in self.index:
+                self.index[d.group] = self.cache.page_index(d.group)
+            digest = self.index[d.group].get(key)
+            found = self.cache.page(d.group, key, digest) if digest else None
+            if found is not None:  # the entry itself becomes the page (a hard link), else a copy
+                self._link(found[0], d.path, found[1])
+                self.used.setdefault(d.group, {})[key] = digest  # type: ignore[assignment]
                 self.reused += 1
                 return
         page = d.make()
@@ -118,7 +123,17 @@ class Writer:
         data = self.render(page)
         self._save(d.path, data)
         if key is not None:
-            self.cache.write("pages", d.group, key, data)  # type: ignore[union-attr]
+            assert self.cache is not None
+            self.used.setdefault(d.group, {})[key] = self.cache.keep_page(d.group, key, self.target / d.path, data)
+
+    def _link(self, entry: Path, path: str, data: bytes) -> None:
+        target = self.target / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(entry, target)
+        except OSError:
+            target.write_bytes(data)
+        self.pages += 1
 
     def write_parallel(self, pages: list[Deferred], jobs: int) -> None:
         """Deferred pages rendered by `jobs` forked processes, each a share of contiguous chunks;
@@ -130,6 +145,8 @@ class Writer:
         global _FORKED
         if self.cache is not None:
             self.page_keys()  # computed once, inherited
+            for group in sorted({d.group for d in pages}):
+                self.index.setdefault(group, self.cache.page_index(group))
         bounds = [(k, min(k + CHUNK, len(pages))) for k in range(0, len(pages), CHUNK)]
         _FORKED = (self, pages)
         try:
@@ -138,7 +155,7 @@ class Writer:
                     self.pages += written
                     self.reused += reused
                     for group, keys in used.items():
-                        self.used.setdefault(group, set()).update(keys)
+                        self.used.setdefault(group, {}).update(keys)
                     if self.cache is not None:
                         self.cache.counts.problems.extend(problems)
                         self.cache.counts.corrupt += len(problems)
@@ -146,19 +163,21 @@ class Writer:
             _FORKED = None
 
     def prune(self) -> None:
-        """Drop the cached pages no page of this build used."""
+        """Record the pages of this build (each group's index) and drop the entries no page used."""
         if self.cache is None or not self.used:  # no page was keyed: nothing to tell from
             return
         folder = self.cache.folder / "pages"
-        for group in sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []:
-            self.cache.prune("pages", group, self.used.get(group, set()))
+        for group in sorted({p.name for p in folder.iterdir()} | set(self.used)) if folder.is_dir() else []:
+            used = self.used.get(group, {})
+            self.cache.write("page-index", group, "index", dict(sorted(used.items())))
+            self.cache.prune("pages", group, set(used))
 
 
 CHUNK = 64  # deferred pages per task of a rendering process
 _FORKED: tuple[Writer, list[Deferred]] | None = None  # what forked rendering processes inherit
 
 
-def _render_chunk(bounds: tuple[int, int]) -> tuple[int, int, dict[str, set[str]], list[str]]:
+def _render_chunk(bounds: tuple[int, int]) -> tuple[int, int, dict[str, dict[str, str]], list[str]]:
     """In a forked process: write pages[start:stop]; (pages written, from the cache, keys used, problems)."""
     assert _FORKED is not None
     writer, pages = _FORKED
@@ -265,7 +284,11 @@ def keep_unchanged(fresh: Path, old: Path) -> int:
         before = old / path.relative_to(fresh)
         if not path.is_file() or path.is_symlink() or not before.is_file() or before.is_symlink():
             continue
-        if before.stat().st_size != path.stat().st_size or before.read_bytes() != path.read_bytes():
+        info, now = before.stat(), path.stat()
+        if os.path.samestat(info, now):  # the same file (a page linked from the build cache): kept as it is
+            kept += 1
+            continue
+        if info.st_size != now.st_size or before.read_bytes() != path.read_bytes():
             continue
         link = path.with_name(f".{path.name}.link")
         try:
