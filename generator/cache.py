@@ -11,6 +11,11 @@ Each entry is one file: the SHA-256 of its payload, then the payload (`marshal`,
 nothing is executed when an entry is read). An entry whose hash does not match, or that cannot be read,
 is counted as corrupt, deleted and computed again, never trusted. Entries are written through a
 temporary file and a rename.
+
+Site pages (generator/render/page_cache.py says what their keys cover) are kept differently: the
+entry `pages/<suite>/<key>` is the page's bytes themselves, hard-linked into the site (a copy where
+links are not possible), and `page-index/<suite>/index` (an entry as above) records the SHA-256 of
+each page's bytes; a page whose bytes do not match its recorded hash is corrupt and rendered again.
 """
 
 from __future__ import annotations

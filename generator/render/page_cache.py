@@ -10,9 +10,11 @@ writer folds into that key everything else the page's bytes depend on (`PageKeys
   build date, the prose pages' names and paths, the Content-Security-Policy and the plotly links;
 - the versions of Python, Jinja2, MarkupSafe and orjson, and the page's path.
 
-The entry is the page's bytes, kept in build/cache/pages/<group>/<key> with generator/cache.py's
-rules: hash-checked, a corrupt entry counted, deleted and rendered again, written through a rename.
-Entries no page of the last build used are pruned.
+The entry is the page's bytes, build/cache/pages/<group>/<key>, hard-linked into the site (so a page
+unchanged since the last build is the same file and is kept without being read again); the SHA-256 of
+each entry's bytes is recorded in the group's index (generator/cache.py), and an entry that does not
+match it is counted as corrupt, deleted and rendered again. Entries no page of the last build used are
+pruned. Only pages that export no table are deferred (a page from the cache writes nothing else).
 """
 
 from __future__ import annotations
