@@ -47,6 +47,8 @@ def scale_items(src: Path, dst: Path, per_file: int) -> dict[str, list[str]]:
                 out.append(orjson.dumps(new))
             k += 1
         (dst / path.name).write_bytes(b"\n".join(out) + b"\n")
+    if (src / "pages").is_dir():  # the page images the items name (each copy names its original's)
+        shutil.copytree(src / "pages", dst / "pages")
     return copies
 
 
@@ -101,6 +103,12 @@ def count_reads() -> dict[str, int]:
     return seen
 
 
+def cpu() -> float:
+    """CPU seconds so far of this process and of its children that ended."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--items", type=int, default=6000)
@@ -117,18 +125,23 @@ def main() -> None:
         print(f"generated: {n_items:,} items, {args.runs} run groups, {n_responses:,} stored responses "
               f"({size / 1e6:,.0f} MB) in {time.perf_counter() - start:.1f} s")
         reads = count_reads()
-        start = time.perf_counter()
+        start, used = time.perf_counter(), cpu()
         report = build_site(tmp, tmp / "site", resamples=args.resamples, jobs=args.jobs)
-        total = time.perf_counter() - start
+        total, used = time.perf_counter() - start, cpu() - used
         site_bytes = sum(p.stat().st_size for p in report.out.rglob("*") if p.is_file())
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         print(f"site: {report.pages:,} pages, {report.files:,} files, {site_bytes / 1e6:,.0f} MB; "
-              f"{args.resamples:,} resamples, {args.jobs} process(es) for rescoring")
+              f"{args.resamples:,} resamples, {args.jobs} process(es) for rescoring and item pages")
         print(f"total {total:.1f} s, {report.pages / total:,.0f} pages/s overall; "
               f"peak memory {peak:,.0f} MB (largest child process {children:,.0f} MB)")
+        print(f"CPU time of the build (this process and its children): {used:.1f} s")
+        print("time and this process's peak memory by stage:")
         for stage, seconds in report.seconds.items():
-            print(f"  {stage:40} {seconds:8.1f} s  {100 * seconds / total:5.1f}%")
+            mb = report.peak_mb.get("gather" if stage == "gather: statistics" else stage)
+            print(f"  {stage:40} {seconds:8.1f} s  {100 * seconds / total:5.1f}%" +
+                  (f"   peak so far {mb:6,.0f} MB" if mb else ""))
+        print(f"item pages from the build cache: {report.reused:,} (a first build: none)")
         pages_time = sum(s for k, s in report.seconds.items() if k.startswith("pages"))
         print(f"page writing alone: {report.pages / pages_time:,.0f} pages/s")
         print(f"responses.jsonl files read whole: {reads['calls']:,} reads of {args.runs} files, "

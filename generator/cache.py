@@ -11,6 +11,11 @@ Each entry is one file: the SHA-256 of its payload, then the payload (`marshal`,
 nothing is executed when an entry is read). An entry whose hash does not match, or that cannot be read,
 is counted as corrupt, deleted and computed again, never trusted. Entries are written through a
 temporary file and a rename.
+
+Site pages (generator/render/page_cache.py says what their keys cover) are kept differently: the
+entry `pages/<suite>/<key>` is the page's bytes themselves, hard-linked into the site (a copy where
+links are not possible), and `page-index/<suite>/index` (an entry as above) records the SHA-256 of
+each page's bytes; a page whose bytes do not match its recorded hash is corrupt and rendered again.
 """
 
 from __future__ import annotations
@@ -191,6 +196,50 @@ class Cache:
             for path in folder.iterdir():
                 if path.name not in keep:
                     path.unlink(missing_ok=True)
+
+
+    # ------------------------------------------------------------ pages: their bytes, linked into the site
+
+    def page_index(self, group: str) -> dict[str, str]:
+        """The group's pages kept by the last build: key -> SHA-256 of the page's bytes."""
+        index = self.read("page-index", group, "index")
+        ok = isinstance(index, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in index.items())
+        return index if ok else {}  # type: ignore[return-value]
+
+    def page(self, group: str, key: str, digest: str) -> tuple[Path, bytes] | None:
+        """The entry of a page and its bytes, when they hash to `digest`; a mismatch is corrupt (deleted)."""
+        path = self._path("pages", group, key)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            self.counts.misses += 1
+            return None
+        except OSError as exc:
+            self._corrupt(path, f"unreadable: {exc}")
+            return None
+        if hashlib.sha256(data).hexdigest() != digest:
+            self._corrupt(path, "its contents do not match their hash")
+            return None
+        self.counts.hits += 1
+        return path, data
+
+    def keep_page(self, group: str, key: str, source: Path, data: bytes) -> str:
+        """Keep a written page (`source`, holding `data`) as the group's entry `key`: a hard link to it
+        when the file system allows, else a copy. Returns the SHA-256 of its bytes."""
+        path = self._path("pages", group, key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".entry-{os.getpid()}-{key}")
+        try:
+            try:
+                os.link(source, tmp)
+            except OSError:
+                tmp.write_bytes(data)
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        self.counts.written += 1
+        return hashlib.sha256(data).hexdigest()
 
 
 # ---------------------------------------------------------------- a run's results as plain values

@@ -218,3 +218,75 @@ def test_only_pages_whose_bytes_change_are_written(tmp_path):
     assert len(written) == changed.files - changed.unchanged > 0
     assert "models/rules.html" in written and "suites/mini/index.html" not in written
     assert changed.unchanged > 0
+
+
+def item_pages(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.glob("suites/*/items/*.html"))
+            if p.name != "index.html"}
+
+
+def rendered(before: dict[str, bytes], after: dict[str, bytes]) -> set[str]:
+    return {k for k in after if before.get(k) != after[k]}
+
+
+@needs_node
+def test_item_pages_from_the_page_cache_equal_a_clean_build(tmp_path, monkeypatch):
+    """Item pages come from build/cache/pages/ when their inputs are unchanged, in forked processes
+    too; a changed template re-renders exactly its pages, a changed or new run exactly the pages
+    that show it, and every build equals a clean one byte for byte."""
+    from generator.render import build as build_mod
+    from generator.render import env as env_mod
+
+    root = project(tmp_path)
+    for meta in (root / "results").glob("*/*/run.json"):  # the simulated banner counts every run: off
+        meta.write_text(json.dumps(json.loads(meta.read_text()) | {"simulated": False}), encoding="utf-8")
+    monkeypatch.setattr(build_mod, "CHUNK", 1)  # a few pages: forked processes all the same
+
+    def check(name: str, **kw) -> tuple:
+        report = build(root, tmp_path / name, jobs=2, **kw)
+        clean = build(root, tmp_path / f"{name}-clean", cache=False)
+        assert clean.reused == 0
+        assert digests(tmp_path / name) == digests(tmp_path / f"{name}-clean")
+        return report, item_pages(tmp_path / name)
+
+    first, pages = check("first")
+    n = len(pages)
+    assert first.reused == 0 and n > 4 and {k.split("/")[1] for k in pages} == {"mini", "twin"}
+    again, _ = check("again")
+    assert again.reused == n
+    # a template the item pages do not use: every item page reused; one they use: every one rendered
+    templates = tmp_path / "templates"
+    shutil.copytree(env_mod.TEMPLATES, templates)
+    monkeypatch.setattr(env_mod, "TEMPLATES", templates)
+    (templates / "models.html").write_text((templates / "models.html").read_text() + "\n", encoding="utf-8")
+    other, _ = check("other-template")
+    assert other.reused == n
+    (templates / "_item_labels.html").write_text("{# changed #}" + (templates / "_item_labels.html").read_text(),
+                                                 encoding="utf-8")
+    included, _ = check("included-template")
+    assert included.reused == 0
+    # a changed stored response: the pages that show its run, and no other
+    responses = root / "results" / "twin" / "careful-cloud" / "responses.jsonl"
+    lines = responses.read_text(encoding="utf-8").splitlines(keepends=True)
+    record = json.loads(lines[0])
+    record["id"] = "a-changed-stored-record"
+    responses.write_text(json.dumps(record) + "\n" + "".join(lines[1:]), encoding="utf-8")
+    shows = {k for k, v in pages.items() if k.startswith("suites/twin/") and b'id="careful-cloud-r' in v}
+    changed, now = check("changed-run")
+    assert 0 < len(shows) < n and changed.reused == n - len(shows)
+    assert rendered(pages, now) <= shows
+    # a new run: the pages that show it
+    run = root / "results" / "twin" / "rules-local"
+    shutil.copytree(run, run.with_name("rules-local-2"))
+    meta = run.with_name("rules-local-2") / "run.json"
+    meta.write_text(json.dumps(json.loads(meta.read_text()) | {"run_id": "rules-local-2", "model": "rules two"}),
+                    encoding="utf-8")
+    added, later = check("added-run")
+    shows = {k for k, v in later.items() if b'id="rules-local-2-r' in v}
+    assert shows and {k.split("/")[1] for k in shows} == {"twin"}
+    assert added.reused == n - len(shows) and rendered(now, later) == shows
+    # corrupt entries are rendered again, and said
+    entries = sorted((root / "build" / "cache" / "pages" / "mini").iterdir())
+    entries[0].write_bytes(b"short")
+    warned, _ = check("corrupt")
+    assert warned.reused == n - 1 and any("ignored and rebuilt" in w for w in warned.warnings)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import multiprocessing as mp
 import os
+import resource
 import shutil
 import tempfile
 import time
@@ -14,13 +16,15 @@ from itertools import chain
 from pathlib import Path
 
 from ..atomic import swap_in
+from ..cache import Cache
 from ..errors import TallyError
 from .charts import plotly_file, write_plotly
 from .downloads import listing, write_data_files, write_table
 from .env import TEMPLATES, make_env, relative
 from .facts import site_facts
 from .gather import BuildError, SiteData, gather
-from .pages import Page, episodes, home, items, models, other, providers, search, suite
+from .page_cache import PageKeys
+from .pages import Deferred, Page, episodes, home, items, models, other, providers, search, suite
 
 SCORER_CORE = Path(__file__).resolve().parents[2] / "scorer-js" / "core.js"
 STATIC = ("site.css", "sort.js", "charts.js", "recheck.js", "theme.js", "columns.js", "filters.js", "compare.js", "search.js")
@@ -37,6 +41,13 @@ class BuildReport:
     draft: str | None = None
     warnings: list[str] = field(default_factory=list)
     unchanged: int = 0  # files whose bytes are the previous site's: kept as they were (same inode and time)
+    reused: int = 0  # pages written from the build cache, not rendered
+    peak_mb: dict[str, float] = field(default_factory=dict)  # by stage: peak memory so far (this process)
+
+
+def peak_mb() -> float:
+    """This process's peak resident memory so far, in MB (Linux reports kilobytes)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _nav(site: SiteData) -> list[dict]:
@@ -51,13 +62,21 @@ def _nav(site: SiteData) -> list[dict]:
 
 
 class Writer:
-    def __init__(self, site: SiteData, target: Path):
+    """Renders pages into `target`. With `cache`, a Deferred page whose key is in build/cache/pages/
+    is written from there, and a rendered one is kept there (page_cache.py)."""
+
+    def __init__(self, site: SiteData, target: Path, cache: Cache | None = None):
         self.site, self.target, self.env = site, target, make_env()
         self.nav = _nav(site)
         self.pages = 0
+        self.reused = 0  # deferred pages written from the cache
         self.plotly_links: list[dict] = []
+        self.cache = cache
+        self.used: dict[str, dict[str, str]] = {}  # cache group -> key -> hash of the bytes, this build
+        self.index: dict[str, dict[str, str]] = {}  # cache group -> the same, of the last build
+        self._keys: PageKeys | None = None
 
-    def write(self, page: Page) -> None:
+    def render(self, page: Page) -> bytes:
         def rel(target: str) -> str:
             return relative(target, page.path)
 
@@ -65,13 +84,124 @@ class Writer:
             page=page, rel=rel, nav=self.nav, site=self.site, csp=CSP, plotly=f"static/{plotly_file()}",
             plotly_links=self.plotly_links,
             **page.context)
-        path = self.target / page.path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(html, encoding="utf-8", errors="backslashreplace")  # a lone surrogate a model wrote
+        return html.encode("utf-8", errors="backslashreplace")  # a lone surrogate a model wrote
+
+    def _save(self, path: str, data: bytes) -> None:
+        target = self.target / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
         self.pages += 1
+
+    def write(self, page: Page | Deferred) -> None:
+        if isinstance(page, Deferred):
+            self._deferred(page)
+            return
+        self._save(page.path, self.render(page))
         for table in page.tables:
             if table.export and table.rows:
                 write_table(self.target, table)
+
+    def page_keys(self) -> PageKeys:
+        if self._keys is None:
+            self._keys = PageKeys(self.env, site_context(self.site, self.nav, self.plotly_links))
+        return self._keys
+
+    def _deferred(self, d: Deferred) -> None:
+        key = self.page_keys().key(d.path, d.template, d.key) if self.cache is not None and d.key else None
+        if key is not None:
+            assert self.cache is not None
+            if d.group not in self.index:
+                self.index[d.group] = self.cache.page_index(d.group)
+            digest = self.index[d.group].get(key)
+            found = self.cache.page(d.group, key, digest) if digest else None
+            if found is not None:  # the entry itself becomes the page (a hard link), else a copy
+                self._link(found[0], d.path, found[1])
+                self.used.setdefault(d.group, {})[key] = digest  # type: ignore[assignment]
+                self.reused += 1
+                return
+        page = d.make()
+        if any(t.export and t.rows for t in page.tables):
+            raise AssertionError(f"{d.path}: a deferred page may not export tables (a cached one writes none)")
+        data = self.render(page)
+        self._save(d.path, data)
+        if key is not None:
+            assert self.cache is not None
+            self.used.setdefault(d.group, {})[key] = self.cache.keep_page(d.group, key, self.target / d.path, data)
+
+    def _link(self, entry: Path, path: str, data: bytes) -> None:
+        target = self.target / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(entry, target)
+        except OSError:
+            target.write_bytes(data)
+        self.pages += 1
+
+    def write_parallel(self, pages: list[Deferred], jobs: int, done=lambda n: None) -> None:
+        """Deferred pages rendered by `jobs` forked processes, each a share of contiguous chunks;
+        every page's bytes are what one process would write (files are independent). `done(n)` is
+        told of each chunk of n pages written."""
+        if jobs <= 1 or len(pages) < 2 * CHUNK or "fork" not in mp.get_all_start_methods():
+            for page in pages:
+                self.write(page)
+                done(1)
+            return
+        global _FORKED
+        if self.cache is not None:
+            self.page_keys()  # computed once, inherited
+            for group in sorted({d.group for d in pages}):
+                self.index.setdefault(group, self.cache.page_index(group))
+        bounds = [(k, min(k + CHUNK, len(pages))) for k in range(0, len(pages), CHUNK)]
+        _FORKED = (self, pages)
+        try:
+            with mp.get_context("fork").Pool(jobs) as pool:
+                for (start, stop), (written, reused, used, problems) in zip(bounds, pool.imap(_render_chunk, bounds),
+                                                                            strict=True):
+                    done(stop - start)
+                    self.pages += written
+                    self.reused += reused
+                    for group, keys in used.items():
+                        self.used.setdefault(group, {}).update(keys)
+                    if self.cache is not None:
+                        self.cache.counts.problems.extend(problems)
+                        self.cache.counts.corrupt += len(problems)
+        finally:
+            _FORKED = None
+
+    def prune(self) -> None:
+        """Record the pages of this build (each group's index) and drop the entries no page used."""
+        if self.cache is None or not self.used:  # no page was keyed: nothing to tell from
+            return
+        folder = self.cache.folder / "pages"
+        for group in sorted({p.name for p in folder.iterdir()} | set(self.used)) if folder.is_dir() else []:
+            used = self.used.get(group, {})
+            self.cache.write("page-index", group, "index", dict(sorted(used.items())))
+            self.cache.prune("pages", group, set(used))
+
+
+CHUNK = 64  # deferred pages per task of a rendering process
+_FORKED: tuple[Writer, list[Deferred]] | None = None  # what forked rendering processes inherit
+
+
+def _render_chunk(bounds: tuple[int, int]) -> tuple[int, int, dict[str, dict[str, str]], list[str]]:
+    """In a forked process: write pages[start:stop]; (pages written, from the cache, keys used, problems)."""
+    assert _FORKED is not None
+    writer, pages = _FORKED
+    writer.pages = writer.reused = 0
+    writer.used = {}
+    for page in pages[bounds[0]:bounds[1]]:
+        writer.write(page)
+    problems = writer.cache.take_problems() if writer.cache is not None else []
+    return writer.pages, writer.reused, writer.used, problems
+
+
+def site_context(site: SiteData, nav: list[dict], plotly_links: list[dict]) -> dict:
+    """What every page shows of the site as a whole (base.html), for the page cache's keys."""
+    # the simulated banner (its counts) shows only when some run is simulated
+    return {"nav": nav, "draft": site.draft, "simulated": list(site.simulated) if site.simulated[0] else None,
+            "build_date": site.build_date,
+            "pages": [[p.name, p.title, p.path] for p in site.pages], "csp": CSP, "plotly": plotly_file(),
+            "plotly_links": plotly_links}
 
 
 def _static(target: Path, site: SiteData) -> list[dict]:
@@ -115,31 +245,36 @@ def page_parts(site: SiteData):
         other.prose_pages(site), other.agreement_page(site), other.commitments_page(site), search.pages(site))
 
 
-def write_site(site: SiteData, out: Path, report: BuildReport, progress=None) -> None:
+def write_site(site: SiteData, out: Path, report: BuildReport, progress=None, cache: Cache | None = None,
+               jobs: int = 1) -> None:
     """Write every page into a fresh folder next to `out`, then swap it in. `progress(total, label)`
-    (options.progress_factory) shows one bar per stage and suite."""
+    (options.progress_factory) shows one bar per stage and suite. With `cache`, deferred pages (item
+    pages) come from build/cache/pages/ when their inputs are unchanged; they are rendered by `jobs`
+    forked processes."""
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-build-", dir=out.parent))
     try:
         clock = time.perf_counter()
         links = _static(tmp, site)
-        writer = Writer(site, tmp)
+        writer = Writer(site, tmp, cache)
         writer.plotly_links = links
         report.seconds["static files"] = time.perf_counter() - clock
         for stage, suite_name, count, made in page_parts(site):
             clock = time.perf_counter()
-            if progress is None:
-                for page in made:
-                    writer.write(page)
-            else:
-                listed = list(made) if count is None else made
-                label = f"{stage} of {suite_name}" if suite_name else stage
-                with progress(len(listed) if count is None else count, label) as bar:  # type: ignore[arg-type]
-                    for page in listed:
+            listed = list(made) if count is None else made
+            label = f"{stage} of {suite_name}" if suite_name else stage
+            with _counted_bar(progress, len(listed) if count is None else count, label) as step:  # type: ignore[arg-type]
+                deferred: list[Deferred] = []
+                for page in listed:
+                    if isinstance(page, Deferred) and jobs > 1:
+                        deferred.append(page)
+                    else:
                         writer.write(page)
-                        bar.update(1)
+                        step(1)
+                writer.write_parallel(deferred, jobs, step)
             report.seconds[stage] = report.seconds.get(stage, 0.0) + time.perf_counter() - clock
+            report.peak_mb[stage] = peak_mb()
         clock = time.perf_counter()
         for sd in site.suites:  # one suite at a time, so that each gets its bar
             with _bar(progress, f"downloads of {sd.suite.name}"):
@@ -147,12 +282,27 @@ def write_site(site: SiteData, out: Path, report: BuildReport, progress=None) ->
         files = listing(tmp)
         writer.write(Page("downloads/index.html", "downloads.html", "Downloads", {"files": files}, [], ()))
         report.seconds["downloads"] = time.perf_counter() - clock
+        report.peak_mb["downloads"] = peak_mb()
+        writer.prune()
+        if cache is not None:
+            report.warnings.extend(cache.take_problems())
         report.pages = writer.pages
+        report.reused = writer.reused
         report.files = sum(1 for p in tmp.rglob("*") if p.is_file())
         report.unchanged = keep_unchanged(tmp, out)
         _swap(tmp, out)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _counted_bar(progress, total: int, label: str):
+    """A bar of `total` steps; yields the function that advances it (does nothing when quiet)."""
+    if progress is None:
+        yield lambda n: None
+        return
+    with progress(total, label) as bar:
+        yield bar.update
 
 
 @contextlib.contextmanager
@@ -177,7 +327,11 @@ def keep_unchanged(fresh: Path, old: Path) -> int:
         before = old / path.relative_to(fresh)
         if not path.is_file() or path.is_symlink() or not before.is_file() or before.is_symlink():
             continue
-        if before.stat().st_size != path.stat().st_size or before.read_bytes() != path.read_bytes():
+        info, now = before.stat(), path.stat()
+        if os.path.samestat(info, now):  # the same file (a page linked from the build cache): kept as it is
+            kept += 1
+            continue
+        if info.st_size != now.st_size or before.read_bytes() != path.read_bytes():
             continue
         link = path.with_name(f".{path.name}.link")
         try:
@@ -212,20 +366,19 @@ def build_site(root: Path, out: Path | None = None, draft: bool = False, resampl
     With `cache`, unchanged runs and statistics come from build/cache/ (generator/cache.py); with
     `scheduler`, runs are scored on that Dask cluster (generator/distributed.py).
     """
-    from ..cache import Cache
-
     root = Path(root)
     report = BuildReport(Path(out) if out else root / "site")
     with build_lock(root):
         _clean_stale(root, report.out)
         site = None
         try:
-            site = gather(root, draft, resamples, jobs, progress, skip_scorer_b,
-                          Cache(root / "build" / "cache") if cache else None, scheduler)
+            store = Cache(root / "build" / "cache") if cache else None
+            site = gather(root, draft, resamples, jobs, progress, skip_scorer_b, store, scheduler)
             report.seconds = dict(site.seconds)
+            report.peak_mb["gather"] = peak_mb()
             report.draft = site.draft
             report.warnings = list(site.warnings)
-            write_site(site, report.out, report, progress)
+            write_site(site, report.out, report, progress, store, jobs)
             if site.staging is not None:  # the outputs of a build that succeeded, and only of one
                 for name in ("rescore", "stats"):
                     swap_in(site.staging / name, root / "build" / name)

@@ -47,4 +47,4 @@ def build(root: Path, out: Path | None, draft: bool, resamples: int | None, jobs
         for stage, seconds in report.seconds.items():
             click.echo(f"  {seconds:7.1f} s  {stage}", err=True)
     click.echo(f"wrote {report.pages} pages, {report.files} files to {report.out} in {total:.1f} s "
-               f"({report.files - report.unchanged} changed)")
+               f"({report.files - report.unchanged} changed; {report.reused} pages from the build cache)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import posixpath
 from pathlib import Path
@@ -30,6 +31,7 @@ def json_block(value: object) -> Markup:
                                 separators=(",", ":")))
 
 
+@functools.lru_cache(maxsize=1 << 16)  # pages of one folder link to the same targets
 def relative(target: str, page: str) -> str:
     """The relative URL from the page at site path `page` to the site path `target`."""
     if target.startswith(("#", "mailto:")):

@@ -8,6 +8,7 @@ commitments. The site writes nothing here except what `tally rescore` and `tally
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import os
 import shutil
@@ -62,6 +63,11 @@ class SuiteView:
     @property
     def runs(self) -> dict[str, Run]:
         return {r.run.id: r.run for r in self.result.runs}
+
+    @functools.cached_property
+    def runs_by_id(self) -> dict[str, Run]:
+        """`runs`, built once."""
+        return self.runs
 
 
 @dataclass

@@ -3,11 +3,15 @@ and the field-by-field verdicts with reasons. Private items get no pages."""
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import os
+
 import orjson
 
 from ..context import Column, Table, text
 from ..gather import SiteData, SuiteView
-from . import Page
+from . import Deferred, Page
 from .common import item_path, model_path, provider_path, suite_path
 from .labels import item_label_rows
 
@@ -37,16 +41,20 @@ def scorer_scripts(sd: SuiteView) -> dict:
 
 
 class Reader:
-    """Stored lines of each run's responses.jsonl, read by offset (files opened once)."""
+    """Stored lines of each run's responses.jsonl, read by offset (files opened once per process: a
+    process forked to render pages opens its own)."""
 
     def __init__(self, sd: SuiteView):
         self.sd = sd
-        self.files = {}
+        self.files: dict = {}
+        self.pid = os.getpid()
 
     def line(self, run: str, item: str, repeat: int) -> str | None:
         where = self.sd.offsets.get(run, {}).get((item, repeat))
         if where is None:
             return None
+        if self.pid != os.getpid():  # forked: the parent's handles share its file positions
+            self.files, self.pid = {}, os.getpid()
         fh = self.files.get(run)
         if fh is None:
             fh = self.files[run] = self.sd.public_files[run].open("rb")
@@ -56,6 +64,7 @@ class Reader:
     def close(self) -> None:
         for fh in self.files.values():
             fh.close()
+        self.files = {}
 
 
 def document_file(sd: SuiteView, item_id: str) -> str:
@@ -149,7 +158,7 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
             content, content_more = _excerpt(content, budget.response_chars) if content is not None else (None, 0)
             whole = line is None or len(line) <= budget.response_chars
             responses.append({"run": run, "repeat": repeat, "anchor": anchor, "line": line if whole else None,
-                              "stored": line is not None, "excerpt": None if whole else line[:budget.response_chars],
+                              "stored": line is not None, "excerpt": None if whole or line is None else line[:budget.response_chars],
                               "record_href": None if whole else record_file(sd, run, item.id, repeat),
                               "content": content, "content_more": content_more, "rows": rows,
                               "model": info[run].model, "provider": info[run].provider,
@@ -192,6 +201,22 @@ def paged_names(site: SiteData) -> tuple[set[str], set[str]]:
             {i["provider"] for sd in site.suites for i in sd.stats["runs"].values()})
 
 
+def item_key(sd: SuiteView, item, suite: str, paged: tuple[set[str], set[str]]) -> str | None:
+    """The hash of an item page's own inputs: the suite's key (its items, rules, labels, page images and
+    plugin sources: cache.suite_key), the item's id, and for each run the page shows, its build cache
+    key (its stored files and metadata) and whether its model and provider have pages. None when a
+    run has no key (a build without the cache)."""
+    h = hashlib.sha256(f"item\0{suite}\0{item.id}\0".encode())
+    info = sd.result.run_keys
+    for run in sorted(v[0] for v in sd.verdicts.get(item.id, [])):
+        key = info.get(run)
+        if key is None:
+            return None
+        r = sd.runs_by_id[run]
+        h.update(f"{run}\0{key}\0{r.model in paged[0]}\0{r.provider in paged[1]}\n".encode())
+    return h.hexdigest()
+
+
 def pages(site: SiteData):
     paged = paged_names(site)
     for sd in site.suites:
@@ -204,10 +229,17 @@ def page_count(sd: SuiteView) -> int:
 
 
 def suite_pages(sd: SuiteView, paged: tuple[set[str], set[str]]):
+    """The suite's item index, then a deferred page per public item (from the build cache when its
+    inputs are unchanged)."""
+    from ...cache import suite_key
+
     yield index_page(sd)
     reader = Reader(sd)
+    suite = suite_key(sd.suite.root, sd.plugin) if sd.result.run_keys else None
     try:
         for item in sd.public_items:
-            yield item_page(sd, item, reader, paged)
+            yield Deferred(item_path(sd, item.id), "item.html", sd.suite.name,
+                           item_key(sd, item, suite, paged) if suite else None,
+                           functools.partial(item_page, sd, item, reader, paged))
     finally:
         reader.close()
