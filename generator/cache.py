@@ -144,15 +144,19 @@ class Cache:
     def _path(self, kind: str, suite: str, key: str) -> Path:
         return self.folder / kind / suite / key
 
-    def read(self, kind: str, suite: str, key: str) -> object | None:
-        path = self._path(kind, suite, key)
+    def _bytes(self, path: Path) -> bytes | None:
+        """An entry's bytes; None when it is missing (a miss) or unreadable (corrupt, deleted)."""
         try:
-            blob = path.read_bytes()
+            return path.read_bytes()
         except FileNotFoundError:
             self.counts.misses += 1
-            return None
         except OSError as exc:
             self._corrupt(path, f"unreadable: {exc}")
+        return None
+
+    def read(self, kind: str, suite: str, key: str) -> object | None:
+        path = self._path(kind, suite, key)
+        if (blob := self._bytes(path)) is None:
             return None
         if len(blob) < 32 or hashlib.sha256(blob[32:]).digest() != blob[:32]:
             self._corrupt(path, "its contents do not match their hash")
@@ -209,13 +213,7 @@ class Cache:
     def page(self, group: str, key: str, digest: str) -> tuple[Path, bytes] | None:
         """The entry of a page and its bytes, when they hash to `digest`; a mismatch is corrupt (deleted)."""
         path = self._path("pages", group, key)
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            self.counts.misses += 1
-            return None
-        except OSError as exc:
-            self._corrupt(path, f"unreadable: {exc}")
+        if (data := self._bytes(path)) is None:
             return None
         if hashlib.sha256(data).hexdigest() != digest:
             self._corrupt(path, "its contents do not match their hash")

@@ -90,7 +90,7 @@ class RunStore:
             self.meta.pop("finished", None)
             self.done = self._read_keys(self.path)  # every complete line, before anything is changed
             if self.private_path is not None:
-                self._private_fd = _open_private(self.private_path)
+                self._private_fd = open_private(self.private_path)
                 self.done |= self._read_keys(self.private_path)
         except StoreError:
             self.close()
@@ -191,7 +191,7 @@ class RunStore:
             self._fd = None
 
 
-def _open_private(path: Path) -> int:
+def open_private(path: Path) -> int:
     """The private file for appending: owner-only folders and file (0700, 0600), whatever the umask."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)

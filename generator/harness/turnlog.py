@@ -21,7 +21,7 @@ import json
 import os
 from pathlib import Path
 
-from .store import StoreError, record_line
+from .store import StoreError, open_private, record_line
 
 
 class TurnLog:
@@ -44,9 +44,7 @@ class TurnLog:
 
     def _open_one(self, path: Path) -> int:
         if path == self.private_path:
-            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
-            os.fchmod(fd, 0o600)
+            fd = open_private(path)
         else:
             fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         data = path.read_bytes()
