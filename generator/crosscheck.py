@@ -200,13 +200,16 @@ class Gate:
         by_id = {r.run.id: r for r in runs}
         agreement = Agreement(self.suite_name, node=self.version)
         mismatched = []
-        agreement.compared += sum(by_id[run_id].stored_rows for run_id in self.vouched)
+        for run_id in self.vouched:  # counted as when scorer B reads them, so a cached build says the same
+            agreement.compared += by_id[run_id].stored_rows
+            agreement.sealed += by_id[run_id].sealed
         for run_id, end in self.remote.items():
             if not isinstance(end, dict) or end.get("run") != run_id or "digest" not in end:
                 raise ScorerBUnavailable(f"scorer B failed on run {run_id} on a cluster worker: {end!r:.300}")
             r = by_id[run_id]
             agreement.compared += r.stored_rows
-            if end["digest"] != r.digest or end["records"] != r.responses:
+            agreement.sealed += r.sealed
+            if end["digest"] != r.digest or end["records"] != r.responses - r.sealed:
                 mismatched.append(r)
         for k, run_id in enumerate(self.order):
             begun, end = (rest[2 * k], rest[2 * k + 1]) if 2 * k + 1 < len(rest) else (None, None)

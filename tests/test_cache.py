@@ -290,3 +290,20 @@ def test_item_pages_from_the_page_cache_equal_a_clean_build(tmp_path, monkeypatc
     entries[0].write_bytes(b"short")
     warned, _ = check("corrupt")
     assert warned.reused == n - 1 and any("ignored and rebuilt" in w for w in warned.warnings)
+
+
+@needs_node
+def test_sealed_records_read_from_the_cache_are_counted_as_when_scored(tmp_path):
+    """Without private storage, private records are scored from their sealed records and scorer B does
+    not see them; a build whose runs come from the cache says so the same (agreement.json's count)."""
+    from generator.sealing import private_file, seal_suite
+
+    root = project(tmp_path)
+    seal_suite(root, "mini")
+    shutil.rmtree(private_file(root, "mini", "rules-local").parents[2])  # the private storage is not here
+    build(root, tmp_path / "clean", cache=False)
+    build(root, tmp_path / "first")
+    build(root, tmp_path / "again")  # every run from the cache now, vouched for by scorer B
+    agreement = json.loads((tmp_path / "again" / "downloads" / "mini" / "agreement.json").read_text())
+    assert agreement["sealed"] > 0 and agreement["status"] == "agree"
+    assert digests(tmp_path / "clean") == digests(tmp_path / "first") == digests(tmp_path / "again")

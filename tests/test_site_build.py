@@ -41,9 +41,9 @@ def test_refuses_when_scorers_disagree_and_keeps_the_old_site(tmp_path, monkeypa
     out = tmp_path / "site"
     build(root, out)
     before = tree(out)
-    _disagree(monkeypatch)
+    _disagree(monkeypatch)  # a changed scorer, as far as the build can tell only by running it: no cache
     with pytest.raises(Disagreement, match="scorers disagree"):
-        build(root, out)
+        build(root, out, cache=False)
     assert tree(out) == before
     report = build(root, out, draft=True)
     assert report.draft == "draft: the scorers disagree"
@@ -84,7 +84,7 @@ def test_a_failed_write_leaves_the_previous_site(tmp_path, monkeypatch):
 
     monkeypatch.setattr(build_module, "listing", boom)
     with pytest.raises(RuntimeError):
-        build(root, out)
+        build(root, out, cache=False)  # nothing changed: only a build without the cache writes at all
     assert tree(out) == before
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site")] == []
 
@@ -153,8 +153,8 @@ def test_cli_build_and_refusal(tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     assert "pages" in result.output and (tmp_path / "s" / "index.html").is_file()
     with monkeypatch.context() as m:
-        _disagree(m)
-        result = CliRunner().invoke(main, args)
+        _disagree(m)  # a scorer changed in a way only running it shows: without the cache
+        result = CliRunner().invoke(main, [*args, "--no-cache"])
         assert result.exit_code == 3 and "refusing to publish" in result.output
     monkeypatch.setattr(crosscheck.shutil, "which", lambda name: None)
     result = CliRunner().invoke(main, args)

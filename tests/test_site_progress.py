@@ -49,7 +49,7 @@ def test_every_stage_has_a_bar_per_suite_and_page_bars_are_exact(tmp_path):
     assert items["total"] == public  # the items index and one page per public item
 
     again = Recorder()  # statistics unchanged: taken from the cache, still shown
-    build(root, tmp_path / "site", progress=again)
+    build(root, tmp_path / "other-site", progress=again)  # into `site` again: nothing to build at all
     assert "statistics of mini (unchanged: from the cache)" in [b["label"] for b in again.bars]
 
 

@@ -25,6 +25,7 @@ from .facts import site_facts
 from .gather import BuildError, SiteData, gather
 from .page_cache import PageKeys
 from .pages import Deferred, Page, episodes, home, items, models, other, providers, search, suite
+from .up_to_date import Stamp
 
 SCORER_CORE = Path(__file__).resolve().parents[2] / "scorer-js" / "core.js"
 STATIC = ("site.css", "sort.js", "charts.js", "recheck.js", "theme.js", "columns.js", "filters.js", "compare.js", "search.js")
@@ -43,6 +44,7 @@ class BuildReport:
     unchanged: int = 0  # files whose bytes are the previous site's: kept as they were (same inode and time)
     reused: int = 0  # pages written from the build cache, not rendered
     peak_mb: dict[str, float] = field(default_factory=dict)  # by stage: peak memory so far (this process)
+    up_to_date: bool = False  # nothing the site is made from changed since the last build: nothing written
 
 
 def peak_mb() -> float:
@@ -371,10 +373,23 @@ def build_site(root: Path, out: Path | None = None, draft: bool = False, resampl
     with build_lock(root):
         _clean_stale(root, report.out)
         site = None
+        store = Cache(root / "build" / "cache") if cache else None
+        stamp = None
+        clock = time.perf_counter()
+        if store is not None:
+            stamp = Stamp(store, root, report.out, {"draft": draft, "resamples": resamples,
+                                                     "skip_scorer_b": skip_scorer_b})
+            if (last := stamp.unchanged()) is not None:
+                report.up_to_date = True
+                report.pages, report.files, report.unchanged = 0, last["files"], last["files"]
+                report.draft, report.warnings = last["draft"], list(last["warnings"])
+                report.seconds["checking what changed"] = time.perf_counter() - clock
+                return report
+            stamp.forget()
+        checked = time.perf_counter() - clock
         try:
-            store = Cache(root / "build" / "cache") if cache else None
             site = gather(root, draft, resamples, jobs, progress, skip_scorer_b, store, scheduler)
-            report.seconds = dict(site.seconds)
+            report.seconds = ({"checking what changed": checked} if stamp is not None else {}) | site.seconds
             report.peak_mb["gather"] = peak_mb()
             report.draft = site.draft
             report.warnings = list(site.warnings)
@@ -382,6 +397,9 @@ def build_site(root: Path, out: Path | None = None, draft: bool = False, resampl
             if site.staging is not None:  # the outputs of a build that succeeded, and only of one
                 for name in ("rescore", "stats"):
                     swap_in(site.staging / name, root / "build" / name)
+            if stamp is not None:
+                # what a later build with nothing changed says again (not the cache's own problems)
+                stamp.record({"files": report.files, "draft": report.draft, "warnings": list(site.warnings)})
         finally:
             if site is not None and site.staging is not None:
                 shutil.rmtree(site.staging, ignore_errors=True)

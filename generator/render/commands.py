@@ -46,5 +46,9 @@ def build(root: Path, out: Path | None, draft: bool, resamples: int | None, jobs
     if not quiet:  # where the time went, stage by stage
         for stage, seconds in report.seconds.items():
             click.echo(f"  {seconds:7.1f} s  {stage}", err=True)
+    if report.up_to_date:
+        click.echo(f"{report.out} is up to date: nothing it is built from changed since the last build "
+                   f"({report.files} files; checked in {total:.1f} s; --no-cache builds it again)")
+        return
     click.echo(f"wrote {report.pages} pages, {report.files} files to {report.out} in {total:.1f} s "
                f"({report.files - report.unchanged} changed; {report.reused} pages from the build cache)")
