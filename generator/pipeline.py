@@ -22,7 +22,7 @@ from .content import Item, SuiteConfig, load_items, load_suite
 from .crosscheck import Gate
 from .errors import ErrorLog, InputProblem
 from .plugins import PluginError, Registry, load_registry
-from .rescore import RunScore, Scoring, score_runs
+from .rescore import RunScore, Scoring, release_frozen, score_runs
 from .results import Run, list_run_dirs, load_run
 from .sealing import read_run
 from .stats.declared import Declared
@@ -201,6 +201,7 @@ def score(loaded: list[LoadedSuite], root: Path, jobs: int = 1, gate: bool = Tru
         scored = ScoredSuite(ls.suite, ls.plugin, ls.items, runs, agreement, keys)
         summarise(scored)
         out.append(scored)
+    release_frozen()
     log.check()
     return out
 
