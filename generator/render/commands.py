@@ -30,6 +30,9 @@ def build(root: Path, out: Path | None, draft: bool, resamples: int | None, jobs
           no_cache: bool, scheduler: str | None, quiet: bool) -> None:
     """Rescore with both scorers, compute the statistics and write the site (built aside, then swapped in).
 
+    When nothing the site is made from changed since the last build into the same folder, and that
+    site is as the build left it, it says so and writes nothing (--no-cache always builds).
+
     Exit status 3 when the site is refused because the scorers disagree (--draft builds a marked
     draft), 4 when scorer B can't run (Node.js missing: --draft --skip-scorer-b builds a draft
     without it), 2 on input errors. The previous site is then left as it was.
