@@ -1,18 +1,19 @@
-"""RA-Bench's remembered field comparison (`field_matches_memo`) and line matching (`matched_lines`) give what
-the straightforward ones give, on every shared vector (and across labels)."""
+"""RA-Bench's remembered field comparison (a label's `Plan`), line matching (`matched_lines`, `lines_of`) and
+rows give what the straightforward ones give, on every shared vector (and across labels)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from generator.content import Item
 from generator.parse.response import ANSWER, read_outcome
 from generator.suites.rabench import SUITE
+from generator.suites.rabench.rows import Plan, field_correct, lines_of
 from generator.suites.rabench.rules import (
     FIELDS,
     amount,
     field_matches,
-    field_matches_memo,
     line_counts,
     matched_lines,
     normalise,
@@ -39,8 +40,10 @@ def test_remembered_equals_straightforward_on_the_vectors():
     pairs = _pairs()
     assert len(pairs) > 200
     assert sum(1 for _n, got, _w in pairs if isinstance(got, str)) > 100  # the remembered path is taken
+    plans: dict[tuple[str, str], Plan] = {}
     for name, got, want in pairs + pairs:  # the second pass is answered from the memo
-        assert field_matches_memo(name, got, want) == field_matches(name, got, want), (name, got, want)
+        plan = plans.setdefault((name, want), Plan(_label({name: want})))
+        assert field_correct(plan, name, got) == field_matches(name, got, want), (name, got, want)
 
 
 def test_remembered_equals_straightforward_across_labels():
@@ -48,7 +51,13 @@ def test_remembered_equals_straightforward_across_labels():
     wants = {name: sorted({w for n, _g, w in pairs if n == name}) for name in FIELDS}
     for name, got, _want in pairs:
         for want in wants[name]:
-            assert field_matches_memo(name, got, want) == field_matches(name, got, want), (name, got, want)
+            assert field_correct(Plan(_label({name: want})), name, got) == field_matches(name, got, want), (
+                name, got, want)
+
+
+def _label(fields: dict, line_items: list | None = None) -> dict:
+    return {"fields": fields, "line_items": line_items, "adds_up": True, "fake": False, "fake_class": None,
+            "edited_field": None, "provenance": "intact", "lineage": None, "hard_negative": False}
 
 
 def _line_cases() -> list[tuple[list, object]]:
@@ -78,9 +87,26 @@ def test_remembered_line_matching_equals_straightforward_on_the_vectors():
     assert len(cases) > 100
     for labelled, extracted in cases + cases:  # the second pass is answered from the memo
         assert line_counts(labelled, extracted) == _straightforward(labelled, extracted), (labelled, extracted)
+    plans = [Plan(_label({}, labelled)) for labelled, _extracted in cases]
+    for plan, (labelled, extracted) in zip(plans + plans, cases + cases):  # each item's memo, then from it
+        assert lines_of(plan, extracted) == _straightforward(labelled, extracted), (labelled, extracted)
     for labelled, _ in cases[:20]:  # every labelled receipt against others' extracted lines
         for _, extracted in cases:
             assert line_counts(labelled, extracted) == _straightforward(labelled, extracted)
+
+
+def test_rows_are_the_same_when_scored_again():
+    """A second scoring of every vector (fields and lines answered from the items' memos) gives the same rows."""
+    items, outcomes = [], []
+    for case in VECTORS["cases"]:
+        spec, problems = SUITE.parse_item(case["item"])
+        assert not problems
+        items.append(Item(case["id"], "receipts", "public", {}, {}, spec))
+        outcomes.append(read_outcome(case["record"], SUITE.extract_answer, SUITE.answer_what))
+    first = [SUITE.score(i, o, "run", 0) for i, o in zip(items, outcomes)]
+    again = [SUITE.score(i, o, "run", 0) for i, o in zip(items, outcomes)]
+    assert first == again
+    assert sum(len(r) for r in first) > 1000
 
 
 def test_amounts_equal_in_value_share_a_remembered_match():

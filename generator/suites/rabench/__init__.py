@@ -13,7 +13,8 @@ from ...parse.response import Outcome
 from ...score.verdicts import Verdict
 from ...suite_api import AnyMetric, ReportTable, ScorerB, Suite, f1, ratio
 from .items import answer_rows, parse_label
-from .rules import FIELDS, score
+from .rows import score
+from .rules import FIELDS
 
 if TYPE_CHECKING:
     from ...pipeline import ScoredSuite

@@ -1,0 +1,259 @@
+"""RA-Bench's scorer A: the verdict rows of one response (content/pages/scoring-ra-bench.md, section 3).
+
+What depends only on the item (its covered fields, normalised merchant, labelled line items, units)
+is read once per label into a `Plan`; a plan also remembers what each text answer of a field and each
+list of extracted lines scored to for its item, so that scoring a response is mostly lookups. Every
+comparison is still the one of rule 2 (rules.py): a remembered answer is a pure function of the item
+and that answer.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from ...parse.response import ANSWER, FAILED, Outcome
+from ...parse.text import WHITESPACE
+from ...score.verdicts import POINTS, Verdict
+from .rules import (
+    AMOUNTS,
+    FIELDS,
+    alike,
+    alnum,
+    amount,
+    canonical,
+    has_proof,
+    line_counts,
+    normalise,
+    points_at,
+    read_reason,
+    within_cent,
+)
+
+_MEMO = 256  # answers remembered per field of an item (a plan's memo is emptied when it is full)
+_PLANS = 1 << 16  # plans remembered (emptied when full)
+_HALF = Decimal("0.5")
+_MERCHANT, _EXACT, _AMOUNT, _ALNUM = range(4)
+_KINDS = {"merchant": _MERCHANT, "date": _EXACT, "currency": _EXACT, "receipt_number": _ALNUM,
+          **dict.fromkeys(AMOUNTS, _AMOUNT)}
+_new = tuple.__new__  # Verdict(...) without the generated __new__'s call: the same tuple
+
+
+class Plan:
+    """What scoring a response needs from one item's label."""
+
+    __slots__ = ("label", "transform", "fields", "lines", "lines_raw", "lines_none", "lines_memo", "positive",
+                 "fake", "edited", "dup_unit")
+
+    def __init__(self, label: dict) -> None:
+        self.label = label
+        self.transform = label["lineage"] is not None
+        # (name, unit, label value, kind, the label's comparison form, memo of text answers)
+        self.fields = tuple((name, f"field:{name}", want, _KINDS[name], _compared(name, want), {})
+                            for name in FIELDS if name in label["fields"] for want in (label["fields"][name],))
+        lines = label.get("line_items")
+        self.lines = None if lines is None else len(lines)
+        self.lines_raw = lines
+        self.lines_none = None if lines is None else f"0 0 {len(lines)}"
+        self.lines_memo: dict[tuple, tuple[int, int, int]] = {}
+        self.positive = not label["adds_up"]
+        self.fake = label["fake"]
+        self.edited = label["edited_field"] if label["fake"] else None
+        self.dup_unit = None if label["fake"] else (
+            "duplicate:hard_negative" if label["hard_negative"] else "duplicate:genuine")
+
+
+def _compared(name: str, want: str | None) -> str | None:
+    """The label value in the form a text answer is compared in (normalised name, letters and digits)."""
+    if want is None:
+        return None
+    return normalise(want) if name == "merchant" else alnum(want) if name == "receipt_number" else want
+
+
+_plans: dict[int, Plan] = {}
+
+
+def plan_of(label: dict) -> Plan:
+    plan = _plans.get(id(label))
+    if plan is None or plan.label is not label:
+        if len(_plans) >= _PLANS:
+            _plans.clear()
+        plan = _plans[id(label)] = Plan(label)
+    return plan
+
+
+def _text_matches(kind: int, got: str, want: str, compared: str) -> bool:
+    """field_matches (rules.py) for a text answer, given the label's comparison form."""
+    if got == want:  # equal texts match under every rule (similarity 1, same amount, same letters)
+        return True
+    if kind == _MERCHANT:
+        return alike(normalise(got), compared, 9, 10)
+    if kind == _AMOUNT:
+        value = amount(got)
+        return value is not None and within_cent(value, want)
+    if kind == _ALNUM:
+        return alnum(got) == compared
+    return False  # date, currency: exact equality only
+
+
+def _matches(kind: int, got: object, want: str, compared: str, memo: dict[str, bool]) -> bool:
+    if isinstance(got, str):
+        hit = memo.get(got)
+        if hit is None:
+            if len(memo) >= _MEMO:
+                memo.clear()
+            hit = memo[got] = _text_matches(kind, got, want, compared)
+        return hit
+    if kind == _AMOUNT and isinstance(got, Decimal):  # a JSON number
+        return within_cent(got, want)
+    return False  # not a string: no name, date, currency or receipt number; not an amount
+
+
+def field_correct(plan: Plan, name: str, got: object) -> bool:
+    """Whether a non-null answer matches the label's (non-null) field `name`, as `score` decides it."""
+    for field, _unit, want, kind, compared, memo in plan.fields:
+        if field == name:
+            return _matches(kind, got, want, compared, memo)
+    raise KeyError(name)
+
+
+_canonical_texts: dict[str, str] = {}
+
+
+def total_order(got: object) -> str:
+    """The `field:total` row's order: the canonical decimal of an amount, else ''."""
+    if got.__class__ is str:
+        text = _canonical_texts.get(got)  # type: ignore[call-overload]
+        if text is None:
+            if len(_canonical_texts) >= 1 << 16:
+                _canonical_texts.clear()
+            value = amount(got)
+            text = _canonical_texts[got] = "" if value is None else canonical(value)  # type: ignore[index]
+        return text
+    value = amount(got)
+    return "" if value is None else canonical(value)
+
+
+def lines_of(plan: Plan, extracted: object) -> tuple[int, int, int]:
+    """line_counts (rules.py), remembered per item for lines of text descriptions and text totals."""
+    key: list | None = []
+    if isinstance(extracted, list):
+        for e in extracted:
+            if e.__class__ is dict:
+                d, t = e.get("description"), e.get("total")
+                if d.__class__ is str and t.__class__ is str:
+                    key.append((d, t))  # type: ignore[union-attr]
+                    continue
+            key = None
+            break
+    if key is None:
+        return line_counts(plan.lines_raw, extracted)  # type: ignore[arg-type]
+    memo = plan.lines_memo
+    k = tuple(key)
+    hit = memo.get(k)
+    if hit is None:
+        if len(memo) >= _MEMO:
+            memo.clear()
+        hit = memo[k] = line_counts(plan.lines_raw, extracted)  # type: ignore[arg-type]
+    return hit
+
+
+_risks: dict[Decimal, tuple[bool, str]] = {}
+
+
+def _risk(answer: dict) -> tuple[bool, str] | None:
+    """(flagged, canonical text) of the answer's risk, None without a risk (rules.risk_of)."""
+    r = answer.get("risk")
+    if not isinstance(r, Decimal) or not 0 <= r <= 1:
+        return None
+    hit = _risks.get(r)  # equal decimals (0.5, 0.50) have the same flag and canonical text
+    if hit is None:
+        if len(_risks) >= 1 << 16:
+            _risks.clear()
+        hit = _risks[r] = (r >= _HALF, canonical(r))
+    return hit
+
+
+def score(item, outcome: Outcome, run: str, repeat: int) -> list[Verdict]:
+    plan = plan_of(item.spec)
+    item_id = item.id
+    if outcome.status == ANSWER and outcome.answer is not None:
+        return _answer_rows(plan, outcome.answer, run, item_id, repeat)
+    bad = FAILED if outcome.status == FAILED else "unparseable"
+    return _bad_rows(plan, bad, outcome.reason, run, item_id, repeat)
+
+
+def _bad_rows(plan: Plan, bad: str, reason: str, run: str, item_id: str, repeat: int) -> list[Verdict]:
+    """The rows of a failed call or an unparseable response: every task failed, no risk, no reasons."""
+    if plan.transform:
+        return [_new(Verdict, (run, item_id, repeat, "duplicate:transform", "duplicate", "missed", 0, reason, ""))]
+    points = POINTS.get(bad, 0)
+    rows = [_new(Verdict, (run, item_id, repeat, unit, "field", bad, points, reason, ""))
+            for _name, unit, *_rest in plan.fields]
+    if plan.lines is not None:
+        rows.append(_new(Verdict, (run, item_id, repeat, "line_items", "line_items", bad, points, reason,
+                                   plan.lines_none)))
+    rows.append(_new(Verdict, (run, item_id, repeat, "check:totals_add_up", "check", bad, points, reason, "")))
+    rows.append(_new(Verdict, (run, item_id, repeat, "decision", "decision", "missed" if plan.fake else "cleared",
+                               0, reason, "")))
+    if plan.edited is not None:
+        rows.append(_new(Verdict, (run, item_id, repeat, "edited_field", "evidence", "not_flagged", 0, reason, "")))
+    rows.append(_new(Verdict, (run, item_id, repeat, "proof", "evidence", "no_proof", 0, reason, "")))
+    if plan.dup_unit is not None:
+        rows.append(_new(Verdict, (run, item_id, repeat, plan.dup_unit, "duplicate", "no_match", 0, reason, "")))
+    return rows
+
+
+def _answer_rows(plan: Plan, answer: dict, run: str, item_id: str, repeat: int) -> list[Verdict]:
+    points = POINTS.get
+    dup = answer.get("duplicate")
+    seen = isinstance(dup, dict) and dup.get("seen_before") is True
+    if plan.transform:
+        verdict = ("exact_match" if dup.get("match") == "exact" else "match") if seen else "missed"  # type: ignore[union-attr]
+        return [_new(Verdict, (run, item_id, repeat, "duplicate:transform", "duplicate", verdict, 0, "", ""))]
+    rows = []
+    fields = answer["fields"]
+    for name, unit, want, kind, compared, memo in plan.fields:
+        got = fields.get(name)
+        null = got is None or (isinstance(got, str) and got.strip(WHITESPACE) == "")
+        if want is None:
+            verdict = "null_ok" if null else "invented"
+        elif null:
+            verdict = "false_null"
+        else:
+            verdict = "correct" if _matches(kind, got, want, compared, memo) else "wrong"
+        order = "" if name != "total" or null else total_order(got)
+        rows.append(_new(Verdict, (run, item_id, repeat, unit, "field", verdict, points(verdict, 0), "", order)))
+    if plan.lines is not None:
+        tp, fp, fn = lines_of(plan, answer.get("line_items"))
+        rows.append(_new(Verdict, (run, item_id, repeat, "line_items", "line_items", "counted", 0, "",
+                                   f"{tp} {fp} {fn}")))
+    checks = answer.get("checks")
+    c = checks.get("totals_add_up") if isinstance(checks, dict) else None
+    if c == "failed":
+        verdict = "found" if plan.positive else "false_flag"
+    elif c == "passed":
+        verdict = "missed" if plan.positive else "cleared"
+    else:
+        verdict = "not_run"
+    rows.append(_new(Verdict, (run, item_id, repeat, "check:totals_add_up", "check", verdict, points(verdict, 0),
+                               "", "")))
+    risk = _risk(answer)
+    flagged = risk is not None and risk[0]
+    verdict = ("caught" if flagged else "missed") if plan.fake else ("false_flag" if flagged else "cleared")
+    rows.append(_new(Verdict, (run, item_id, repeat, "decision", "decision", verdict, 0, "",
+                               "" if risk is None else risk[1])))
+    raw = answer.get("reasons")
+    reasons = raw if isinstance(raw, list) else []
+    if plan.edited is not None:
+        if not flagged:
+            verdict = "not_flagged"
+        else:
+            named = any(points_at(read_reason(r), plan.edited) for r in reasons[:3])
+            verdict = "named" if named else "not_named"
+        rows.append(_new(Verdict, (run, item_id, repeat, "edited_field", "evidence", verdict, 0, "", "")))
+    rows.append(_new(Verdict, (run, item_id, repeat, "proof", "evidence",
+                               "proof" if has_proof(reasons) else "no_proof", 0, "", "")))
+    if plan.dup_unit is not None:
+        rows.append(_new(Verdict, (run, item_id, repeat, plan.dup_unit, "duplicate",
+                                   "false_match" if seen else "no_match", 0, "", "")))
+    return rows
