@@ -38,34 +38,45 @@ _KINDS = {"merchant": _MERCHANT, "date": _EXACT, "currency": _EXACT, "receipt_nu
 _new = tuple.__new__  # Verdict(...) without the generated __new__'s call: the same tuple
 
 
+_Field = tuple[str, str, "str | None", int, str, dict[str, bool]]
+
+
 class Plan:
     """What scoring a response needs from one item's label."""
 
-    __slots__ = ("label", "transform", "fields", "lines", "lines_raw", "lines_none", "lines_memo", "positive",
-                 "fake", "edited", "dup_unit")
+    __slots__ = ("label", "transform", "fields", "names", "fields_memo", "lines", "lines_raw", "lines_none",
+                 "lines_memo", "check_failed", "check_passed", "fake", "edited", "dup_unit", "dup")
 
     def __init__(self, label: dict) -> None:
         self.label = label
         self.transform = label["lineage"] is not None
         # (name, unit, label value, kind, the label's comparison form, memo of text answers)
-        self.fields = tuple((name, f"field:{name}", want, _KINDS[name], _compared(name, want), {})
-                            for name in FIELDS if name in label["fields"] for want in (label["fields"][name],))
+        self.fields: tuple[_Field, ...] = tuple(
+            (name, f"field:{name}", want, _KINDS[name], _compared(name, want), {})
+            for name in FIELDS if name in label["fields"] for want in (label["fields"][name],))
+        self.names = tuple(f[0] for f in self.fields)
+        self.fields_memo: dict[tuple, tuple[tuple, ...]] = {}
         lines = label.get("line_items")
         self.lines = None if lines is None else len(lines)
         self.lines_raw = lines
         self.lines_none = None if lines is None else f"0 0 {len(lines)}"
         self.lines_memo: dict[tuple, tuple[int, int, int]] = {}
-        self.positive = not label["adds_up"]
+        positive = not label["adds_up"]  # rule 3.3: a document whose amounts don't add up
+        self.check_failed = _tail("check:totals_add_up", "check", "found" if positive else "false_flag")
+        self.check_passed = _tail("check:totals_add_up", "check", "missed" if positive else "cleared")
         self.fake = label["fake"]
         self.edited = label["edited_field"] if label["fake"] else None
         self.dup_unit = None if label["fake"] else (
             "duplicate:hard_negative" if label["hard_negative"] else "duplicate:genuine")
+        # rule 3.7's row when not seen before, and when seen
+        self.dup = None if self.dup_unit is None else (
+            _tail(self.dup_unit, "duplicate", "no_match"), _tail(self.dup_unit, "duplicate", "false_match"))
 
 
-def _compared(name: str, want: str | None) -> str | None:
+def _compared(name: str, want: str | None) -> str:
     """The label value in the form a text answer is compared in (normalised name, letters and digits)."""
     if want is None:
-        return None
+        return ""  # not compared: the label is null
     return normalise(want) if name == "merchant" else alnum(want) if name == "receipt_number" else want
 
 
@@ -109,9 +120,9 @@ def _matches(kind: int, got: object, want: str, compared: str, memo: dict[str, b
 
 
 def field_correct(plan: Plan, name: str, got: object) -> bool:
-    """Whether a non-null answer matches the label's (non-null) field `name`, as `score` decides it."""
+    """Whether a non-null answer matches the label's field `name` (not null), as `score` decides it."""
     for field, _unit, want, kind, compared, memo in plan.fields:
-        if field == name:
+        if field == name and want is not None:
             return _matches(kind, got, want, compared, memo)
     raise KeyError(name)
 
@@ -203,15 +214,19 @@ def _bad_rows(plan: Plan, bad: str, reason: str, run: str, item_id: str, repeat:
     return rows
 
 
-def _answer_rows(plan: Plan, answer: dict, run: str, item_id: str, repeat: int) -> list[Verdict]:
-    points = POINTS.get
-    dup = answer.get("duplicate")
-    seen = isinstance(dup, dict) and dup.get("seen_before") is True
-    if plan.transform:
-        verdict = ("exact_match" if dup.get("match") == "exact" else "match") if seen else "missed"  # type: ignore[union-attr]
-        return [_new(Verdict, (run, item_id, repeat, "duplicate:transform", "duplicate", verdict, 0, "", ""))]
-    rows = []
-    fields = answer["fields"]
+def _tail(unit: str, kind: str, verdict: str, order: str = "") -> tuple:
+    """A row after its head (run, item, repeat): unit, kind, verdict, points, reason, order."""
+    return unit, kind, verdict, POINTS.get(verdict, 0), "", order
+
+
+_NOT_RUN = _tail("check:totals_add_up", "check", "not_run")
+_EDITED = {v: _tail("edited_field", "evidence", v) for v in ("not_flagged", "named", "not_named")}
+_PROOF_ROW, _NO_PROOF_ROW = _tail("proof", "evidence", "proof"), _tail("proof", "evidence", "no_proof")
+
+
+def _field_tails(plan: Plan, fields: dict) -> tuple[tuple, ...]:
+    """Rule 3.1: the rows of the covered fields."""
+    tails = []
     for name, unit, want, kind, compared, memo in plan.fields:
         got = fields.get(name)
         null = got is None or (isinstance(got, str) and got.strip(WHITESPACE) == "")
@@ -221,27 +236,45 @@ def _answer_rows(plan: Plan, answer: dict, run: str, item_id: str, repeat: int) 
             verdict = "false_null"
         else:
             verdict = "correct" if _matches(kind, got, want, compared, memo) else "wrong"
-        order = "" if name != "total" or null else total_order(got)
-        rows.append(_new(Verdict, (run, item_id, repeat, unit, "field", verdict, points(verdict, 0), "", order)))
+        tails.append(_tail(unit, "field", verdict, "" if name != "total" or null else total_order(got)))
+    return tuple(tails)
+
+
+def _fields_of(plan: Plan, fields: dict) -> tuple[tuple, ...]:
+    """`_field_tails`, remembered per item for the answer's values of the covered fields (with their
+    types, so that `true` and `1` are told apart; a value that is a list or an object is not remembered)."""
+    values = tuple(map(fields.get, plan.names))
+    key = values + tuple(map(type, values))
+    memo = plan.fields_memo
+    try:
+        tails = memo.get(key)
+    except TypeError:  # an unhashable value (an array or object)
+        return _field_tails(plan, fields)
+    if tails is None:
+        if len(memo) >= _MEMO:
+            memo.clear()
+        tails = memo[key] = _field_tails(plan, fields)
+    return tails
+
+
+def _answer_rows(plan: Plan, answer: dict, run: str, item_id: str, repeat: int) -> list[Verdict]:
+    head = (run, item_id, repeat)
+    dup = answer.get("duplicate")
+    seen = isinstance(dup, dict) and dup.get("seen_before") is True
+    if plan.transform:
+        verdict = ("exact_match" if dup.get("match") == "exact" else "match") if seen else "missed"  # type: ignore[union-attr]
+        return [_new(Verdict, (*head, "duplicate:transform", "duplicate", verdict, 0, "", ""))]
+    tails = list(_fields_of(plan, answer["fields"]))
     if plan.lines is not None:
         tp, fp, fn = lines_of(plan, answer.get("line_items"))
-        rows.append(_new(Verdict, (run, item_id, repeat, "line_items", "line_items", "counted", 0, "",
-                                   f"{tp} {fp} {fn}")))
+        tails.append(("line_items", "line_items", "counted", 0, "", f"{tp} {fp} {fn}"))
     checks = answer.get("checks")
     c = checks.get("totals_add_up") if isinstance(checks, dict) else None
-    if c == "failed":
-        verdict = "found" if plan.positive else "false_flag"
-    elif c == "passed":
-        verdict = "missed" if plan.positive else "cleared"
-    else:
-        verdict = "not_run"
-    rows.append(_new(Verdict, (run, item_id, repeat, "check:totals_add_up", "check", verdict, points(verdict, 0),
-                               "", "")))
+    tails.append(plan.check_failed if c == "failed" else plan.check_passed if c == "passed" else _NOT_RUN)
     risk = _risk(answer)
     flagged = risk is not None and risk[0]
     verdict = ("caught" if flagged else "missed") if plan.fake else ("false_flag" if flagged else "cleared")
-    rows.append(_new(Verdict, (run, item_id, repeat, "decision", "decision", verdict, 0, "",
-                               "" if risk is None else risk[1])))
+    tails.append(("decision", "decision", verdict, 0, "", "" if risk is None else risk[1]))
     raw = answer.get("reasons")
     reasons = raw if isinstance(raw, list) else []
     if plan.edited is not None:
@@ -250,10 +283,8 @@ def _answer_rows(plan: Plan, answer: dict, run: str, item_id: str, repeat: int) 
         else:
             named = any(points_at(read_reason(r), plan.edited) for r in reasons[:3])
             verdict = "named" if named else "not_named"
-        rows.append(_new(Verdict, (run, item_id, repeat, "edited_field", "evidence", verdict, 0, "", "")))
-    rows.append(_new(Verdict, (run, item_id, repeat, "proof", "evidence",
-                               "proof" if has_proof(reasons) else "no_proof", 0, "", "")))
-    if plan.dup_unit is not None:
-        rows.append(_new(Verdict, (run, item_id, repeat, plan.dup_unit, "duplicate",
-                                   "false_match" if seen else "no_match", 0, "", "")))
-    return rows
+        tails.append(_EDITED[verdict])
+    tails.append(_PROOF_ROW if has_proof(reasons) else _NO_PROOF_ROW)
+    if plan.dup is not None:
+        tails.append(plan.dup[seen])
+    return [_new(Verdict, head + tail) for tail in tails]
