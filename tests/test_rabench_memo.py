@@ -91,8 +91,10 @@ def test_remembered_line_matching_equals_straightforward_on_the_vectors():
     for plan, (labelled, extracted) in zip(plans + plans, cases + cases):  # each item's memo, then from it
         assert lines_of(plan, extracted) == _straightforward(labelled, extracted), (labelled, extracted)
     for labelled, _ in cases[:20]:  # every labelled receipt against others' extracted lines
+        plan = Plan(_label({}, labelled))
         for _, extracted in cases:
             assert line_counts(labelled, extracted) == _straightforward(labelled, extracted)
+            assert lines_of(plan, extracted) == _straightforward(labelled, extracted), (labelled, extracted)
 
 
 def test_rows_are_the_same_when_scored_again():
@@ -114,3 +116,14 @@ def test_amounts_equal_in_value_share_a_remembered_match():
     for extracted in ([{"description": "tea", "total": "2"}], [{"description": "tea", "total": "2.00"}],
                       [{"description": "tea", "total": "2.011"}], [{"description": "tea", "total": "1.99"}]):
         assert line_counts(labelled, extracted) == _straightforward(labelled, extracted)
+
+
+def test_item_line_matching_is_maximum_from_the_extracted_side():
+    """Two extracted lines may pair with both labelled ones, a third with none: tp 2, whichever side
+    the matching starts from; an item's memo answers the same again."""
+    labelled = [{"description": "Milk 2L", "total": "3.49"}, {"description": "Milk 1L", "total": "3.49"}]
+    extracted = [{"description": "milk 2l", "total": "3.49"}, {"description": "Milk 2L", "total": "$3.49"},
+                 {"description": "Bread", "total": "3.49"}]
+    plan = Plan(_label({}, labelled))
+    assert lines_of(plan, extracted) == lines_of(plan, extracted) == _straightforward(labelled, extracted) == (2, 1, 0)
+    assert lines_of(plan, extracted[:1] * 3) == _straightforward(labelled, extracted[:1] * 3) == (2, 1, 0)

@@ -23,6 +23,7 @@ from .rules import (
     canonical,
     has_proof,
     line_counts,
+    max_matching,
     normalise,
     points_at,
     read_reason,
@@ -45,7 +46,8 @@ class Plan:
     """What scoring a response needs from one item's label."""
 
     __slots__ = ("label", "transform", "fields", "names", "fields_memo", "lines", "lines_raw", "lines_none",
-                 "lines_memo", "check_failed", "check_passed", "fake", "edited", "dup_unit", "dup")
+                 "lines_memo", "labelled", "pairs_memo", "check_failed", "check_passed", "fake", "edited", "dup_unit",
+                 "dup")
 
     def __init__(self, label: dict) -> None:
         self.label = label
@@ -61,6 +63,9 @@ class Plan:
         self.lines_raw = lines
         self.lines_none = None if lines is None else f"0 0 {len(lines)}"
         self.lines_memo: dict[tuple, tuple[int, int, int]] = {}
+        # the labelled lines as (normalised description, total)
+        self.labelled = () if lines is None else tuple((normalise(x["description"]), x["total"]) for x in lines)
+        self.pairs_memo: dict[tuple[str, str], list[int]] = {}
         positive = not label["adds_up"]  # rule 3.3: a document whose amounts don't add up
         self.check_failed = _tail("check:totals_add_up", "check", "found" if positive else "false_flag")
         self.check_passed = _tail("check:totals_add_up", "check", "missed" if positive else "cleared")
@@ -164,7 +169,25 @@ def lines_of(plan: Plan, extracted: object) -> tuple[int, int, int]:
     if hit is None:
         if len(memo) >= _MEMO:
             memo.clear()
-        hit = memo[k] = line_counts(plan.lines_raw, extracted)  # type: ignore[arg-type]
+        tp = max_matching([_pairs_with(plan, d, t) for d, t in k], plan.lines)  # type: ignore[arg-type]
+        hit = memo[k] = (tp, len(k) - tp, plan.lines - tp)  # type: ignore[operator]
+    return hit
+
+
+def _pairs_with(plan: Plan, description: str, total: str) -> list[int]:
+    """The labelled lines an extracted line (text description and total) may pair with (rule 3.2),
+    remembered per item. A maximum matching from the extracted side has the size of one from the
+    labelled side."""
+    memo = plan.pairs_memo
+    hit = memo.get((description, total))
+    if hit is None:
+        if len(memo) >= _MEMO:
+            memo.clear()
+        value = amount(total)
+        got = normalise(description)
+        hit = memo[(description, total)] = [] if value is None else [
+            i for i, (want, label_total) in enumerate(plan.labelled)
+            if within_cent(value, label_total) and alike(want, got, 4, 5)]
     return hit
 
 
