@@ -39,25 +39,23 @@ _KINDS = {"merchant": _MERCHANT, "date": _EXACT, "currency": _EXACT, "receipt_nu
 _new = tuple.__new__  # Verdict(...) without the generated __new__'s call: the same tuple
 
 
-_Field = tuple[str, str, "str | None", int, str, dict[str, bool]]
+_Field = tuple[str, str, "str | None", int, str, dict]
 
 
 class Plan:
     """What scoring a response needs from one item's label."""
 
-    __slots__ = ("label", "transform", "fields", "names", "fields_memo", "lines", "lines_raw", "lines_none",
+    __slots__ = ("label", "transform", "fields", "lines", "lines_raw", "lines_none",
                  "lines_memo", "labelled", "pairs_memo", "check_failed", "check_passed", "fake", "edited", "dup_unit",
                  "dup")
 
     def __init__(self, label: dict) -> None:
         self.label = label
         self.transform = label["lineage"] is not None
-        # (name, unit, label value, kind, the label's comparison form, memo of text answers)
+        # (name, unit, label value, kind, the label's comparison form, memo: text or null answer -> row)
         self.fields: tuple[_Field, ...] = tuple(
             (name, f"field:{name}", want, _KINDS[name], _compared(name, want), {})
             for name in FIELDS if name in label["fields"] for want in (label["fields"][name],))
-        self.names = tuple(f[0] for f in self.fields)
-        self.fields_memo: dict[tuple, tuple[tuple, ...]] = {}
         lines = label.get("line_items")
         self.lines = None if lines is None else len(lines)
         self.lines_raw = lines
@@ -111,25 +109,19 @@ def _text_matches(kind: int, got: str, want: str, compared: str) -> bool:
     return False  # date, currency: exact equality only
 
 
-def _matches(kind: int, got: object, want: str, compared: str, memo: dict[str, bool]) -> bool:
+def _matches(kind: int, got: object, want: str, compared: str) -> bool:
     if isinstance(got, str):
-        hit = memo.get(got)
-        if hit is None:
-            if len(memo) >= _MEMO:
-                memo.clear()
-            hit = memo[got] = _text_matches(kind, got, want, compared)
-        return hit
+        return _text_matches(kind, got, want, compared)
     if kind == _AMOUNT and isinstance(got, Decimal):  # a JSON number
         return within_cent(got, want)
     return False  # not a string: no name, date, currency or receipt number; not an amount
 
 
 def field_correct(plan: Plan, name: str, got: object) -> bool:
-    """Whether a non-null answer matches the label's field `name` (not null), as `score` decides it."""
-    for field, _unit, want, kind, compared, memo in plan.fields:
-        if field == name and want is not None:
-            return _matches(kind, got, want, compared, memo)
-    raise KeyError(name)
+    """Whether a non-null answer matches the label's field `name` (not null), as `score` decides it
+    (and remembers it)."""
+    unit = f"field:{name}"
+    return any(t[0] == unit and t[2] == "correct" for t in _field_tails(plan, {name: got}))
 
 
 _canonical_texts: dict[str, str] = {}
@@ -247,36 +239,33 @@ _EDITED = {v: _tail("edited_field", "evidence", v) for v in ("not_flagged", "nam
 _PROOF_ROW, _NO_PROOF_ROW = _tail("proof", "evidence", "proof"), _tail("proof", "evidence", "no_proof")
 
 
-def _field_tails(plan: Plan, fields: dict) -> tuple[tuple, ...]:
-    """Rule 3.1: the rows of the covered fields."""
+def _field_tail(name: str, unit: str, want: str | None, kind: int, compared: str, got: object) -> tuple:
+    """Rule 3.1: the row of one covered field."""
+    null = got is None or (isinstance(got, str) and got.strip(WHITESPACE) == "")
+    if want is None:
+        verdict = "null_ok" if null else "invented"
+    elif null:
+        verdict = "false_null"
+    else:
+        verdict = "correct" if _matches(kind, got, want, compared) else "wrong"
+    return _tail(unit, "field", verdict, "" if name != "total" or null else total_order(got))
+
+
+def _field_tails(plan: Plan, fields: dict) -> list[tuple]:
+    """The rows of the covered fields, each remembered per item for a text or absent/null answer (a
+    pure function of the label and that answer)."""
     tails = []
     for name, unit, want, kind, compared, memo in plan.fields:
         got = fields.get(name)
-        null = got is None or (isinstance(got, str) and got.strip(WHITESPACE) == "")
-        if want is None:
-            verdict = "null_ok" if null else "invented"
-        elif null:
-            verdict = "false_null"
+        if got is None or got.__class__ is str:
+            tail = memo.get(got)
+            if tail is None:
+                if len(memo) >= _MEMO:
+                    memo.clear()
+                tail = memo[got] = _field_tail(name, unit, want, kind, compared, got)
         else:
-            verdict = "correct" if _matches(kind, got, want, compared, memo) else "wrong"
-        tails.append(_tail(unit, "field", verdict, "" if name != "total" or null else total_order(got)))
-    return tuple(tails)
-
-
-def _fields_of(plan: Plan, fields: dict) -> tuple[tuple, ...]:
-    """`_field_tails`, remembered per item for the answer's values of the covered fields (with their
-    types, so that `true` and `1` are told apart; a value that is a list or an object is not remembered)."""
-    values = tuple(map(fields.get, plan.names))
-    key = values + tuple(map(type, values))
-    memo = plan.fields_memo
-    try:
-        tails = memo.get(key)
-    except TypeError:  # an unhashable value (an array or object)
-        return _field_tails(plan, fields)
-    if tails is None:
-        if len(memo) >= _MEMO:
-            memo.clear()
-        tails = memo[key] = _field_tails(plan, fields)
+            tail = _field_tail(name, unit, want, kind, compared, got)
+        tails.append(tail)
     return tails
 
 
@@ -287,7 +276,7 @@ def _answer_rows(plan: Plan, answer: dict, run: str, item_id: str, repeat: int) 
     if plan.transform:
         verdict = ("exact_match" if dup.get("match") == "exact" else "match") if seen else "missed"  # type: ignore[union-attr]
         return [_new(Verdict, (*head, "duplicate:transform", "duplicate", verdict, 0, "", ""))]
-    tails = list(_fields_of(plan, answer["fields"]))
+    tails = _field_tails(plan, answer["fields"])
     if plan.lines is not None:
         tp, fp, fn = lines_of(plan, answer.get("line_items"))
         tails.append(("line_items", "line_items", "counted", 0, "", f"{tp} {fp} {fn}"))
