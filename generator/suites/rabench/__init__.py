@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...content import Item
+from ...parse.jsonfind import first_object
 from ...parse.response import Outcome
 from ...score.verdicts import Verdict
 from ...suite_api import AnyMetric, ReportTable, ScorerB, Suite, f1, ratio
@@ -117,8 +118,6 @@ class RaBench(Suite):
     _shown: tuple[object, str] = (object(), "")  # the last value shown that is not a string, and its text
 
     def extract_answer(self, content: str) -> object | None:
-        from ...parse.jsonfind import first_object
-
         answer = first_object(content)
         return answer if answer is not None and isinstance(answer.get("fields"), dict) else None
 
