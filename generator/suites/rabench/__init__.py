@@ -151,9 +151,10 @@ class RaBench(Suite):
             value = answer[key]  # type: ignore[index]
         if value.__class__ is str:
             return value[:200]
-        if value is not self._shown[0]:  # two units show the reasons: the text is made once
-            self._shown = (value, str(value)[:200])
-        return self._shown[1]
+        shown = self._shown  # read once: another thread may replace it
+        if shown[0] is not value:  # two units show the reasons: the text is made once
+            shown = self._shown = (value, str(value)[:200])
+        return shown[1]
 
     def report_tables(self, scored: ScoredSuite) -> list[ReportTable]:
         from .findings import report_tables
