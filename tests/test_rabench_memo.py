@@ -4,6 +4,7 @@ rows give what the straightforward ones give, on every shared vector (and across
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 
 from generator.content import Item
@@ -127,3 +128,16 @@ def test_item_line_matching_is_maximum_from_the_extracted_side():
     plan = Plan(_label({}, labelled))
     assert lines_of(plan, extracted) == lines_of(plan, extracted) == _straightforward(labelled, extracted) == (2, 1, 0)
     assert lines_of(plan, extracted[:1] * 3) == _straightforward(labelled, extracted[:1] * 3) == (2, 1, 0)
+
+
+def test_values_equal_to_each_other_but_of_other_types_are_not_confused():
+    """`true` equals 1 in Python: an item's memo must not answer one with the other's verdict."""
+    from generator.parse.jsonfind import JsonInt
+
+    plan = Plan(_label({"subtotal": "1.00", "receipt_number": "1"}))
+    for name in ("subtotal", "receipt_number"):
+        values = [True, JsonInt(1), Decimal("1.0"), "1", "1.00", 1.0, False, "true"]
+        for got in values + values[::-1]:
+            assert field_correct(plan, name, got) == field_matches(name, got, plan.label["fields"][name]), (name, got)
+    assert field_correct(plan, "subtotal", JsonInt(1)) and not field_correct(plan, "subtotal", True)
+    assert field_correct(plan, "receipt_number", "1") and not field_correct(plan, "receipt_number", JsonInt(1))
