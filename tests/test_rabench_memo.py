@@ -141,3 +141,26 @@ def test_values_equal_to_each_other_but_of_other_types_are_not_confused():
             assert field_correct(plan, name, got) == field_matches(name, got, plan.label["fields"][name]), (name, got)
     assert field_correct(plan, "subtotal", JsonInt(1)) and not field_correct(plan, "subtotal", True)
     assert field_correct(plan, "receipt_number", "1") and not field_correct(plan, "receipt_number", JsonInt(1))
+
+
+def test_what_plans_remember_is_bounded(monkeypatch):
+    """Past the budget every plan is dropped (the rows stay the same); long texts are never remembered."""
+    from generator.suites.rabench import rows
+
+    items, outcomes = [], []
+    for case in VECTORS["cases"]:
+        spec, _problems = SUITE.parse_item(case["item"])
+        items.append(Item(case["id"], "receipts", "public", {}, {}, spec))
+        outcomes.append(read_outcome(case["record"], SUITE.extract_answer, SUITE.answer_what))
+    first = [SUITE.score(i, o, "run", 0) for i, o in zip(items, outcomes)]
+    monkeypatch.setattr(rows, "_BUDGET", 100)
+    rows._plans.clear()
+    again = [SUITE.score(i, o, "run", 0) for i, o in zip(items, outcomes)]
+    assert again == first
+    assert len(rows._plans) < 20 and rows._used <= 100
+
+    plan = Plan(_label({"merchant": "Harbour Hotel"}))
+    memo = plan.fields[0][5]
+    assert field_correct(plan, "merchant", "Harbour Hotel!") and "Harbour Hotel!" in memo
+    long = "Harbour Hotel" + " " * 300
+    assert field_correct(plan, "merchant", long) and long not in memo
