@@ -51,9 +51,8 @@ _Field = tuple[str, str, "str | None", int, str, dict]
 class Plan:
     """What scoring a response needs from one item's label."""
 
-    __slots__ = ("label", "transform", "fields", "lines", "lines_raw", "lines_none",
-                 "lines_memo", "labelled", "pairs_memo", "check_failed", "check_passed", "fake", "edited", "dup_unit",
-                 "dup")
+    __slots__ = ("label", "transform", "fields", "lines", "lines_raw", "lines_none", "lines_memo", "labelled",
+                 "pairs_memo", "check_failed", "check_passed", "fake", "edited", "dup_unit", "dup")
 
     def __init__(self, label: dict) -> None:
         self.label = label
