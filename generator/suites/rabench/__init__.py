@@ -3,17 +3,20 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...content import Item
+from ...parse.jsonfind import first_object
 from ...parse.response import Outcome
 from ...score.verdicts import Verdict
 from ...suite_api import AnyMetric, ReportTable, ScorerB, Suite, f1, ratio
 from .items import answer_rows, parse_label
-from .rules import FIELDS, score
+from .rows import score
+from .rules import FIELDS
 
 if TYPE_CHECKING:
     from ...pipeline import ScoredSuite
@@ -26,38 +29,63 @@ FIGURES = ("base", "valid", "fields_n", "fields_ok", "all_right") + tuple(
 _INDEX = {name: k for k, name in enumerate(FIGURES)}
 _SEVEN = Decimal("0.7")
 # the answer key a unit's value is shown from (`answer_value`); the duplicate units: "duplicate"
+_FIELD_NAME = {f"field:{f}": f for f in FIELDS}
 _ANSWER_KEY = {"line_items": "line_items", "decision": "risk", "proof": "reasons", "edited_field": "reasons",
                "check:totals_add_up": "checks"}
 
 
 def figures(verdicts: Sequence[Verdict]) -> tuple[float, ...]:
     """Rule page section 4: the per-item figures of one response."""
-    out = [0.0] * len(FIGURES)
+    out = [0.0] * _WIDTH
     for v in verdicts:
-        if v.kind == "field":
-            name = v.unit.split(":", 1)[1]
-            ok = float(v.verdict in ("correct", "null_ok"))
-            out[_INDEX["fields_n"]] += 1
-            out[_INDEX["fields_ok"]] += ok
-            out[_INDEX[f"{name}_n"]] = 1
-            out[_INDEX[f"{name}_ok"]] = ok
-        elif v.unit == "line_items":
-            for name, count in zip(("li_tp", "li_fp", "li_fn"), v.order.split(" ")):
-                out[_INDEX[name]] = int(count)
-        elif v.unit == "check:totals_add_up":
-            out[_INDEX["valid"]] = float(v.verdict not in ("failed_call", "unparseable"))
-        elif v.unit == "decision":
-            out[_INDEX["base"]] = 1
-            fake = v.verdict in ("caught", "missed")
-            flagged_07 = v.order != "" and Decimal(v.order) >= _SEVEN
-            out[_INDEX["fake" if fake else "genuine"]] = 1
-            if v.verdict in ("caught", "false_flag"):
-                out[_INDEX[v.verdict]] = 1
-                out[_INDEX[v.verdict + "_07"]] = float(flagged_07)
-            out[_INDEX["has_risk"]] = float(v.order != "")
-    if out[_INDEX["fields_n"]] > 0 and out[_INDEX["fields_ok"]] == out[_INDEX["fields_n"]]:
-        out[_INDEX["all_right"]] = 1
+        kind, unit = v.kind, v.unit
+        if kind == "field":
+            n, ok_at = _FIELD_AT.get(unit) or _field_at(unit)
+            ok = 1.0 if v.verdict in _OK else 0.0
+            out[_FIELDS_N] += 1
+            out[_FIELDS_OK] += ok
+            out[n] = 1
+            out[ok_at] = ok
+        elif unit == "line_items":
+            for at, count in zip(_LINES_AT, v.order.split(" ")):
+                out[at] = int(count)
+        elif unit == "check:totals_add_up":
+            out[_VALID] = float(v.verdict not in _BAD)
+        elif unit == "decision":
+            out[_BASE] = 1
+            verdict, order = v.verdict, v.order
+            flagged_07 = order != "" and _at_least_07(order)
+            out[_FAKE if verdict in _FAKE_VERDICTS else _GENUINE] = 1
+            if verdict in _FLAGGED:
+                out[_INDEX[verdict]] = 1
+                out[_INDEX[verdict + "_07"]] = float(flagged_07)
+            out[_HAS_RISK] = float(order != "")
+    if out[_FIELDS_N] > 0 and out[_FIELDS_OK] == out[_FIELDS_N]:
+        out[_ALL_RIGHT] = 1
     return tuple(out)
+
+
+_WIDTH = len(FIGURES)
+_FIELD_AT = {f"field:{f}": (_INDEX[f"{f}_n"], _INDEX[f"{f}_ok"]) for f in FIELDS}
+_FIELDS_N, _FIELDS_OK, _ALL_RIGHT, _VALID, _BASE, _FAKE, _GENUINE, _HAS_RISK = (_INDEX[k] for k in (
+    "fields_n", "fields_ok", "all_right", "valid", "base", "fake", "genuine", "has_risk"))
+_LINES_AT = (_INDEX["li_tp"], _INDEX["li_fp"], _INDEX["li_fn"])
+_OK = frozenset(("correct", "null_ok"))
+_BAD = frozenset(("failed_call", "unparseable"))
+_FAKE_VERDICTS = frozenset(("caught", "missed"))
+_FLAGGED = frozenset(("caught", "false_flag"))
+
+
+def _field_at(unit: str) -> tuple[int, int]:
+    """The figures of a field row's unit not among the seven (a KeyError, as for an unknown field)."""
+    name = unit.split(":", 1)[1]
+    return _INDEX[f"{name}_n"], _INDEX[f"{name}_ok"]
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _at_least_07(order: str) -> bool:
+    """A decision row's risk (its order, a canonical decimal) is >= 0.7."""
+    return Decimal(order) >= _SEVEN
 
 
 def _metrics() -> tuple[AnyMetric, ...]:
@@ -87,10 +115,9 @@ class RaBench(Suite):
     unit_label = "Unit"
     scorer_b = ScorerB("ra-bench", (HERE / "scorer.js",))
     vectors = VECTORS if VECTORS.is_file() else None
+    _shown: tuple[object, str] = (object(), "")  # the last value shown that is not a string, and its text
 
     def extract_answer(self, content: str) -> object | None:
-        from ...parse.jsonfind import first_object
-
         answer = first_object(content)
         return answer if answer is not None and isinstance(answer.get("fields"), dict) else None
 
@@ -107,14 +134,27 @@ class RaBench(Suite):
         return answer_rows(raw)
 
     def answer_value(self, answer: object, unit: str) -> str:
-        if not isinstance(answer, Mapping):
+        if answer.__class__ is not dict and not isinstance(answer, Mapping):
             return "<no answer object>"
-        if unit.startswith("field:"):
-            fields = answer.get("fields", {})
+        name = _FIELD_NAME.get(unit)
+        if name is None and unit.startswith("field:"):
             name = unit.split(":", 1)[1]
-            return "<absent>" if name not in fields else str(fields[name])[:200]
-        key = _ANSWER_KEY.get(unit, "duplicate")
-        return "<absent>" if key not in answer else str(answer[key])[:200]
+        if name is not None:
+            fields = answer.get("fields", {})  # type: ignore[attr-defined]
+            if name not in fields:
+                return "<absent>"
+            value = fields[name]
+        else:
+            key = _ANSWER_KEY.get(unit, "duplicate")
+            if key not in answer:  # type: ignore[operator]
+                return "<absent>"
+            value = answer[key]  # type: ignore[index]
+        if value.__class__ is str:
+            return value[:200]
+        shown = self._shown  # read once: another thread may replace it
+        if shown[0] is not value:  # two units show the reasons: the text is made once
+            shown = self._shown = (value, str(value)[:200])
+        return shown[1]
 
     def report_tables(self, scored: ScoredSuite) -> list[ReportTable]:
         from .findings import report_tables

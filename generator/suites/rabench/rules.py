@@ -1,4 +1,5 @@
-"""RA-Bench's scorer A: verdict rows of one response (content/pages/scoring-ra-bench.md, sections 2 to 3)."""
+"""RA-Bench's scorer A: reading and comparing values (content/pages/scoring-ra-bench.md, section 2) and
+reasons (rules 3.5, 3.6); rows.py writes the verdict rows."""
 
 from __future__ import annotations
 
@@ -9,9 +10,7 @@ from decimal import Context, Decimal, InvalidOperation, localcontext
 
 from rapidfuzz.distance import Levenshtein
 
-from ...parse.response import ANSWER, FAILED, Outcome
 from ...parse.text import WHITESPACE
-from ...score.verdicts import Verdict, verdict_row
 
 FIELDS = ("merchant", "date", "subtotal", "tax_total", "total", "currency", "receipt_number")
 AMOUNTS = ("subtotal", "tax_total", "total")
@@ -19,6 +18,7 @@ EDITABLE = ("merchant", "date", "subtotal", "tax_total", "total", "line_items")
 CENT = Decimal("0.01")
 PROOF_KINDS = ("ai_generator_tag", "ai_source_type", "generator_tag", "pdf_modified", "thumbnail_mismatch",
                "capture_before_purchase", "totals_add_up", "duplicate_match")
+_PROOF = frozenset(PROOF_KINDS)
 CHECK_KINDS = {"totals_add_up": ("total", "subtotal"), "tax_rate": ("tax_total",), "receipt_age": ("date",),
                "currency": ()}
 KEYWORDS = {"total": ("total", "amount due"), "subtotal": ("subtotal",), "tax_total": ("tax", "vat", "gst"),
@@ -29,10 +29,6 @@ _AMOUNT_DROP = dict.fromkeys(map(ord, ",$€£" + WHITESPACE))
 
 
 # ---------------------------------------------------------------- reading values (rule 2)
-
-def is_null(value: object) -> bool:
-    return value is None or (isinstance(value, str) and value.strip(WHITESPACE) == "")
-
 
 def amount(value: object) -> Decimal | None:
     if isinstance(value, Decimal):
@@ -67,13 +63,6 @@ def canonical(value: Decimal) -> str:
     return text
 
 
-def risk_of(answer: dict | None) -> Decimal | None:
-    r = None if answer is None else answer.get("risk")
-    if isinstance(r, Decimal) and not isinstance(r, bool) and 0 <= r <= 1:
-        return r
-    return None
-
-
 def normalise(text: str) -> str:
     """Rule 2's name normalisation; short texts (names, descriptions) are remembered."""
     return _normalise_short(text) if len(text) <= SHORT else _normalise(text)
@@ -100,7 +89,7 @@ def alike(a: str, b: str, num: int, den: int) -> bool:
     return m == 0 or den * (m - Levenshtein.distance(a, b)) >= num * m
 
 
-def _alnum(text: str) -> str:
+def alnum(text: str) -> str:
     return "".join(c for c in text if unicodedata.category(c)[0] in "LN").lower()
 
 
@@ -112,17 +101,7 @@ def field_matches(name: str, got: object, want: str) -> bool:
     if name in AMOUNTS:
         value = amount(got)
         return value is not None and within_cent(value, want)
-    return isinstance(got, str) and _alnum(got) == _alnum(want)
-
-
-def field_matches_memo(name: str, got: object, want: str) -> bool:
-    """`field_matches`, remembered for a text answer (a pure function of three strings)."""
-    return _text_matches(name, got, want) if got.__class__ is str else field_matches(name, got, want)
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _text_matches(name: str, got: str, want: str) -> bool:
-    return field_matches(name, got, want)
+    return isinstance(got, str) and alnum(got) == alnum(want)
 
 
 # ---------------------------------------------------------------- line items (rule 3.2)
@@ -167,20 +146,16 @@ def matched_lines(labelled: tuple[tuple[str, str], ...], usable: tuple[tuple[str
 
 # ---------------------------------------------------------------- reasons (rules 3.5, 3.6)
 
-def reasons_of(answer: dict | None) -> list[tuple[str, str | None, str] | None]:
-    """Each reason as (text, kind or None, detail); None for an element that is neither."""
-    raw = answer.get("reasons") if answer is not None else None
-    out: list[tuple[str, str | None, str] | None] = []
-    for r in raw if isinstance(raw, list) else []:
-        if isinstance(r, str):
-            out.append((r, None, ""))
-        elif isinstance(r, dict):
-            def text(key: str) -> str:
-                return r[key] if isinstance(r.get(key), str) else ""
-            out.append((text("text"), r["kind"] if isinstance(r.get("kind"), str) else None, text("detail")))
-        else:
-            out.append(None)
-    return out
+def read_reason(r: object) -> tuple[str, str | None, str] | None:
+    """One element of `reasons` as (text, kind or None, detail); None for an element that is neither a
+    string nor an object."""
+    if isinstance(r, str):
+        return r, None, ""
+    if isinstance(r, dict):
+        text, kind, detail = r.get("text"), r.get("kind"), r.get("detail")
+        return (text if isinstance(text, str) else "", kind if isinstance(kind, str) else None,
+                detail if isinstance(detail, str) else "")
+    return None
 
 
 def _whole_word(text: str, word: str) -> bool:
@@ -212,78 +187,18 @@ def points_at(reason: tuple[str, str | None, str] | None, field: str) -> bool:
     return any(_whole_word(low, w) for w in KEYWORDS[field])
 
 
-def is_proof(reason: tuple[str, str | None, str] | None) -> bool:
-    if reason is None or reason[1] not in PROOF_KINDS:
-        return False
-    detail = reason[2].strip(WHITESPACE)
-    return detail != "" and (reason[1] != "totals_add_up" or any("0" <= c <= "9" for c in detail))
-
-
-# ---------------------------------------------------------------- rows (rule 3)
-
-def score(item, outcome: Outcome, run: str, repeat: int) -> list[Verdict]:
-    label = item.spec
-    answer = outcome.answer if outcome.status == ANSWER else None
-    bad = None if answer is not None else (FAILED if outcome.status == FAILED else "unparseable")
-
-    def row(unit: str, kind: str, verdict: str, reason: str = "", order: str = "") -> Verdict:
-        return verdict_row(run, item.id, repeat, unit, kind, verdict, reason or (outcome.reason if bad else ""), order)
-
-    dup = answer.get("duplicate") if answer is not None else None
-    seen = isinstance(dup, dict) and dup.get("seen_before") is True
-    if label["lineage"] is not None:
-        verdict = ("exact_match" if dup.get("match") == "exact" else "match") if seen else "missed"  # type: ignore[union-attr]
-        return [row("duplicate:transform", "duplicate", verdict)]
-    rows = []
-    fields = answer["fields"] if answer is not None else {}
-    for name in FIELDS:
-        if name not in label["fields"]:
-            continue
-        want, got = label["fields"][name], fields.get(name)
-        if bad:
-            verdict = bad
-        elif want is None:
-            verdict = "null_ok" if is_null(got) else "invented"
-        elif is_null(got):
-            verdict = "false_null"
-        else:
-            verdict = "correct" if field_matches_memo(name, got, want) else "wrong"
-        order = ""
-        if name == "total" and not bad and (value := amount(got)) is not None:
-            order = canonical(value)
-        rows.append(row(f"field:{name}", "field", verdict, order=order))
-    if label.get("line_items") is not None:
-        n = len(label["line_items"])
-        if bad:
-            rows.append(row("line_items", "line_items", bad, order=f"0 0 {n}"))
-        else:
-            tp, fp, fn = line_counts(label["line_items"], answer.get("line_items"))  # type: ignore[union-attr]
-            rows.append(row("line_items", "line_items", "counted", order=f"{tp} {fp} {fn}"))
-    checks = answer.get("checks") if answer is not None else None
-    c = checks.get("totals_add_up") if isinstance(checks, dict) else None
-    positive = not label["adds_up"]
-    if bad:
-        verdict = bad
-    elif c == "failed":
-        verdict = "found" if positive else "false_flag"
-    elif c == "passed":
-        verdict = "missed" if positive else "cleared"
-    else:
-        verdict = "not_run"
-    rows.append(row("check:totals_add_up", "check", verdict))
-    risk = risk_of(answer)
-    flagged = risk is not None and risk >= Decimal("0.5")
-    verdict = ("caught" if flagged else "missed") if label["fake"] else ("false_flag" if flagged else "cleared")
-    rows.append(row("decision", "decision", verdict, order="" if risk is None else canonical(risk)))
-    reasons = reasons_of(answer)
-    if label["fake"] and label["edited_field"] is not None:
-        named = any(points_at(r, label["edited_field"]) for r in reasons[:3])
-        rows.append(row("edited_field", "evidence", "not_flagged" if not flagged else "named" if named else "not_named"))
-    rows.append(row("proof", "evidence", "proof" if any(map(is_proof, reasons)) else "no_proof"))
-    if not label["fake"]:
-        unit = "duplicate:hard_negative" if label["hard_negative"] else "duplicate:genuine"
-        rows.append(row(unit, "duplicate", "false_match" if seen else "no_match"))
-    return rows
+def has_proof(reasons: list) -> bool:
+    """Rule 3.6: some reason has a proof kind and a detail that is not blank (for `totals_add_up`, with
+    an ASCII digit). Only an object has a kind."""
+    for r in reasons:
+        if isinstance(r, dict):
+            kind = r.get("kind")
+            if isinstance(kind, str) and kind in _PROOF:
+                detail = r.get("detail")
+                detail = detail.strip(WHITESPACE) if isinstance(detail, str) else ""
+                if detail and (kind != "totals_add_up" or any("0" <= c <= "9" for c in detail)):
+                    return True
+    return False
 
 
 def parse_decimal(text: object) -> Decimal | None:
