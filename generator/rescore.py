@@ -138,9 +138,15 @@ def _columns(rows: list[Verdict]) -> tuple[tuple, ...]:
         return ((),) * 6
     intern = sys.intern
     _run, _item, _repeat, unit, kind, verdict, points, reason, order = zip(*rows)
-    return (tuple(intern(u) if len(u) < 64 else u for u in unit), tuple(map(intern, kind)),
-            tuple(map(intern, verdict)), points, tuple(intern(r) if len(r) < 200 else r for r in reason),
-            tuple(map(intern, order)))
+    return (_interned(unit, 64), tuple(map(intern, kind)), tuple(map(intern, verdict)), points,
+            _interned(reason, 200), tuple(map(intern, order)))
+
+
+def _interned(column: tuple[str, ...], limit: int) -> tuple[str, ...]:
+    """The strings shorter than `limit` interned (a long one, e.g. model-chosen, is not hashed)."""
+    if max(map(len, column)) < limit:
+        return tuple(map(sys.intern, column))
+    return tuple(sys.intern(u) if len(u) < limit else u for u in column)
 
 
 def _digest_tails(rows: list[Verdict]) -> tuple[bytes, ...] | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Container
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -122,17 +123,22 @@ def load_run(run_dir: Path, suite_name: str, log: ErrorLog) -> Run | None:
                meta.get("half", "both"), meta, responses, meta.get("input", "text"))
 
 
-def _record_problem(record: object) -> str | None:
+def _record_problem(record: object, known: Container[str] = ()) -> str | None:
+    """Why a stored record is malformed, or None; `known` item ids (already checked) skip the id check."""
     if not isinstance(record, dict):
         return "a response record must be a JSON object"
-    if (p := id_problem(record.get("item"), "item")) is not None:
+    item = record.get("item")
+    if not (item.__class__ is str and item in known) and (p := id_problem(item, "item")) is not None:
         return p
     repeat = record.get("repeat")
     if type(repeat) is not int or not 0 <= repeat < 1000:
         return "repeat must be an integer from 0 to 999"
     attempts = record.get("attempts")
-    if not isinstance(attempts, list) or not attempts or not all(isinstance(a, dict) for a in attempts):
+    if not isinstance(attempts, list) or not attempts:
         return "attempts must be a non-empty array of objects"
+    for a in attempts:
+        if not isinstance(a, dict):
+            return "attempts must be a non-empty array of objects"
     latency = record.get("latency_ms")
     if latency is not None and (isinstance(latency, bool) or not isinstance(latency, (int, float))
                                 or not 0 <= latency <= MAX_LATENCY_MS):
@@ -179,7 +185,7 @@ def iter_records(run: Run, item_half: dict[str, str], log: ErrorLog, data: bytes
         except orjson.JSONDecodeError as exc:
             log.add(run.responses, number, f"not valid JSON: {exc}")
             continue
-        problem = _record_problem(record)
+        problem = _record_problem(record, item_half)
         if problem is None:
             half = item_half.get(record["item"])
             if half is None:
