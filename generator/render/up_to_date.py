@@ -25,11 +25,10 @@ import hashlib
 import os
 import sys
 import time
-from collections.abc import Iterator
 from importlib.metadata import distributions
 from pathlib import Path
 
-from ..cache import Cache, plugin_folder
+from ..cache import Cache, _files, plugin_folder
 from ..crosscheck import ScorerBUnavailable, node_version
 from ..plugins import load_registry, plugin_folders
 
@@ -40,15 +39,9 @@ CODE = (PACKAGE, PACKAGE.parent / "templates", PACKAGE.parent / "scorer-js")
 SETTLED_NS = 2_000_000_000  # a file changed this recently before hashing is hashed again next time
 
 
-def _walk(base: Path) -> Iterator[Path]:
+def _walk(base: Path) -> list[Path]:
     """Every file under `base` (or `base` itself), in a stable order, skipping Python's byte caches."""
-    if base.is_file():
-        yield base
-        return
-    for folder, dirs, files in os.walk(base):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(files):
-            yield Path(folder) / name
+    return [base] if base.is_file() else _files(base)
 
 
 def _sha256(path: Path) -> str:
@@ -124,7 +117,7 @@ def outputs(root: Path, out: Path) -> list[list]:
     """Every file the build leaves: the site and the rescore and statistics outputs."""
     listing: list[list] = []
     for label, base in (("site", out), ("rescore", root / "build" / "rescore"), ("stats", root / "build" / "stats")):
-        for path in _walk(base) if base.is_dir() else ():
+        for path in _walk(base) if base.is_dir() else []:
             try:
                 st = path.lstat()
             except OSError:
