@@ -12,6 +12,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 
 import numpy as np
@@ -110,7 +111,7 @@ class _Scored:
         self.source = source  # the content, or the outcome of a response with no content to read
         self.columns = _columns(rows)
         self.figures = tuple(figures)
-        self.tails = _digest_tails(rows)
+        self.tails = _digest_tails(self.columns)
         self.answers = answers
 
     def __len__(self) -> int:
@@ -149,13 +150,30 @@ def _interned(column: tuple[str, ...], limit: int) -> tuple[str, ...]:
     return tuple(sys.intern(u) if len(u) < limit else u for u in column)
 
 
-def _digest_tails(rows: list[Verdict]) -> tuple[bytes, ...] | None:
+def _digest_tails(columns: tuple[tuple, ...]) -> tuple[bytes, ...] | None:
     """Each row's digest line after its (item, repeat) head: `verdict_digest_line` is head + tail; None
-    when a row can't be encoded (a lone surrogate in a model-chosen unit)."""
-    try:
-        return tuple(orjson.dumps((v.unit, v.verdict, v.points, v.order))[1:] + b"\n" for v in rows)
-    except TypeError:
-        return None
+    when a row can't be encoded (a lone surrogate in a model-chosen unit). Tails recur from response to
+    response (the same unit, verdict and points): each is encoded once, then looked up."""
+    unit, _kind, verdict, points, _reason, order = columns
+    known = _TAILS
+    if len(known) > _TAILS_KEPT:
+        known.clear()
+    out = []
+    # the points' type is part of the key: 1 and 1.0 (and True) are equal keys but encode differently
+    for key in zip(unit, verdict, points, map(type, points), order):
+        tail = known.get(key)
+        if tail is None:
+            try:
+                tail = orjson.dumps((key[0], key[1], key[2], key[4]))[1:] + b"\n"
+            except TypeError:
+                return None
+            known[key] = tail
+        out.append(tail)
+    return tuple(out)
+
+
+_TAILS: dict[tuple, bytes] = {}
+_TAILS_KEPT = 1 << 16  # distinct tails remembered (then forgotten all at once): a bound on memory
 
 
 class _Memo:
@@ -240,13 +258,16 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
             result.missing += 1
     calls.sort(key=lambda r: (r[1], r[2]))
     if per_response:
-        where = np.fromiter((r[0] for r in per_response), dtype=np.int64, count=len(per_response))
-        figures = [r[2].figures for r in per_response]
-        np.add.at(result.sums, where, np.array(figures, dtype=float).reshape(len(figures), width))
-        np.add.at(result.repeats, where, 1)
+        where = np.fromiter(map(itemgetter(0), per_response), dtype=np.int64, count=len(per_response))
+        figures = np.array([r[2].figures for r in per_response], dtype=float).reshape(len(per_response), width)
+        n = len(s.items)
+        # each item's figures summed in the order of its responses (as np.add.at would, much faster)
+        for c in range(width):
+            result.sums[:, c] = np.bincount(where, weights=figures[:, c], minlength=n)
+        result.repeats[:] = np.bincount(where, minlength=n)
     result.repeat_answers = _repeat_answers(suite, s.items, per_response, outcomes)
     outcomes.clear()
-    per_response.sort(key=lambda r: r[:2])  # positions follow item ids: sorted by item, then repeat
+    per_response.sort(key=itemgetter(0, 1))  # positions follow item ids: sorted by item, then repeat
     digest = hashlib.sha256()
     table, items = result.verdicts, s.items
     for k, repeat, scored, stored in per_response:
@@ -310,7 +331,7 @@ def _answers(suite: Suite, outcome: Outcome, rows: list[Verdict]) -> tuple[str, 
 def _answers_of(suite: Suite, outcome: Outcome, units: Iterable[str]) -> tuple[str, ...]:
     if outcome.answer is None:
         return tuple(f"<{outcome.status}>" for _ in units)
-    return tuple(suite.answer_value(outcome.answer, unit) for unit in units)
+    return suite.answer_values(outcome.answer, units)
 
 
 # Worker processes inherit the plugin and the items through fork; only a run's bytes travel to them,

@@ -19,7 +19,7 @@ metrics are declared over their sums across items, so one bootstrap serves every
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -226,6 +226,11 @@ class Suite(ABC):
         if isinstance(answer, Mapping):
             return "<absent>" if unit not in answer else str(answer[unit])[:200]
         return "<no answer object>"
+
+    def answer_values(self, answer: object, units: Iterable[str]) -> tuple[str, ...]:
+        """`answer_value` of each unit (in the order given): a suite may answer them all at once, faster;
+        the values must be the same."""
+        return tuple(self.answer_value(answer, unit) for unit in units)
 
     def report_tables(self, scored: ScoredSuite) -> list[ReportTable]:
         """Tables of the suite's own analyses, computed from the scored runs (per-item figures, verdict

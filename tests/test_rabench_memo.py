@@ -164,3 +164,25 @@ def test_what_plans_remember_is_bounded(monkeypatch):
     assert field_correct(plan, "merchant", "Harbour Hotel!") and "Harbour Hotel!" in memo
     long = "Harbour Hotel" + " " * 300
     assert field_correct(plan, "merchant", long) and long not in memo
+
+
+def test_answer_values_at_once_equal_answer_value_unit_by_unit():
+    from collections import UserDict
+
+    units = ("field:merchant", "field:total", "field:date", "field:unknown", "line_items", "decision", "proof",
+             "edited_field", "check:totals_add_up", "duplicate", "dup:rab-0002")
+    answers = [
+        {"fields": {"merchant": "A" * 300, "total": Decimal("1.50"), "date": None}, "line_items": [
+            {"description": "x", "total": Decimal("1.5")}], "risk": Decimal("0.7"), "reasons": ["@total", 3],
+         "checks": {"totals_add_up": True}, "duplicate": "rab-0002"},
+        {"fields": {}, "risk": 1, "reasons": "a text"},
+        {"fields": {"merchant": 5}},
+        UserDict({"fields": {"merchant": "m"}, "risk": 0.5}),  # a mapping that is not a dict
+        None,
+        ["not", "an", "object"],
+    ]
+    for answer in answers:
+        assert SUITE.answer_values(answer, units) == tuple(SUITE.answer_value(answer, u) for u in units)
+    # the same reasons shown by two units are the same text
+    shown = SUITE.answer_values(answers[0], ("proof", "edited_field"))
+    assert shown[0] == shown[1] == str(["@total", 3])

@@ -48,3 +48,17 @@ def test_the_memo_is_bounded_and_keeps_what_is_used():
         memo.put((k,), k)  # type: ignore[arg-type]
     assert len(memo.new) + len(memo.old) <= 8
     assert all(memo.get((k,)) is None for k in range(1, 7))
+
+
+def test_digest_tails_keep_points_of_other_types_apart():
+    from generator.rescore import _columns, _digest_tails
+    from generator.score.verdicts import Verdict, verdict_digest_line
+
+    rows = [Verdict("r", "i", 0, "u", "field", "correct", points, "", "") for points in (1, 1.0, True, 0.5, 1)]
+    rows.append(Verdict("r", "i", 0, "\ud800", "field", "wrong", 0, "", ""))  # a lone surrogate: not encodable
+    tails = _digest_tails(_columns(rows[:5]))
+    assert tails is not None
+    head = b'["i",0,'
+    assert [head + t for t in tails] == [verdict_digest_line(v) for v in rows[:5]]
+    assert len(set(tails[:3])) == 3  # 1, 1.0 and true are three encodings
+    assert _digest_tails(_columns(rows)) is None

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -155,6 +155,37 @@ class RaBench(Suite):
         if shown[0] is not value:  # two units show the reasons: the text is made once
             shown = self._shown = (value, str(value)[:200])
         return shown[1]
+
+    def answer_values(self, answer: object, units: Iterable[str]) -> tuple[str, ...]:
+        """`answer_value` of each unit, the answer object's parts looked up once (the same values)."""
+        if answer.__class__ is not dict:
+            return super().answer_values(answer, units)
+        fields = answer.get("fields", {})  # type: ignore[attr-defined]
+        texts: dict[int, str] = {}  # id of a value that is not a string -> its text (the answer holds it)
+        out = []
+        for unit in units:
+            name = _FIELD_NAME.get(unit)
+            if name is None and unit.startswith("field:"):
+                name = unit.split(":", 1)[1]
+            if name is not None:
+                if name not in fields:
+                    out.append("<absent>")
+                    continue
+                value = fields[name]
+            else:
+                key = _ANSWER_KEY.get(unit, "duplicate")
+                if key not in answer:  # type: ignore[operator]
+                    out.append("<absent>")
+                    continue
+                value = answer[key]  # type: ignore[index]
+            if value.__class__ is str:
+                out.append(value[:200])
+            else:
+                text = texts.get(id(value))
+                if text is None:
+                    text = texts[id(value)] = str(value)[:200]
+                out.append(text)
+        return tuple(out)
 
     def report_tables(self, scored: ScoredSuite) -> list[ReportTable]:
         from .findings import report_tables
