@@ -98,11 +98,13 @@ def main() -> None:
         same, r_same = site(tmp, args.resamples, args.jobs, "site same")
         aside.rename(held)
         added, r_added = site(tmp, args.resamples, args.jobs, "site added")
+        kept = ("up to date: nothing rendered, nothing written" if r_same.up_to_date
+                else f"{r_same.unchanged:,} files kept, {r_same.reused:,} item pages from the build cache")
         print(f"  full {full:.1f} s ({r_full.files:,} files); nothing changed {same:.1f} s = {100 * same / full:.1f}% "
-              f"(target <= 3%; {r_same.unchanged:,} files kept); one run added {added:.1f} s = "
-              f"{100 * added / full:.1f}% (target <= 10%; {r_added.files - r_added.unchanged:,} files changed)")
-        print(cpu_line("site") + f"; item pages from the build cache: nothing changed {r_same.reused:,}, "
-              f"one run added {r_added.reused:,}")
+              f"(target <= 3%; {kept}); one run added {added:.1f} s = {100 * added / full:.1f}% "
+              f"(target <= 10%; {r_added.files - r_added.unchanged:,} files changed, {r_added.reused:,} item pages "
+              "from the build cache)")
+        print(cpu_line("site"))
         for label, report in (("full", r_full), ("nothing changed", r_same), ("one run added", r_added)):
             print(f"  {label}: " + ", ".join(f"{k} {v:.1f} s" for k, v in report.seconds.items()))
     finally:
