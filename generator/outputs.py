@@ -8,11 +8,13 @@ import io
 import json
 import shutil
 import tempfile
+from collections.abc import Iterator
+from itertools import repeat
 from pathlib import Path
 
 from .atomic import swap_in
 from .calls import CALL_COLUMNS
-from .csvsafe import csv_row
+from .csvsafe import csv_row, csv_safe
 from .score.verdicts import COLUMNS
 
 FILES = ("verdicts.csv", "item_stats.csv", "calls.csv", "summary.json", "agreement.json")
@@ -47,12 +49,22 @@ def write_outputs(out_dir: Path, scored: list, only: bool = False) -> None:
 
 
 def verdict_lines(r) -> bytes:
-    """The run's rows of verdicts.csv, as written (kept by the build cache with the run)."""
+    """The run's rows of verdicts.csv, as written (kept by the build cache with the run). Written column
+    by column: each distinct text is made safe once (they repeat: units, kinds, verdicts, reasons)."""
     if r.verdict_csv is None:
+        t = r.verdicts
+        columns = (repeat(csv_safe(t.run), len(t)), _safe(t.item), t.repeat, _safe(t.unit), _safe(t.kind),
+                   _safe(t.verdict), t.points, _safe(t.reason), _safe(t.order))
         buffer = io.StringIO(newline="")
-        csv.writer(buffer, lineterminator="\n").writerows(map(csv_row, r.verdicts.rows()))
+        csv.writer(buffer, lineterminator="\n").writerows(zip(*columns))
         r.verdict_csv = buffer.getvalue().encode("utf-8", "backslashreplace")
     return r.verdict_csv
+
+
+def _safe(column: list[str]) -> Iterator[object]:
+    """`csv_safe` of each text of a column, computed once per distinct text."""
+    safe = {text: csv_safe(text) for text in set(column)}
+    return map(safe.__getitem__, column)
 
 
 def _write_verdicts(path: Path, res) -> None:

@@ -233,3 +233,24 @@ def test_a_lone_surrogate_in_a_unit_does_not_stop_the_gate(tmp_path):
     assert built.exit_code == 0, built.output
     page = (root / "site" / "suites" / "au-bas" / "items" / f"{item['id']}.html").read_text(encoding="utf-8")
     assert "\\ud800:outside_period" in page  # shown escaped, never written as a lone surrogate
+
+
+def test_verdicts_csv_written_column_by_column_equals_row_by_row():
+    import csv
+    import io
+    from types import SimpleNamespace
+
+    from generator.csvsafe import csv_row
+    from generator.outputs import verdict_lines
+    from generator.score.verdicts import Verdict, VerdictTable
+
+    table = VerdictTable("=run")
+    texts = ("=HYPERLINK(1)", "-1.5", "+x", "@me", "\tx", "plain", 'a "quoted", text', "line\nbreak", "")
+    rows = [Verdict("=run", f"item-{k % 3}", k % 2, texts[k % 9], "field", "wrong", k % 2, texts[(k + 3) % 9],
+                    texts[(k + 5) % 9]) for k in range(40)]
+    table.extend(rows)
+    expected = io.StringIO(newline="")
+    csv.writer(expected, lineterminator="\n").writerows(map(csv_row, rows))
+    written = verdict_lines(SimpleNamespace(verdicts=table, verdict_csv=None))
+    assert written == expected.getvalue().encode()
+    assert b"'=HYPERLINK(1)" in written and b"'+x" in written and b",-1.5," in written
