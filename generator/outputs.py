@@ -50,21 +50,36 @@ def write_outputs(out_dir: Path, scored: list, only: bool = False) -> None:
 
 def verdict_lines(r) -> bytes:
     """The run's rows of verdicts.csv, as written (kept by the build cache with the run). Written column
-    by column: each distinct text is made safe once (they repeat: units, kinds, verdicts, reasons)."""
+    by column: each distinct text is made safe and quoted once (they repeat: units, kinds, verdicts,
+    reasons), by the csv module itself, and the cells are joined."""
     if r.verdict_csv is None:
         t = r.verdicts
-        columns = (repeat(csv_safe(t.run), len(t)), _safe(t.item), t.repeat, _safe(t.unit), _safe(t.kind),
-                   _safe(t.verdict), t.points, _safe(t.reason), _safe(t.order))
-        buffer = io.StringIO(newline="")
-        csv.writer(buffer, lineterminator="\n").writerows(zip(*columns))
-        r.verdict_csv = buffer.getvalue().encode("utf-8", "backslashreplace")
+        cell = _Cells()
+        columns = (repeat(cell(csv_safe(t.run)), len(t)), cell.column(t.item), map(str, t.repeat),
+                   cell.column(t.unit), cell.column(t.kind), cell.column(t.verdict), map(str, t.points),
+                   cell.column(t.reason), cell.column(t.order))
+        text = "\n".join(map(",".join, zip(*columns))) + "\n" if len(t) else ""
+        r.verdict_csv = text.encode("utf-8", "backslashreplace")
     return r.verdict_csv
 
 
-def _safe(column: list[str]) -> Iterator[object]:
-    """`csv_safe` of each text of a column, computed once per distinct text."""
-    safe = {text: csv_safe(text) for text in set(column)}
-    return map(safe.__getitem__, column)
+class _Cells:
+    """A text as the csv module writes it as one cell of a row (quoted when it must be)."""
+
+    def __init__(self) -> None:
+        self.buffer = io.StringIO(newline="")
+        self.writer = csv.writer(self.buffer, lineterminator="\n")
+
+    def __call__(self, text: str) -> str:
+        self.buffer.seek(0)
+        self.buffer.truncate()
+        self.writer.writerow((text, ""))  # a second, empty cell: a lone empty cell would be quoted
+        return self.buffer.getvalue()[:-2]
+
+    def column(self, column: list[str]) -> Iterator[str]:
+        """The cell of each text of a column (made safe first), each distinct text written once."""
+        cells = {text: self(csv_safe(text)) for text in set(column)}  # type: ignore[arg-type]
+        return map(cells.__getitem__, column)
 
 
 def _write_verdicts(path: Path, res) -> None:

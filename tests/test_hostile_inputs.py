@@ -254,3 +254,4 @@ def test_verdicts_csv_written_column_by_column_equals_row_by_row():
     written = verdict_lines(SimpleNamespace(verdicts=table, verdict_csv=None))
     assert written == expected.getvalue().encode()
     assert b"'=HYPERLINK(1)" in written and b"'+x" in written and b",-1.5," in written
+    assert verdict_lines(SimpleNamespace(verdicts=VerdictTable("r"), verdict_csv=None)) == b""
