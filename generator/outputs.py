@@ -6,11 +6,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import repeat
 from pathlib import Path
+
+import numpy as np
 
 from .atomic import swap_in
 from .calls import CALL_COLUMNS
@@ -63,6 +66,19 @@ def verdict_lines(r) -> bytes:
     return r.verdict_csv
 
 
+def _column_lines(rows: list) -> str:
+    """Rows of equal length as CSV lines, written column by column (`_Cells.any_column`)."""
+    if not rows:
+        return ""
+    cell = _Cells()
+    columns = [cell.any_column(values) for values in zip(*rows)]
+    return "\n".join(map(",".join, zip(*columns))) + "\n"
+
+
+_SPECIAL = re.compile('[,"\r\n]')  # a text with none of these is written as it is (the csv module quotes
+# a text with a delimiter, a quote character or a line break, and an empty text only when it is alone)
+
+
 class _Cells:
     """A text as the csv module writes it as one cell of a row (quoted when it must be)."""
 
@@ -71,10 +87,22 @@ class _Cells:
         self.writer = csv.writer(self.buffer, lineterminator="\n")
 
     def __call__(self, text: str) -> str:
+        if text.__class__ is str and _SPECIAL.search(text) is None:  # nothing to quote: as it is
+            return text
         self.buffer.seek(0)
         self.buffer.truncate()
         self.writer.writerow((text, ""))  # a second, empty cell: a lone empty cell would be quoted
         return self.buffer.getvalue()[:-2]
+
+    def any_column(self, column: Iterable[object]) -> Iterator[str]:
+        """The cell of each value of a column of any types (made safe first), each distinct value (of
+        its type: 1 and True are written apart) written once."""
+        column = list(column)
+        kinds = set(map(type, column))
+        if float in kinds:  # 0.0 and -0.0 are equal keys but written apart: each value written
+            return map(self, map(csv_safe, column))  # type: ignore[arg-type]
+        cells = {key: self(csv_safe(key[1])) for key in set(zip(map(type, column), column))}  # type: ignore[arg-type]
+        return map(cells.__getitem__, zip(map(type, column), column))
 
     def column(self, column: list[str]) -> Iterator[str]:
         """The cell of each text of a column (made safe first), each distinct text written once."""
@@ -94,7 +122,10 @@ def _write_calls(path: Path, res) -> None:
         writer = csv.writer(fh, lineterminator="\n")
         writer.writerow(CALL_COLUMNS)
         for r in res.runs:
-            writer.writerows(map(csv_row, r.calls))
+            if len(set(map(len, r.calls))) == 1:
+                fh.write(_column_lines(r.calls))
+            else:  # rows of other lengths (none are made): row by row
+                writer.writerows(map(csv_row, r.calls))
 
 
 def _write_item_stats(path: Path, res) -> None:
@@ -103,7 +134,7 @@ def _write_item_stats(path: Path, res) -> None:
         writer.writerow(("run", "item", "dataset", "half", "repeats") + tuple(res.plugin.figures))
         for r in res.runs:
             means = r.means()
-            for k, item in enumerate(res.items):
-                if r.repeats[k]:
-                    writer.writerow((r.run.id, item.id, item.dataset, item.half, int(r.repeats[k]),
-                                     *(repr(float(x)) for x in means[k])))
+            for k in np.flatnonzero(r.repeats).tolist():
+                item = res.items[k]
+                writer.writerow((r.run.id, item.id, item.dataset, item.half, int(r.repeats[k]),
+                                 *map(repr, means[k].tolist())))

@@ -255,3 +255,20 @@ def test_verdicts_csv_written_column_by_column_equals_row_by_row():
     assert written == expected.getvalue().encode()
     assert b"'=HYPERLINK(1)" in written and b"'+x" in written and b",-1.5," in written
     assert verdict_lines(SimpleNamespace(verdicts=VerdictTable("r"), verdict_csv=None)) == b""
+
+
+def test_calls_csv_written_column_by_column_equals_row_by_row():
+    import csv
+    import io
+
+    from generator.csvsafe import csv_row
+    from generator.outputs import _column_lines
+
+    rows = [("run", f"=item{k % 3}", k, "@x" if k % 2 else "ok", "", 200 if k % 3 else "", 1, True if k % 4 else 1,
+             repr(0.5 * k), None if k == 3 else k, "", 'a "b",\nc', 0) for k in range(12)]
+    floats = [(0.0, "a"), (-0.0, "b"), (float("nan"), "-1"), (1.0, "=1")]
+    for table in (rows, floats):
+        expected = io.StringIO(newline="")
+        csv.writer(expected, lineterminator="\n").writerows(map(csv_row, table))
+        assert _column_lines(table) == expected.getvalue()
+    assert _column_lines([]) == ""
