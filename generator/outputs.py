@@ -47,12 +47,15 @@ def write_outputs(out_dir: Path, scored: list, only: bool = False) -> None:
 
 
 def verdict_lines(r) -> bytes:
-    """The run's rows of verdicts.csv, as written (kept by the build cache with the run)."""
-    if r.verdict_csv is None:
+    """The run's rows of verdicts.csv, as written (kept by the build cache with the run; read back
+    from the run's files once they are there, not held)."""
+    if r.held_csv is None:
+        if r.files is not None:
+            return r.files.csv()
         buffer = io.StringIO(newline="")
         csv.writer(buffer, lineterminator="\n").writerows(map(csv_row, r.verdicts.rows()))
-        r.verdict_csv = buffer.getvalue().encode("utf-8", "backslashreplace")
-    return r.verdict_csv
+        r.held_csv = buffer.getvalue().encode("utf-8", "backslashreplace")
+    return r.held_csv
 
 
 def _write_verdicts(path: Path, res) -> None:

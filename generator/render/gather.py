@@ -23,7 +23,6 @@ from ..errors import Disagreement, InputProblem
 from ..outputs import write_outputs
 from ..pipeline import ScoredSuite, load_and_score
 from ..results import Run
-from ..score.verdicts import VerdictTable
 from ..stats.declared import Declared
 from ..stats.engine import compute, planned_rows, write_stats
 from ..stats.inputs import suite_data
@@ -46,8 +45,9 @@ class SuiteView:
     rescore_dir: Path
     stats_path: Path
     public_items: list[Item] = field(default_factory=list)
-    # item -> [(run id, verdict table, first row, end row)], public items only
-    verdicts: dict[str, list[tuple[str, VerdictTable, int, int]]] = field(default_factory=dict)
+    # item -> [(run id, (offset, length) of its rows in the run's .rows file)], public items only (run_files.py)
+    verdicts: dict[str, list[tuple[str, tuple[int, int]]]] = field(default_factory=dict)
+    rows_files: dict[str, Path] = field(default_factory=dict)  # run id -> its .rows file
     # run id -> (item, repeat) -> (offset, length) of the stored line in the run's public file
     offsets: dict[str, dict[tuple[str, int], tuple[int, int]]] = field(default_factory=dict)
     public_files: dict[str, Path] = field(default_factory=dict)  # run id -> its public lines (pipeline.score)
@@ -138,11 +138,11 @@ def build_date(root: Path, runs: list[Run]) -> str:
 
 
 def _index_public(data: SuiteView) -> None:
-    public = {i.id for i in data.public_items}
     for r in data.result.runs:
-        for item, (start, stop) in r.verdicts.spans().items():
-            if item in public:
-                data.verdicts.setdefault(item, []).append((r.run.id, r.verdicts, start, stop))
+        assert r.files is not None, "the site reads the runs' verdict rows from their files (run_files.py)"
+        data.rows_files[r.run.id] = r.files.part("rows")
+        for item, where in r.row_blocks.items():
+            data.verdicts.setdefault(item, []).append((r.run.id, where))
         data.offsets[r.run.id] = r.offsets
         if r.public_file is not None:
             data.public_files[r.run.id] = r.public_file
@@ -188,7 +188,7 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
     shutil.rmtree(public_dir, ignore_errors=True)
     clock = time.perf_counter()
     results = load_and_score(root, None, jobs, not skip_scorer_b, progress, public_dir, cache=cache,
-                             scheduler=scheduler)
+                             scheduler=scheduler, offload_to_files=True)
     seconds = {"gather: load, scorer A and scorer B": time.perf_counter() - clock}
     clock = time.perf_counter()
     _check_page_names(results)

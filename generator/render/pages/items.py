@@ -9,6 +9,8 @@ import os
 
 import orjson
 
+from ...run_files import read_rows
+from ...score.verdicts import Verdict
 from ..context import Column, Table, text
 from ..gather import SiteData, SuiteView
 from . import Deferred, Page
@@ -41,25 +43,35 @@ def scorer_scripts(sd: SuiteView) -> dict:
 
 
 class Reader:
-    """Stored lines of each run's responses.jsonl, read by offset (files opened once per process: a
-    process forked to render pages opens its own)."""
+    """Stored lines of each run's responses.jsonl and public items' verdict rows, read by offset (files
+    opened once per process: a process forked to render pages opens its own)."""
 
     def __init__(self, sd: SuiteView):
         self.sd = sd
         self.files: dict = {}
         self.pid = os.getpid()
 
+    def _file(self, key: tuple[str, str], path):
+        if self.pid != os.getpid():  # forked: the parent's handles share its file positions
+            self.files, self.pid = {}, os.getpid()
+        fh = self.files.get(key)
+        if fh is None:
+            fh = self.files[key] = path.open("rb")
+        return fh
+
     def line(self, run: str, item: str, repeat: int) -> str | None:
         where = self.sd.offsets.get(run, {}).get((item, repeat))
         if where is None:
             return None
-        if self.pid != os.getpid():  # forked: the parent's handles share its file positions
-            self.files, self.pid = {}, os.getpid()
-        fh = self.files.get(run)
-        if fh is None:
-            fh = self.files[run] = self.sd.public_files[run].open("rb")
+        fh = self._file(("lines", run), self.sd.public_files[run])
         fh.seek(where[0])
         return fh.read(where[1]).decode("utf-8")
+
+    def rows(self, item: str) -> list[tuple[str, list[Verdict]]]:
+        """(run, the item's verdict rows in that run, all repeats) for every run that has rows of the
+        public item, in run order."""
+        return [(run, read_rows(self._file(("rows", run), self.sd.rows_files[run]), run, where))
+                for run, where in sorted(self.sd.verdicts.get(item, []), key=lambda v: v[0])]
 
     def close(self) -> None:
         for fh in self.files.values():
@@ -144,9 +156,9 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
         item_line = orjson.dumps({**raw, "document": document}).decode("utf-8")
     info = sd.runs  # every stored run: ranked, earlier round, replicate or incomplete
     responses, published = [], []
-    for run, table, start, stop in sorted(sd.verdicts.get(item.id, []), key=lambda v: v[0]):
+    for run, verdicts in reader.rows(item.id):
         by_repeat: dict[int, list] = {}
-        for v in table.rows(start, stop):
+        for v in verdicts:
             by_repeat.setdefault(v.repeat, []).append(
                 {"unit": v.unit, "kind": v.kind, "verdict": v.verdict, "points": v.points, "reason": v.reason,
                  "order": v.order})
