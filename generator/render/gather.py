@@ -20,6 +20,7 @@ from pathlib import Path
 from ..cache import Cache, stats_key
 from ..content import Item
 from ..errors import Disagreement, InputProblem
+from ..memory import peak_mb, release_freed
 from ..outputs import write_outputs
 from ..pipeline import ScoredSuite, load_and_score
 from ..results import Run
@@ -80,6 +81,7 @@ class SiteData:
     draft: str | None  # None, or the reason every page is marked draft
     simulated: tuple[int, int]  # (simulated runs, all runs)
     seconds: dict[str, float] = field(default_factory=dict)  # time by stage of gathering
+    peak_mb: dict[str, float] = field(default_factory=dict)  # by stage of gathering: peak memory so far
     # build/rescore and build/stats as this build computed them, swapped in once the site is written
     staging: Path | None = None
     warnings: list[str] = field(default_factory=list)
@@ -190,6 +192,8 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
     results = load_and_score(root, None, jobs, not skip_scorer_b, progress, public_dir, cache=cache,
                              scheduler=scheduler, offload_to_files=True)
     seconds = {"gather: load, scorer A and scorer B": time.perf_counter() - clock}
+    peaks = {"gather: load, scorer A and scorer B": peak_mb()}
+    release_freed()
     clock = time.perf_counter()
     _check_page_names(results)
     reason = draft_reason([res.agreement for res in results])
@@ -200,6 +204,7 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
     (root / "build").mkdir(exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".site-outputs-", dir=root / "build"))
     write_outputs(staging / "rescore", results)
+    release_freed()
     suites = []
     warnings: list[str] = []
     for res in results:
@@ -207,6 +212,7 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
         data = suite_data(res)
         count = resamples or res.suite.resamples
         doc = _statistics(res, data, count, progress, cache)
+        release_freed()
         stats_path = write_stats(doc, staging / "stats")
         for run_id, inc in sorted(doc.get("incomplete_runs", {}).items()):
             warnings.append(f"warning: {name}: run {run_id} covers {inc['items_covered']} of {inc['items']} items "
@@ -231,5 +237,5 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
     commitments = commitments_context(root) if (root / "content" / "commitments").is_dir() else []
     runs = [r.run for res in results for r in res.runs]
     return SiteData(root, suites, load_pages(root / "content" / "pages"), commitments, build_date(root, runs),
-                    reason if draft else None, (sum(r.simulated for r in runs), len(runs)), seconds, staging,
-                    warnings)
+                    reason if draft else None, (sum(r.simulated for r in runs), len(runs)), seconds, peaks,
+                    staging, warnings)
