@@ -97,16 +97,25 @@ def suite_data(scored) -> SuiteData:
     for kind in sorted({info.input for info in infos} | {r.input for r in incomplete} | {"text"}):
         mine = [k for k, info in enumerate(infos) if info.input == kind]
         keep = [k for k in mine if infos[k] in current]
+        kept_figs, kept_repeats = _rows(all_figs, keep), _rows(all_repeats, keep)
+        mine_figs, mine_repeats = (kept_figs, kept_repeats) if mine == keep else (_rows(all_figs, mine),
+                                                                                  _rows(all_repeats, mine))
         by_kind[kind] = SuiteData(
             scored.suite, scored.plugin, declared, scored.items, [infos[k] for k in keep], declared.figure_names,
-            all_figs[keep], all_repeats[keep], GroupCalls({infos[k].id: calls[infos[k].id] for k in keep}),
+            kept_figs, kept_repeats, GroupCalls({infos[k].id: calls[infos[k].id] for k in keep}),
             earlier=[r for r in earlier if r.input == kind], all_runs=[infos[k] for k in mine],
-            all_figs=all_figs[mine], all_repeats=all_repeats[mine],
+            all_figs=mine_figs, all_repeats=mine_repeats,
             incomplete=[r for r in incomplete if r.input == kind],
             repeat_answers=RunAnswers({r.run.id: r for r in scored.runs if r.run.input == kind}))
     main = by_kind.pop("text")  # the leaderboards, headline included, are of text input
     main.other_inputs = by_kind
     return main
+
+
+def _rows(array: np.ndarray, rows: list[int]) -> np.ndarray:
+    """array[rows]; the array itself when that is every row in order (the engine never writes into
+    these arrays, so two SuiteData may share one instead of each holding a copy)."""
+    return array if rows == list(range(len(array))) else array[rows]
 
 
 class GroupCalls(Mapping):
