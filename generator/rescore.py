@@ -55,7 +55,8 @@ class RunScore:
     summary: dict = field(default_factory=dict)  # the run's metrics, by half (pipeline.summarise)
     held_csv: bytes | None = None  # its rows of verdicts.csv once written (outputs.verdict_lines)
     files: RunFiles | None = None  # where the bulky parts are when not held (run_files.offload)
-    row_blocks: dict[str, tuple[int, int]] = field(default_factory=dict)  # public item -> its rows in files
+    # public item (by position, in id order) -> (offset, length) of its rows in files, (-1, 0): none
+    row_blocks: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
 
     @property
     def verdicts(self) -> VerdictTable:

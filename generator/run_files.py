@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import pickle
 import sys
-from collections.abc import Collection
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
+
+import numpy as np
 
 from .score.verdicts import Verdict, VerdictTable
 
@@ -66,23 +68,24 @@ class RunFiles:
         return self.part("csv").read_bytes()
 
 
-def offload(result, folder: Path, public: Collection[str]) -> None:
-    """Write the heavy parts of `result` (rescore.RunScore, holding them) to `folder` and drop them;
-    `result.row_blocks` tells where each public item's rows are (`public`: the public item ids)."""
+def offload(result, folder: Path, public: Mapping[str, int]) -> None:
+    """Write the heavy parts of `result` (rescore.RunScore, holding them) to `folder` and drop them.
+    `public`: each public item's position (in id order); `result.row_blocks[position]` is then the
+    (offset, length) of that item's rows in the .rows file, (-1, 0) when the run has none."""
     from .outputs import verdict_lines
 
     folder.mkdir(parents=True, exist_ok=True)
     files = RunFiles(folder / result.run.id)
     csv = verdict_lines(result)
     table = result.held
-    blocks: dict[str, tuple[int, int]] = {}
+    blocks = np.full((len(public), 2), (-1, 0), dtype=np.int64)
     with files.part("rows").open("wb") as fh:
         for item, (start, stop) in table.spans().items():
             data = pickle.dumps((item, table.repeat[start:stop], table.unit[start:stop], table.kind[start:stop],
                                  table.verdict[start:stop], table.points[start:stop], table.reason[start:stop],
                                  table.order[start:stop]), PROTOCOL)
             if item in public:
-                blocks[item] = (fh.tell(), len(data))
+                blocks[public[item]] = (fh.tell(), len(data))
             fh.write(data)
     files.part("calls").write_bytes(pickle.dumps(result.held_calls, PROTOCOL))
     files.part("answers").write_bytes(pickle.dumps(result.held_answers, PROTOCOL))
@@ -91,8 +94,8 @@ def offload(result, folder: Path, public: Collection[str]) -> None:
     result.held = result.held_calls = result.held_answers = result.held_csv = None
 
 
-def read_rows(fh: BinaryIO, run: str, where: tuple[int, int]) -> list[Verdict]:
+def read_rows(fh: BinaryIO, run: str, where) -> list[Verdict]:
     """One item's verdict rows (all repeats) from an open .rows file, at `where` (offset, length)."""
-    fh.seek(where[0])
-    item, *columns = pickle.loads(fh.read(where[1]))
+    fh.seek(int(where[0]))
+    item, *columns = pickle.loads(fh.read(int(where[1])))
     return [Verdict(run, item, *row) for row in zip(*columns)]

@@ -44,7 +44,7 @@ def extracting():
 
 def test_offloaded_parts_read_back_exactly(extracting, tmp_path):
     ls, data = extracting
-    public = {i.id for i in ls.items if i.half == "public"}
+    public = {i.id: k for k, i in enumerate(i for i in ls.items if i.half == "public")}
     repeats = 0
     for run in ls.runs:
         r = score_run(run, data[run.id], Scoring(ls.plugin, ls.items, ErrorLog(ROOT)))
@@ -54,13 +54,17 @@ def test_offloaded_parts_read_back_exactly(extracting, tmp_path):
         assert r.held is None and r.held_calls is None and r.held_answers is None and r.held_csv is None
         assert _heavy(r) == held and _light(r) == light, run.id
         repeats += len(r.repeat_answers)
-        # each public item's rows, read alone, are that item's rows of the table; no private item is indexed
+        # each public item's rows, read alone, are that item's rows of the table; an item without rows has none
         table = r.verdicts
-        assert set(r.row_blocks) == {i for i in table.spans() if i in public} and r.row_blocks
+        spans = table.spans()
+        assert r.row_blocks.shape == (len(public), 2)
         with r.files.part("rows").open("rb") as fh:
-            for item, (start, stop) in table.spans().items():
-                if item in public:
-                    assert read_rows(fh, run.id, r.row_blocks[item]) == list(table.rows(start, stop))
+            for item, k in public.items():
+                if item in spans:
+                    assert read_rows(fh, run.id, r.row_blocks[k]) == list(table.rows(*spans[item]))
+                else:
+                    assert tuple(r.row_blocks[k]) == (-1, 0)
+        assert (r.row_blocks[:, 0] >= 0).any()
     assert repeats  # some item answered more than once: its answers went through the files too
 
 
@@ -74,20 +78,22 @@ def test_unusual_strings_and_an_empty_run_read_back_exactly(tmp_path, extracting
     table.extend(rows)
     r = RunScore(run, table, [("c", 1, 2.5, None)], held_answers={"a": [("1",), ("\udc80",)]})
     held = copy.deepcopy(_heavy(r))
-    offload(r, tmp_path, {"a", "b\u2028"})
+    offload(r, tmp_path, {"a": 0, "b\u2028": 1, "c": 2})
     assert _heavy(r) == held
     with r.files.part("rows").open("rb") as fh:
-        assert read_rows(fh, run.id, r.row_blocks["a"]) == rows[:2]
-        assert read_rows(fh, run.id, r.row_blocks["b\u2028"]) == rows[2:]
+        assert read_rows(fh, run.id, r.row_blocks[0]) == rows[:2]
+        assert read_rows(fh, run.id, r.row_blocks[1]) == rows[2:]
+    assert tuple(r.row_blocks[2]) == (-1, 0)  # a public item without rows
     empty = RunScore(ls.runs[1], VerdictTable(ls.runs[1].id))
-    offload(empty, tmp_path, {"a"})
-    assert len(empty.verdicts) == 0 and empty.calls == [] and empty.repeat_answers == {} and empty.row_blocks == {}
+    offload(empty, tmp_path, {"a": 0})
+    assert len(empty.verdicts) == 0 and empty.calls == [] and empty.repeat_answers == {}
+    assert empty.row_blocks.tolist() == [[-1, 0]]
     assert verdict_lines(empty) == b""
 
 
 def test_several_processes_score_and_offload_as_one(extracting, tmp_path):
     ls, data = extracting
-    public = {i.id for i in ls.items if i.half == "public"}
+    public = {i.id: k for k, i in enumerate(i for i in ls.items if i.half == "public")}
     pairs = [(run, data[run.id]) for run in ls.runs]
     alone = list(score_runs(pairs, Scoring(ls.plugin, ls.items, ErrorLog(ROOT)), jobs=1))
     log = ErrorLog(ROOT)

@@ -17,6 +17,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from ..cache import Cache, stats_key
 from ..content import Item
 from ..errors import Disagreement, InputProblem
@@ -46,9 +48,9 @@ class SuiteView:
     rescore_dir: Path
     stats_path: Path
     public_items: list[Item] = field(default_factory=list)
-    # item -> [(run id, (offset, length) of its rows in the run's .rows file)], public items only (run_files.py)
-    verdicts: dict[str, list[tuple[str, tuple[int, int]]]] = field(default_factory=dict)
-    rows_files: dict[str, Path] = field(default_factory=dict)  # run id -> its .rows file
+    # run id -> where each public item's rows are in the run's .rows file (RunScore.row_blocks), run order
+    row_blocks: dict[str, np.ndarray] = field(default_factory=dict)
+    rows_files: dict[str, Path] = field(default_factory=dict)  # run id -> its .rows file (run_files.py)
     # run id -> (item, repeat) -> (offset, length) of the stored line in the run's public file
     offsets: dict[str, dict[tuple[str, int], tuple[int, int]]] = field(default_factory=dict)
     public_files: dict[str, Path] = field(default_factory=dict)  # run id -> its public lines (pipeline.score)
@@ -60,6 +62,22 @@ class SuiteView:
     @property
     def suite(self):
         return self.result.suite
+
+    @functools.cached_property
+    def public_position(self) -> dict[str, int]:
+        """Public item id -> its position in `public_items` (id order: RunScore.row_blocks's rows)."""
+        return {item.id: k for k, item in enumerate(self.public_items)}
+
+    def rows_of(self, item: str) -> list[tuple[str, tuple[int, int]]]:
+        """(run id, (offset, length) of the item's rows in its .rows file) of every run with rows of the
+        public item, in run id order."""
+        k = self.public_position[item]
+        out = []
+        for run in sorted(self.row_blocks):
+            start, length = self.row_blocks[run][k]
+            if start >= 0:
+                out.append((run, (int(start), int(length))))
+        return out
 
     @property
     def runs(self) -> dict[str, Run]:
@@ -143,8 +161,7 @@ def _index_public(data: SuiteView) -> None:
     for r in data.result.runs:
         assert r.files is not None, "the site reads the runs' verdict rows from their files (run_files.py)"
         data.rows_files[r.run.id] = r.files.part("rows")
-        for item, where in r.row_blocks.items():
-            data.verdicts.setdefault(item, []).append((r.run.id, where))
+        data.row_blocks[r.run.id] = r.row_blocks
         data.offsets[r.run.id] = r.offsets
         if r.public_file is not None:
             data.public_files[r.run.id] = r.public_file

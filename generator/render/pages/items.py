@@ -72,7 +72,7 @@ class Reader:
         """(run, the item's verdict rows in that run, all repeats) for every run that has rows of the
         public item, in run order."""
         return [(run, read_rows(self._file(("rows", run), self.sd.rows_files[run]), run, where))
-                for run, where in sorted(self.sd.verdicts.get(item, []), key=lambda v: v[0])]
+                for run, where in self.sd.rows_of(item)]
 
     def close(self) -> None:
         for fh in self.files.values():
@@ -238,7 +238,7 @@ def item_key(sd: SuiteView, item, suite: str, paged: tuple[set[str], set[str]]) 
     run has no key (a build without the cache)."""
     h = hashlib.sha256(f"item\0{suite}\0{item.id}\0".encode())
     info = sd.result.run_keys
-    for run in sorted(v[0] for v in sd.verdicts.get(item.id, [])):
+    for run, _where in sd.rows_of(item.id):
         key = info.get(run)
         if key is None:
             return None
