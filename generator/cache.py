@@ -59,11 +59,13 @@ def _files(folder: Path, suffixes: tuple[str, ...] | None = None, skip: tuple[st
     return sorted(out)
 
 
-def hash_files(h, label: str, paths: Iterable[Path], base: Path | None = None) -> None:
-    """Fold each file's name (relative to `base`) and bytes into `h`, in the given order."""
+def hash_files(h, label: str, paths: Iterable[Path], base: Path | None = None,
+               known: dict[Path, bytes] | None = None) -> None:
+    """Fold each file's name (relative to `base`) and bytes into `h`, in the given order; `known`: the
+    bytes of some of the files, already read."""
     for path in paths:
         name = str(path.relative_to(base)) if base is not None else path.name
-        data = path.read_bytes()
+        data = known[path] if known and path in known else path.read_bytes()
         h.update(f"{label}\0{name}\0{len(data)}\0".encode("utf-8", "surrogateescape"))
         h.update(data)
 
@@ -100,12 +102,13 @@ def suite_key(suite_root: Path, plugin) -> str:
     return h.hexdigest()
 
 
-def run_key(suite_key: str, run: Run) -> str:
+def run_key(suite_key: str, run: Run, known: dict[Path, bytes] | None = None) -> str:
     """The suite key and every stored file of the run folder (run.json, responses.jsonl, ...), with
-    the run's private records: its folder in private storage and its round's revealed responses."""
+    the run's private records: its folder in private storage and its round's revealed responses.
+    `known`: the bytes of some of these files, already read (each file is read once)."""
     h = hashlib.sha256(f"run\0{suite_key}\0{run.id}\0".encode())
     folder = run.responses.parent
-    hash_files(h, "run", _files(folder), folder)
+    hash_files(h, "run", _files(folder), folder, known)
     private = private_file_of(run.responses).parent
     hash_files(h, "private", _files(private), private)
     revealed = revealed_file_of(run.responses)
@@ -256,12 +259,12 @@ def run_from_entry(run: Run, entry: dict, public_dir: Path | None) -> RunScore:
     """The scored run back from its entry; with `public_dir`, its public lines are put back there."""
     verdicts = VerdictTable.__new__(VerdictTable)
     verdicts.__setstate__(entry["verdicts"])
-    r = RunScore(run, verdicts, calls=entry["calls"], digest=entry["digest"], stored_rows=entry["stored_rows"],
+    r = RunScore(run, verdicts, entry["calls"], digest=entry["digest"], stored_rows=entry["stored_rows"],
                  responses=entry["responses"], missing=entry["missing"], sealed=entry["sealed"],
                  sums=np.frombuffer(entry["sums"], dtype=np.float64).reshape(entry["shape"]).copy(),
                  repeats=np.frombuffer(entry["repeats"], dtype=np.int64).copy(),
-                 offsets=entry["offsets"], repeat_answers=entry["repeat_answers"],
-                 verdict_csv=entry["verdict_csv"])
+                 offsets=entry["offsets"], held_answers=entry["repeat_answers"],
+                 held_csv=entry["verdict_csv"])
     if public_dir is not None:
         public_dir.mkdir(parents=True, exist_ok=True)
         r.public_file = public_dir / f"{run.id}.jsonl"

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from importlib.metadata import version as package_version
+from itertools import chain, islice
 from pathlib import Path
 
 import orjson
@@ -28,7 +29,6 @@ from .cache import code_hash, plugin_folder
 from .errors import ErrorLog, TallyError
 from .rescore import RunScore, Scoring, score_run
 from .results import Run
-from .sealing import read_run
 
 
 class ClusterProblem(TallyError):
@@ -176,20 +176,23 @@ def _scorer_b(plugin, item_lines: list[bytes], run_id: str, data: bytes) -> obje
     return process.run(run_id, data)
 
 
-def score_runs(client: Client, runs: list[Run], s: Scoring, item_lines: list[bytes], gate) -> Iterator[RunScore]:
-    """Score `runs` on the cluster, yielding each as it comes back; `gate` (crosscheck.Gate or None)
-    hears scorer B's record of each run."""
-    if not runs:
+def score_runs(client: Client, runs: Iterable[tuple[Run, bytes]], s: Scoring, item_lines: list[bytes],
+               gate) -> Iterator[RunScore]:
+    """Score each (run, its stored bytes) on the cluster, yielding each as it comes back; `gate`
+    (crosscheck.Gate or None) hears scorer B's record of each run."""
+    pending = iter(runs)
+    first = list(islice(pending, 1))
+    if not first:
         return
     shared = client.scatter((s.suite, s.items, item_lines, s.log.root, gate is not None,
                              s.public_dir is not None), broadcast=True)
     limit = 2 * max(sum(client.nthreads().values()), 1)
-    pending = iter(runs)
 
-    def submit(run: Run):
-        return client.submit(_task, shared, run, read_run(run.responses, s.log).data, pure=False)
+    def submit(task: tuple[Run, bytes]):
+        return client.submit(_task, shared, *task, pure=False)
 
-    queue = as_completed([submit(r) for _, r in zip(range(limit), pending)])
+    queue = as_completed([submit(t) for _, t in zip(range(limit), chain(first, pending))])
+    del first
     for future in queue:
         result, lines, errors, warnings, end = future.result()
         future.release()

@@ -52,18 +52,21 @@ def write_outputs(out_dir: Path, scored: list, only: bool = False) -> None:
 
 
 def verdict_lines(r) -> bytes:
-    """The run's rows of verdicts.csv, as written (kept by the build cache with the run). Written column
-    by column: each distinct text is made safe and quoted once (they repeat: units, kinds, verdicts,
-    reasons), by the csv module itself, and the cells are joined."""
-    if r.verdict_csv is None:
+    """The run's rows of verdicts.csv, as written (kept by the build cache with the run; read back
+    from the run's files once they are there, not held). Written column by column: each distinct text
+    is made safe and quoted once (they repeat: units, kinds, verdicts, reasons), by the csv module
+    itself, and the cells are joined."""
+    if r.held_csv is None:
+        if r.files is not None:
+            return r.files.csv()
         t = r.verdicts
         cell = _Cells()
         columns = (repeat(cell(csv_safe(t.run)), len(t)), cell.column(t.item), map(str, t.repeat),
                    cell.column(t.unit), cell.column(t.kind), cell.column(t.verdict), map(str, t.points),
                    cell.column(t.reason), cell.column(t.order))
         text = "\n".join(map(",".join, zip(*columns))) + "\n" if len(t) else ""
-        r.verdict_csv = text.encode("utf-8", "backslashreplace")
-    return r.verdict_csv
+        r.held_csv = text.encode("utf-8", "backslashreplace")
+    return r.held_csv
 
 
 def _column_lines(rows: list) -> str:

@@ -8,6 +8,7 @@ bytes go to scorer A and to scorer B.
 from __future__ import annotations
 
 import contextlib
+import functools
 import shutil
 import sys
 import tempfile
@@ -24,6 +25,7 @@ from .errors import ErrorLog, InputProblem
 from .plugins import PluginError, Registry, load_registry
 from .rescore import RunScore, Scoring, release_frozen, score_runs
 from .results import Run, list_run_dirs, load_run
+from .run_files import offload
 from .sealing import read_run
 from .stats.declared import Declared
 from .stats.estimates import point_estimates
@@ -94,7 +96,7 @@ def load(root: Path, names: list[str] | None = None, registry: Registry | None =
 def load_and_score(root: Path, names: list[str] | None = None, jobs: int = 1, gate: bool = True,
                    progress: ProgressFactory = None, public_dir: Path | None = None,
                    warn: Callable[[str], None] | None = None, cache: Cache | None = None,
-                   scheduler: str | None = None) -> list[ScoredSuite]:
+                   scheduler: str | None = None, offload_to_files: bool = False) -> list[ScoredSuite]:
     """`load` then `score`, every input error of both reported together; `warn` hears each warning.
     With `scheduler`, runs are scored on that Dask cluster (generator/distributed.py)."""
     log = ErrorLog(root)
@@ -106,7 +108,7 @@ def load_and_score(root: Path, names: list[str] | None = None, jobs: int = 1, ga
 
             client = connect(scheduler)
             check_workers(client, [ls.plugin for ls in loaded], gate)
-        return score(loaded, root, jobs, gate, progress, public_dir, log, cache, client)
+        return score(loaded, root, jobs, gate, progress, public_dir, log, cache, client, offload_to_files)
     finally:
         if client is not None:
             client.close()
@@ -120,13 +122,16 @@ def _stderr(text: str) -> None:
 
 def score(loaded: list[LoadedSuite], root: Path, jobs: int = 1, gate: bool = True,
           progress: ProgressFactory = None, public_dir: Path | None = None,
-          errors: ErrorLog | None = None, cache: Cache | None = None, client=None) -> list[ScoredSuite]:
+          errors: ErrorLog | None = None, cache: Cache | None = None, client=None,
+          offload_to_files: bool = False) -> list[ScoredSuite]:
     """Score every run with scorer A and, when `gate`, with scorer B alongside (ScorerBUnavailable
     when it can't run). Input errors in stored responses are collected and raised together. With
     `public_dir`, each run's public lines are kept in public_dir/<suite>/<run>.jsonl (for the site).
     With `cache`, a run whose inputs are unchanged is taken from it (and not read; not sent to
     scorer B when scorer B agreed with it before, under the same Node.js) and new results are kept.
-    With `client` (a dask.distributed Client), runs are scored on its cluster."""
+    With `client` (a dask.distributed Client), runs are scored on its cluster. With `offload_to_files`
+    (and `public_dir`), each run's bulky parts go to files next to its public lines as soon as it is
+    scored (run_files.py), so that memory holds the light parts of every run only."""
     log = errors if errors is not None else ErrorLog(root)
     out = []
     for ls in loaded:
@@ -137,31 +142,13 @@ def score(loaded: list[LoadedSuite], root: Path, jobs: int = 1, gate: bool = Tru
         cached: dict[str, RunScore] = {}
         scratch: Path | None = None
         unchecked: list[RunScore] = []  # cached runs that scorer B checks now
-        todo = ls.runs
-        if cache is not None:
-            if folder is None:  # the cache keeps every run's public lines, for a later site build
-                scratch = Path(tempfile.mkdtemp(prefix="tally-public-"))
-                folder = scratch / ls.suite.name
-            skey = suite_key(ls.suite.root, ls.plugin)
-            keys = {r.id: run_key(skey, r) for r in ls.runs}
-            for run in ls.runs:
-                entry = cache.read("runs", ls.suite.name, keys[run.id])
-                if isinstance(entry, dict):
-                    cached[run.id] = run_from_entry(run, entry, folder)
-                    if g is not None and entry["checked_by"] == g.version:
-                        g.vouch(run.id)
-                    elif g is not None:
-                        g.send(run.id, read_run(run.responses, log).data)
-                        unchecked.append(cached[run.id])
-            for problem in cache.take_problems():
-                log.warn(cache.folder, None, problem)
-            todo = [r for r in ls.runs if r.id not in cached]
-        total = sum(r.responses.stat().st_size for r in todo)
-
-        def on_read(run: Run, data: bytes, g: Gate | None = g) -> None:
-            if g is not None:
-                g.send(run.id, data)
-
+        if cache is not None and folder is None:  # the cache keeps every run's public lines, for a later site build
+            scratch = Path(tempfile.mkdtemp(prefix="tally-public-"))
+            folder = scratch / ls.suite.name
+        public = {i.id: k for k, i in enumerate(i for i in ls.items if i.half == "public")}  # items sorted by id
+        then = functools.partial(offload, folder=folder, public=public) if offload_to_files and public_dir else None
+        stored = _Stored(ls, log, cache, g if client is None else None, keys, cached, unchecked, folder, then)
+        total = sum(r.responses.stat().st_size for r in ls.runs)
         scoring = Scoring(ls.plugin, ls.items, log, folder)
         fresh: list[RunScore] = []
         try:
@@ -169,13 +156,20 @@ def score(loaded: list[LoadedSuite], root: Path, jobs: int = 1, gate: bool = Tru
                 if client is not None:
                     from .distributed import score_runs as on_cluster
 
-                    scored_runs = on_cluster(client, todo, scoring, [i.line for i in ls.items], g)
+                    scored_runs = on_cluster(client, stored.runs(), scoring, [i.line for i in ls.items], g)
                 else:
-                    scored_runs = score_runs(todo, scoring, jobs, on_read)
+                    scored_runs = score_runs(stored.runs(), scoring, jobs, then)
                 for r in scored_runs:
+                    if client is not None and then is not None:
+                        then(r)
                     fresh.append(r)
                     if bar is not None:
                         bar.update(r.run.responses.stat().st_size)
+                if bar is not None and cached:
+                    bar.update(sum(r.run.responses.stat().st_size for r in cached.values()))
+            if cache is not None:
+                for problem in cache.take_problems():
+                    log.warn(cache.folder, None, problem)
             if log.errors and g is not None:  # input errors come first: scorer B's view is moot
                 g.abort()
                 g = None
@@ -204,6 +198,46 @@ def score(loaded: list[LoadedSuite], root: Path, jobs: int = 1, gate: bool = Tru
     release_frozen()
     log.check()
     return out
+
+
+class _Stored:
+    """A suite's runs as (run, its stored bytes) for scoring, each responses.jsonl read once: with the
+    build cache, the run's key is computed from those bytes, and a run found in the cache is taken
+    from it (into `cached`) instead of being scored; `gate` (scorer B here, not on a cluster) is sent
+    the bytes of every run it has not checked before."""
+
+    def __init__(self, ls: LoadedSuite, log: ErrorLog, cache: Cache | None, gate: Gate | None,
+                 keys: dict[str, str], cached: dict[str, RunScore], unchecked: list[RunScore],
+                 folder: Path | None, then: Callable[[RunScore], None] | None) -> None:
+        self.ls, self.log, self.cache, self.gate, self.folder, self.then = ls, log, cache, gate, folder, then
+        self.keys, self.cached, self.unchecked = keys, cached, unchecked
+
+    def runs(self) -> Iterator[tuple[Run, bytes]]:
+        ls, cache, g = self.ls, self.cache, self.gate
+        skey = suite_key(ls.suite.root, ls.plugin) if cache is not None else ""
+        for run in ls.runs:
+            if cache is None:
+                data = read_run(run.responses, self.log).data
+            else:
+                public = run.responses.read_bytes()
+                self.keys[run.id] = run_key(skey, run, {run.responses: public})
+                entry = cache.read("runs", ls.suite.name, self.keys[run.id])
+                if isinstance(entry, dict):
+                    r = self.cached[run.id] = run_from_entry(run, entry, self.folder)
+                    if self.then is not None:
+                        self.then(r)
+                    if g is not None and entry["checked_by"] == g.version:
+                        g.vouch(run.id)
+                    elif g is not None:
+                        g.send(run.id, read_run(run.responses, self.log, public).data)
+                        self.unchecked.append(r)
+                    continue
+                data = read_run(run.responses, self.log, public).data
+                del public
+            if g is not None:
+                g.send(run.id, data)
+            yield run, data
+            del data
 
 
 def _keep(cache: Cache, suite: str, keys: dict[str, str], fresh: list[RunScore], agreement: dict,

@@ -12,6 +12,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from operator import itemgetter
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from .content import Item
 from .errors import ErrorLog
 from .parse.response import FAILED, Outcome, content_outcome, read_content
 from .results import Run, iter_records
+from .run_files import RunFiles
 from .score.verdicts import Verdict, VerdictTable, verdict_digest_line
 from .suite_api import Suite
 
@@ -32,9 +34,13 @@ NO_RESPONSE = Outcome(FAILED, None, "no stored response")
 
 @dataclass
 class RunScore:
+    """One run scored. Its bulky parts (verdict rows, calls, repeats' answers, rows of verdicts.csv) are
+    held here, or, once `run_files.offload` has written them to `files`, read back from there each time
+    `verdicts`, `calls` or `repeat_answers` is asked for (the caller holds them while it needs them)."""
+
     run: Run
-    verdicts: VerdictTable
-    calls: list[tuple] = field(default_factory=list)  # one row per stored call (see calls.py), sorted
+    held: VerdictTable | None = None  # its verdict rows, when held
+    held_calls: list[tuple] | None = field(default_factory=list)  # one row per stored call (see calls.py), sorted
     digest: str = ""  # SHA-256 over the rows of stored responses, as scorer B digests them
     stored_rows: int = 0  # verdict rows of stored responses (not of missing ones)
     responses: int = 0
@@ -46,9 +52,33 @@ class RunScore:
     offsets: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)
     public_file: Path | None = None
     # item -> the answers of each repeat, unit by unit, for items answered more than once (consistency)
-    repeat_answers: dict[str, list[tuple[str, ...]]] = field(default_factory=dict)
+    held_answers: dict[str, list[tuple[str, ...]]] | None = field(default_factory=dict)
     summary: dict = field(default_factory=dict)  # the run's metrics, by half (pipeline.summarise)
-    verdict_csv: bytes | None = None  # its rows of verdicts.csv once written (outputs.verdict_lines)
+    held_csv: bytes | None = None  # its rows of verdicts.csv once written (outputs.verdict_lines)
+    files: RunFiles | None = None  # where the bulky parts are when not held (run_files.offload)
+    # public item (by position, in id order) -> (offset, length) of its rows in files, (-1, 0): none
+    row_blocks: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
+
+    @property
+    def verdicts(self) -> VerdictTable:
+        if self.held is None:
+            assert self.files is not None, "a run's verdict rows are neither held nor in files"
+            return self.files.verdicts(self.run.id)
+        return self.held
+
+    @property
+    def calls(self) -> list[tuple]:
+        if self.held_calls is None:
+            assert self.files is not None, "a run's calls are neither held nor in files"
+            return self.files.calls()
+        return self.held_calls
+
+    @property
+    def repeat_answers(self) -> dict[str, list[tuple[str, ...]]]:
+        if self.held_answers is None:
+            assert self.files is not None, "a run's answers are neither held nor in files"
+            return self.files.answers()
+        return self.held_answers
 
     def means(self) -> np.ndarray:
         """Per-item figures averaged over repeats (items x figures), NaN where the run has no row."""
@@ -205,12 +235,14 @@ class _Memo:
 def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
     suite = s.suite
     width = len(suite.figures)
-    result = RunScore(run, VerdictTable(run.id), sums=np.zeros((len(s.items), width)),
+    table = VerdictTable(run.id)
+    calls: list[tuple] = []
+    result = RunScore(run, table, calls, sums=np.zeros((len(s.items), width)),
                       repeats=np.zeros(len(s.items), dtype=np.int64))
     # one entry per response: (position of the item, repeat, what it scored to, stored?)
     per_response: list[tuple[int, int, _Scored, bool]] = []
     extract, what, score, item_figures = suite.extract_answer, suite.answer_what, suite.score, suite.item_figures
-    by_id, position, calls, public, memo, run_id = s.by_id, s.position, result.calls, [], s.memo, run.id
+    by_id, position, public, memo, run_id = s.by_id, s.position, [], s.memo, run.id
     done: set[tuple[str, int]] = set()
     outcomes: dict[_Scored, Outcome] = {}  # the outcomes scored in this run
     for _line, record, start, length in iter_records(run, s.half, s.log, data):
@@ -265,11 +297,11 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
         for c in range(width):
             result.sums[:, c] = np.bincount(where, weights=figures[:, c], minlength=n)
         result.repeats[:] = np.bincount(where, minlength=n)
-    result.repeat_answers = _repeat_answers(suite, s.items, per_response, outcomes)
+    result.held_answers = _repeat_answers(suite, s.items, per_response, outcomes)
     outcomes.clear()
     per_response.sort(key=itemgetter(0, 1))  # positions follow item ids: sorted by item, then repeat
     digest = hashlib.sha256()
-    table, items = result.verdicts, s.items
+    items = s.items
     for k, repeat, scored, stored in per_response:
         item_id = items[k].id
         table.extend_columns(item_id, repeat, scored.columns)
@@ -334,48 +366,59 @@ def _answers_of(suite: Suite, outcome: Outcome, units: Iterable[str]) -> tuple[s
     return suite.answer_values(outcome.answer, units)
 
 
-# Worker processes inherit the plugin and the items through fork; only a run's bytes travel to them,
-# and only its results and errors travel back.
+# Worker processes inherit the plugin, the items and `then` through fork; only a run's bytes travel to
+# them, and only its results and errors travel back.
 _WORKER: dict = {}
 
 
-def _score_in_worker(task: tuple[int, bytes]) -> tuple[RunScore, list]:
-    k, data = task
+def _score_in_worker(task: tuple[Run, bytes]) -> tuple[RunScore, list]:
+    run, data = task
     s: Scoring = _WORKER["scoring"]
     log = ErrorLog(s.log.root)
     scoring = Scoring(s.suite, s.items, log, s.public_dir)
     scoring.memo = s.memo  # this worker's copy, kept from run to run
-    result = score_run(_WORKER["runs"][k], data, scoring)
+    result = score_run(run, data, scoring)
+    if _WORKER["then"] is not None:
+        _WORKER["then"](result)
     return result, log.errors
 
 
-def score_runs(runs: list[Run], s: Scoring, jobs: int, on_read: Callable[[Run, bytes], None] | None = None
-               ) -> Iterator[RunScore]:
-    """Score runs in order, each stored file read once (`on_read` sees the bytes too, e.g. the gate),
-    on `jobs` processes when there are several runs."""
-    def read(run: Run) -> bytes:
-        data = sealing.read_run(run.responses, s.log).data
-        if on_read is not None:
-            on_read(run, data)
-        return data
-
-    if jobs <= 1 or len(runs) < 2 or "fork" not in mp.get_all_start_methods():
-        for run in runs:
-            yield score_run(run, read(run), s)
+def score_runs(runs: Iterable[tuple[Run, bytes]], s: Scoring, jobs: int,
+               then: Callable[[RunScore], None] | None = None) -> Iterator[RunScore]:
+    """Score each (run, its stored bytes) in order, on `jobs` processes when asked; the bytes are taken
+    from `runs` only as scoring needs them (a few runs ahead). `then` is given each RunScore right
+    after it is scored, in the process that scored it (e.g. run_files.offload: only what it leaves
+    travels back)."""
+    pending = iter(runs)
+    head = list(islice(pending, 2))
+    if jobs <= 1 or len(head) < 2 or "fork" not in mp.get_all_start_methods():
+        for run, data in _drain(head, pending):
+            result = score_run(run, data, s)
+            del data
+            if then is not None:
+                then(result)
+            yield result
         return
-    _WORKER.update(scoring=s, runs=runs)
+    _WORKER.update(scoring=s, then=then)
     in_flight = threading.Semaphore(jobs + 1)  # runs read but not yet scored: bounds memory
 
-    def tasks() -> Iterable[tuple[int, bytes]]:
-        for k, run in enumerate(runs):
+    def tasks() -> Iterator[tuple[Run, bytes]]:
+        for task in _drain(head, pending):
             in_flight.acquire()
-            yield k, read(run)
+            yield task
 
     try:
-        with mp.get_context("fork").Pool(min(jobs, len(runs))) as pool:
+        with mp.get_context("fork").Pool(jobs) as pool:
             for result, errors in pool.imap(_score_in_worker, tasks()):
                 in_flight.release()
                 s.log.errors.extend(errors)
                 yield result
     finally:
         _WORKER.clear()
+
+
+def _drain(head: list, rest: Iterator) -> Iterator:
+    """The items of `head` (each let go once taken), then those of `rest`."""
+    while head:
+        yield head.pop(0)
+    yield from rest

@@ -141,10 +141,11 @@ def _key(line: bytes) -> tuple[object, object] | None:
     return (record.get("item"), record.get("repeat")) if isinstance(record, dict) else None
 
 
-def read_run(responses: Path, log: ErrorLog) -> RunBytes:
+def read_run(responses: Path, log: ErrorLog, public: bytes | None = None) -> RunBytes:
     """A run's bytes: the public file merged with its private file, from private storage or, once its
-    round's responses are revealed, from the round's folder; the public file alone when neither is here."""
-    public = responses.read_bytes()
+    round's responses are revealed, from the round's folder; the public file alone when neither is here.
+    `public`: the public file's bytes when the caller has read them already."""
+    public = responses.read_bytes() if public is None else public
     if _MARK not in public and not private_file_of(responses).is_file():
         return RunBytes(public, 0, False)
     private = None

@@ -251,10 +251,10 @@ def test_verdicts_csv_written_column_by_column_equals_row_by_row():
     table.extend(rows)
     expected = io.StringIO(newline="")
     csv.writer(expected, lineterminator="\n").writerows(map(csv_row, rows))
-    written = verdict_lines(SimpleNamespace(verdicts=table, verdict_csv=None))
+    written = verdict_lines(SimpleNamespace(verdicts=table, held_csv=None, files=None))
     assert written == expected.getvalue().encode()
     assert b"'=HYPERLINK(1)" in written and b"'+x" in written and b",-1.5," in written
-    assert verdict_lines(SimpleNamespace(verdicts=VerdictTable("r"), verdict_csv=None)) == b""
+    assert verdict_lines(SimpleNamespace(verdicts=VerdictTable("r"), held_csv=None, files=None)) == b""
 
 
 def test_calls_csv_written_column_by_column_equals_row_by_row():

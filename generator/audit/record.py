@@ -130,11 +130,17 @@ def summary(root: Path, scored: ScoredSuite) -> dict | None:
     audits = load_audits(root, scored.suite.name)
     if not audits:
         return None
-    now = {}
+    judged = {(j["run"], j["item"], j["repeat"], j["unit"]) for a in audits for j in a["judgments"]}
+    runs = {key[0] for key in judged}
+    now = {}  # today's verdict of each judged row (the runs' rows read one run at a time, only those kept)
     for r in scored.runs:
+        if r.run.id not in runs:
+            continue
         t = r.verdicts
         for k in range(len(t)):
-            now[(r.run.id, t.item[k], t.repeat[k], t.unit[k])] = t.verdict[k]
+            key = (r.run.id, t.item[k], t.repeat[k], t.unit[k])
+            if key in judged:
+                now[key] = t.verdict[k]
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # wrong, judged, unsure, stale
     disagreements = []
     for a in audits:

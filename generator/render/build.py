@@ -7,7 +7,6 @@ import contextlib
 import fcntl
 import multiprocessing as mp
 import os
-import resource
 import shutil
 import tempfile
 import time
@@ -18,6 +17,7 @@ from pathlib import Path
 from ..atomic import swap_in
 from ..cache import Cache
 from ..errors import TallyError
+from ..memory import peak_mb, release_freed
 from .charts import plotly_file, write_plotly
 from .downloads import listing, write_data_files, write_table
 from .env import TEMPLATES, make_env, relative
@@ -45,11 +45,6 @@ class BuildReport:
     reused: int = 0  # pages written from the build cache, not rendered
     peak_mb: dict[str, float] = field(default_factory=dict)  # by stage: peak memory so far (this process)
     up_to_date: bool = False  # nothing the site is made from changed since the last build: nothing written
-
-
-def peak_mb() -> float:
-    """This process's peak resident memory so far, in MB (Linux reports kilobytes)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _nav(site: SiteData) -> list[dict]:
@@ -277,6 +272,7 @@ def write_site(site: SiteData, out: Path, report: BuildReport, progress=None, ca
                 writer.write_parallel(deferred, jobs, step)
             report.seconds[stage] = report.seconds.get(stage, 0.0) + time.perf_counter() - clock
             report.peak_mb[stage] = peak_mb()
+            release_freed()
         clock = time.perf_counter()
         for sd in site.suites:  # one suite at a time, so that each gets its bar
             with _bar(progress, f"downloads of {sd.suite.name}"):
@@ -390,6 +386,7 @@ def build_site(root: Path, out: Path | None = None, draft: bool = False, resampl
         try:
             site = gather(root, draft, resamples, jobs, progress, skip_scorer_b, store, scheduler)
             report.seconds = ({"checking what changed": checked} if stamp is not None else {}) | site.seconds
+            report.peak_mb |= site.peak_mb
             report.peak_mb["gather"] = peak_mb()
             report.draft = site.draft
             report.warnings = list(site.warnings)

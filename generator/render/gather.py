@@ -17,13 +17,15 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from ..cache import Cache, stats_key
 from ..content import Item
 from ..errors import Disagreement, InputProblem
+from ..memory import peak_mb, release_freed
 from ..outputs import write_outputs
 from ..pipeline import ScoredSuite, load_and_score
 from ..results import Run
-from ..score.verdicts import VerdictTable
 from ..stats.declared import Declared
 from ..stats.engine import compute, planned_rows, write_stats
 from ..stats.inputs import suite_data
@@ -46,8 +48,9 @@ class SuiteView:
     rescore_dir: Path
     stats_path: Path
     public_items: list[Item] = field(default_factory=list)
-    # item -> [(run id, verdict table, first row, end row)], public items only
-    verdicts: dict[str, list[tuple[str, VerdictTable, int, int]]] = field(default_factory=dict)
+    # run id -> where each public item's rows are in the run's .rows file (RunScore.row_blocks), run order
+    row_blocks: dict[str, np.ndarray] = field(default_factory=dict)
+    rows_files: dict[str, Path] = field(default_factory=dict)  # run id -> its .rows file (run_files.py)
     # run id -> (item, repeat) -> (offset, length) of the stored line in the run's public file
     offsets: dict[str, dict[tuple[str, int], tuple[int, int]]] = field(default_factory=dict)
     public_files: dict[str, Path] = field(default_factory=dict)  # run id -> its public lines (pipeline.score)
@@ -59,6 +62,22 @@ class SuiteView:
     @property
     def suite(self):
         return self.result.suite
+
+    @functools.cached_property
+    def public_position(self) -> dict[str, int]:
+        """Public item id -> its position in `public_items` (id order: RunScore.row_blocks's rows)."""
+        return {item.id: k for k, item in enumerate(self.public_items)}
+
+    def rows_of(self, item: str) -> list[tuple[str, tuple[int, int]]]:
+        """(run id, (offset, length) of the item's rows in its .rows file) of every run with rows of the
+        public item, in run id order."""
+        k = self.public_position[item]
+        out = []
+        for run in sorted(self.row_blocks):
+            start, length = self.row_blocks[run][k]
+            if start >= 0:
+                out.append((run, (int(start), int(length))))
+        return out
 
     @property
     def runs(self) -> dict[str, Run]:
@@ -80,6 +99,7 @@ class SiteData:
     draft: str | None  # None, or the reason every page is marked draft
     simulated: tuple[int, int]  # (simulated runs, all runs)
     seconds: dict[str, float] = field(default_factory=dict)  # time by stage of gathering
+    peak_mb: dict[str, float] = field(default_factory=dict)  # by stage of gathering: peak memory so far
     # build/rescore and build/stats as this build computed them, swapped in once the site is written
     staging: Path | None = None
     warnings: list[str] = field(default_factory=list)
@@ -138,11 +158,10 @@ def build_date(root: Path, runs: list[Run]) -> str:
 
 
 def _index_public(data: SuiteView) -> None:
-    public = {i.id for i in data.public_items}
     for r in data.result.runs:
-        for item, (start, stop) in r.verdicts.spans().items():
-            if item in public:
-                data.verdicts.setdefault(item, []).append((r.run.id, r.verdicts, start, stop))
+        assert r.files is not None, "the site reads the runs' verdict rows from their files (run_files.py)"
+        data.rows_files[r.run.id] = r.files.part("rows")
+        data.row_blocks[r.run.id] = r.row_blocks
         data.offsets[r.run.id] = r.offsets
         if r.public_file is not None:
             data.public_files[r.run.id] = r.public_file
@@ -188,8 +207,10 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
     shutil.rmtree(public_dir, ignore_errors=True)
     clock = time.perf_counter()
     results = load_and_score(root, None, jobs, not skip_scorer_b, progress, public_dir, cache=cache,
-                             scheduler=scheduler)
+                             scheduler=scheduler, offload_to_files=True)
     seconds = {"gather: load, scorer A and scorer B": time.perf_counter() - clock}
+    peaks = {"gather: load, scorer A and scorer B": peak_mb()}
+    release_freed()
     clock = time.perf_counter()
     _check_page_names(results)
     reason = draft_reason([res.agreement for res in results])
@@ -200,6 +221,7 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
     (root / "build").mkdir(exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".site-outputs-", dir=root / "build"))
     write_outputs(staging / "rescore", results)
+    release_freed()
     suites = []
     warnings: list[str] = []
     for res in results:
@@ -207,6 +229,7 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
         data = suite_data(res)
         count = resamples or res.suite.resamples
         doc = _statistics(res, data, count, progress, cache)
+        release_freed()
         stats_path = write_stats(doc, staging / "stats")
         for run_id, inc in sorted(doc.get("incomplete_runs", {}).items()):
             warnings.append(f"warning: {name}: run {run_id} covers {inc['items_covered']} of {inc['items']} items "
@@ -231,5 +254,5 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
     commitments = commitments_context(root) if (root / "content" / "commitments").is_dir() else []
     runs = [r.run for res in results for r in res.runs]
     return SiteData(root, suites, load_pages(root / "content" / "pages"), commitments, build_date(root, runs),
-                    reason if draft else None, (sum(r.simulated for r in runs), len(runs)), seconds, staging,
-                    warnings)
+                    reason if draft else None, (sum(r.simulated for r in runs), len(runs)), seconds, peaks,
+                    staging, warnings)

@@ -178,6 +178,8 @@ def write_stats(doc: dict, out_root: Path) -> Path:
     target = out_root / doc["suite"] / "stats.json"
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(".stats.json.tmp")
-    tmp.write_text(dumps(doc), encoding="utf-8")
+    with tmp.open("w", encoding="utf-8") as fh:  # written as encoded: the whole text is never held (as `dumps`)
+        json.dump(doc, fh, sort_keys=True, indent=1, allow_nan=False, ensure_ascii=False)
+        fh.write("\n")
     tmp.replace(target)
     return target

@@ -14,6 +14,7 @@ form their own SuiteData per kind (`other_inputs`), ranked apart; the text runs 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -56,10 +57,10 @@ class SuiteData:
     figure_names: tuple[str, ...]
     figs: np.ndarray  # runs x items x figures, NaN where the run has no row for the item
     repeats: np.ndarray  # runs x items, 0 where the run has no row
-    calls: dict[str, list[dict]]  # run group -> calls of its runs (dicts of strings, as in calls.csv)
+    calls: Mapping[str, list[dict]]  # run group -> calls of its runs (dicts of strings, as in calls.csv)
     earlier: list[RunInfo] = field(default_factory=list)  # earlier rounds of a current run group
     incomplete: list[RunInfo] = field(default_factory=list)  # runs missing items of their half: never ranked
-    repeat_answers: dict[str, dict[str, list[tuple[str, ...]]]] = field(default_factory=dict)  # run -> item -> answers
+    repeat_answers: Mapping[str, dict[str, list[tuple[str, ...]]]] = field(default_factory=dict)  # run -> item -> answers
     all_runs: list[RunInfo] = field(default_factory=list)  # current and earlier, the order of all_figs
     all_figs: np.ndarray | None = None
     all_repeats: np.ndarray | None = None
@@ -85,7 +86,7 @@ def suite_data(scored) -> SuiteData:
         infos.append(info)
         figs.append(declared.expand(f))
         repeats.append(rep)
-        calls[info.id] = [dict(zip(CALL_COLUMNS, map(str, row))) for m in members for row in m.calls]
+        calls[info.id] = members
     order = sorted(range(len(infos)), key=lambda k: infos[k].id)
     infos = [infos[k] for k in order]
     n_items, width = len(scored.items), len(declared.figure_names)
@@ -96,16 +97,58 @@ def suite_data(scored) -> SuiteData:
     for kind in sorted({info.input for info in infos} | {r.input for r in incomplete} | {"text"}):
         mine = [k for k, info in enumerate(infos) if info.input == kind]
         keep = [k for k in mine if infos[k] in current]
+        kept_figs, kept_repeats = _rows(all_figs, keep), _rows(all_repeats, keep)
+        mine_figs, mine_repeats = (kept_figs, kept_repeats) if mine == keep else (_rows(all_figs, mine),
+                                                                                  _rows(all_repeats, mine))
         by_kind[kind] = SuiteData(
             scored.suite, scored.plugin, declared, scored.items, [infos[k] for k in keep], declared.figure_names,
-            all_figs[keep], all_repeats[keep], {infos[k].id: calls[infos[k].id] for k in keep},
+            kept_figs, kept_repeats, GroupCalls({infos[k].id: calls[infos[k].id] for k in keep}),
             earlier=[r for r in earlier if r.input == kind], all_runs=[infos[k] for k in mine],
-            all_figs=all_figs[mine], all_repeats=all_repeats[mine],
+            all_figs=mine_figs, all_repeats=mine_repeats,
             incomplete=[r for r in incomplete if r.input == kind],
-            repeat_answers={r.run.id: r.repeat_answers for r in scored.runs if r.run.input == kind})
+            repeat_answers=RunAnswers({r.run.id: r for r in scored.runs if r.run.input == kind}))
     main = by_kind.pop("text")  # the leaderboards, headline included, are of text input
     main.other_inputs = by_kind
     return main
+
+
+def _rows(array: np.ndarray, rows: list[int]) -> np.ndarray:
+    """array[rows]; the array itself when that is every row in order (the engine never writes into
+    these arrays, so two SuiteData may share one instead of each holding a copy)."""
+    return array if rows == list(range(len(array))) else array[rows]
+
+
+class GroupCalls(Mapping):
+    """run group -> the calls of its runs as calls.csv has them (dicts of strings), made when asked
+    (a run's calls may be in its files: run_files.py), not kept."""
+
+    def __init__(self, members: dict[str, list]) -> None:
+        self.members = members  # run group -> its runs (RunScore)
+
+    def __getitem__(self, group: str) -> list[dict]:
+        return [dict(zip(CALL_COLUMNS, map(str, row))) for m in self.members[group] for row in m.calls]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.members)
+
+    def __len__(self) -> int:
+        return len(self.members)
+
+
+class RunAnswers(Mapping):
+    """run id -> its repeats' answers (RunScore.repeat_answers), read when asked, not kept."""
+
+    def __init__(self, runs: dict) -> None:
+        self.runs = runs
+
+    def __getitem__(self, run: str) -> dict[str, list[tuple[str, ...]]]:
+        return self.runs[run].repeat_answers
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.runs)
+
+    def __len__(self) -> int:
+        return len(self.runs)
 
 
 def _info(first, members: list, coverage: tuple[int, int]) -> RunInfo:

@@ -46,30 +46,35 @@ def _disagreements(sd: SuiteView, runs: list[str], page_path: str) -> tuple[dict
     item's first repeat (verdict names in `verdicts`); pattern 0 is "no response". Two runs disagree on
     an item when their pattern indices differ."""
     from ..env import relative
+    from .items import Reader
 
     public = sorted(i.id for i in sd.public_items)
     out: dict[str, list[int]] = {r: [0] * len(public) for r in runs}
     verdicts: list[str] = []
     items = []
-    for k, item in enumerate(public):
-        units: list[str] = []
-        patterns: list[list[list[int]]] = [[]]
-        for run, table, start, stop in sd.verdicts.get(item, []):
-            if run not in out:
-                continue
-            pattern = []
-            for i in range(start, stop):
-                if table.repeat[i] != 0:
+    reader = Reader(sd)
+    try:
+        for k, item in enumerate(public):
+            units: list[str] = []
+            patterns: list[list[list[int]]] = [[]]
+            for run, rows in reader.rows(item):
+                if run not in out:
                     continue
-                if table.unit[i] not in units:
-                    units.append(table.unit[i])
-                if table.verdict[i] not in verdicts:
-                    verdicts.append(table.verdict[i])
-                pattern.append([units.index(table.unit[i]), verdicts.index(table.verdict[i])])
-            if pattern not in patterns:
-                patterns.append(pattern)
-            out[run][k] = patterns.index(pattern)
-        items.append([item, relative(item_path(sd, item), page_path), units, patterns])
+                pattern = []
+                for v in rows:
+                    if v.repeat != 0:
+                        continue
+                    if v.unit not in units:
+                        units.append(v.unit)
+                    if v.verdict not in verdicts:
+                        verdicts.append(v.verdict)
+                    pattern.append([units.index(v.unit), verdicts.index(v.verdict)])
+                if pattern not in patterns:
+                    patterns.append(pattern)
+                out[run][k] = patterns.index(pattern)
+            items.append([item, relative(item_path(sd, item), page_path), units, patterns])
+    finally:
+        reader.close()
     return {"list": items, "verdicts": verdicts}, out
 
 

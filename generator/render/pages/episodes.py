@@ -29,9 +29,9 @@ def _their_score(view: dict) -> str:
 def _views(sd: SuiteView, item, reader: Reader):
     """(run, repeat, stored?, view) of every scored response of a public item, in run order."""
     raw = orjson.loads(item.line)
-    for run, table, start, stop in sorted(sd.verdicts.get(item.id, []), key=lambda v: v[0]):
+    for run, verdicts in reader.rows(item.id):
         by_repeat: dict[int, dict[str, str]] = {}
-        for v in table.rows(start, stop):
+        for v in verdicts:
             by_repeat.setdefault(v.repeat, {})[v.unit] = v.order
         for repeat, orders in sorted(by_repeat.items()):
             line = reader.line(run, item.id, repeat)

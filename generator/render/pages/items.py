@@ -8,7 +8,10 @@ import hashlib
 import os
 
 import orjson
+from markupsafe import Markup, escape
 
+from ...run_files import read_rows
+from ...score.verdicts import Verdict
 from ..context import Column, Table, text
 from ..gather import SiteData, SuiteView
 from . import Deferred, Page
@@ -41,25 +44,35 @@ def scorer_scripts(sd: SuiteView) -> dict:
 
 
 class Reader:
-    """Stored lines of each run's responses.jsonl, read by offset (files opened once per process: a
-    process forked to render pages opens its own)."""
+    """Stored lines of each run's responses.jsonl and public items' verdict rows, read by offset (files
+    opened once per process: a process forked to render pages opens its own)."""
 
     def __init__(self, sd: SuiteView):
         self.sd = sd
         self.files: dict = {}
         self.pid = os.getpid()
 
+    def _file(self, key: tuple[str, str], path):
+        if self.pid != os.getpid():  # forked: the parent's handles share its file positions
+            self.files, self.pid = {}, os.getpid()
+        fh = self.files.get(key)
+        if fh is None:
+            fh = self.files[key] = path.open("rb")
+        return fh
+
     def line(self, run: str, item: str, repeat: int) -> str | None:
         where = self.sd.offsets.get(run, {}).get((item, repeat))
         if where is None:
             return None
-        if self.pid != os.getpid():  # forked: the parent's handles share its file positions
-            self.files, self.pid = {}, os.getpid()
-        fh = self.files.get(run)
-        if fh is None:
-            fh = self.files[run] = self.sd.public_files[run].open("rb")
+        fh = self._file(("lines", run), self.sd.public_files[run])
         fh.seek(where[0])
         return fh.read(where[1]).decode("utf-8")
+
+    def rows(self, item: str) -> list[tuple[str, list[Verdict]]]:
+        """(run, the item's verdict rows in that run, all repeats) for every run that has rows of the
+        public item, in run order."""
+        return [(run, read_rows(self._file(("rows", run), self.sd.rows_files[run]), run, where))
+                for run, where in self.sd.rows_of(item)]
 
     def close(self) -> None:
         for fh in self.files.values():
@@ -132,6 +145,23 @@ def oversize_files(sd: SuiteView):
         reader.close()
 
 
+_ROW = ('<tr data-unit="{0}"><td>{0}</td><td>{1}</td><td class="verdict {2}">{3}</td><td class="num">{4}</td>'
+        '<td>{5}</td><td>{6}</td><td class="recheck-cell">not run</td></tr>\n')
+
+
+@functools.lru_cache(maxsize=1 << 14)  # units, kinds, verdicts and reasons repeat from row to row
+def _escaped(value: str | int) -> str:
+    return str(escape(value))
+
+
+def verdict_rows_html(rows: list[dict]) -> Markup:
+    """A response's rows of its verdict table on the item page, escaped as the template would escape
+    them (written here: looking up each cell in the template was most of an item page's time)."""
+    e = _escaped
+    return Markup("".join(_ROW.format(e(v["unit"]), e(v["kind"]), e(v["verdict"]), e(v["verdict"].replace("_", " ")),
+                                      e(v["points"]), e(v["reason"]), e(v["order"])) for v in rows))
+
+
 def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[str]] = (set(), set())) -> Page:
     """`paged`: the models and the providers that have pages (a run kept off the leaderboards may not)."""
     raw = orjson.loads(item.line)
@@ -144,9 +174,9 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
         item_line = orjson.dumps({**raw, "document": document}).decode("utf-8")
     info = sd.runs  # every stored run: ranked, earlier round, replicate or incomplete
     responses, published = [], []
-    for run, table, start, stop in sorted(sd.verdicts.get(item.id, []), key=lambda v: v[0]):
+    for run, verdicts in reader.rows(item.id):
         by_repeat: dict[int, list] = {}
-        for v in table.rows(start, stop):
+        for v in verdicts:
             by_repeat.setdefault(v.repeat, []).append(
                 {"unit": v.unit, "kind": v.kind, "verdict": v.verdict, "points": v.points, "reason": v.reason,
                  "order": v.order})
@@ -160,7 +190,7 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
             responses.append({"run": run, "repeat": repeat, "anchor": anchor, "line": line if whole else None,
                               "stored": line is not None, "excerpt": None if whole or line is None else line[:budget.response_chars],
                               "record_href": None if whole else record_file(sd, run, item.id, repeat),
-                              "content": content, "content_more": content_more, "rows": rows,
+                              "content": content, "content_more": content_more, "rows_html": verdict_rows_html(rows),
                               "model": info[run].model, "provider": info[run].provider,
                               "simulated": info[run].simulated,
                               "input": info[run].input,
@@ -208,7 +238,7 @@ def item_key(sd: SuiteView, item, suite: str, paged: tuple[set[str], set[str]]) 
     run has no key (a build without the cache)."""
     h = hashlib.sha256(f"item\0{suite}\0{item.id}\0".encode())
     info = sd.result.run_keys
-    for run in sorted(v[0] for v in sd.verdicts.get(item.id, [])):
+    for run, _where in sd.rows_of(item.id):
         key = info.get(run)
         if key is None:
             return None
