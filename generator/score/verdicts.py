@@ -129,7 +129,7 @@ class VerdictTable:
             value = state[name]
             if isinstance(value, str):
                 col = value.split(self._SEP) if n else []
-                value = col if name in ("item", "reason") else [intern(v) for v in col]
+                value = col if name in ("item", "reason") else list(map(intern, col))
             setattr(self, name, value)
 
     def rows(self, start: int = 0, stop: int | None = None) -> Iterator[Verdict]:
