@@ -38,7 +38,7 @@ from .results import Run
 from .score.verdicts import VerdictTable
 from .sealing import private_file_of, revealed_file_of
 
-FORMAT = 3  # bump when an entry's layout changes
+FORMAT = 4  # bump when an entry's layout changes
 GENERATOR = Path(__file__).resolve().parent
 ROOT = GENERATOR.parent
 # Modules that do not take part in scoring: a change to them keeps the cached runs.
@@ -251,7 +251,7 @@ def run_entry(r: RunScore, public: bytes | None, checked_by: str) -> dict:
     return {"verdicts": r.verdicts.__getstate__(), "calls": r.calls, "digest": r.digest,
             "stored_rows": r.stored_rows, "responses": r.responses, "missing": r.missing, "sealed": r.sealed,
             "sums": r.sums.tobytes(), "shape": r.sums.shape, "repeats": r.repeats.tobytes(),
-            "offsets": r.offsets, "public": public, "repeat_answers": r.repeat_answers,
+            "offsets": r.offsets, "public": public, "consistency": r.consistency,
             "checked_by": checked_by, "verdict_csv": verdict_lines(r)}
 
 
@@ -263,7 +263,7 @@ def run_from_entry(run: Run, entry: dict, public_dir: Path | None) -> RunScore:
                  responses=entry["responses"], missing=entry["missing"], sealed=entry["sealed"],
                  sums=np.frombuffer(entry["sums"], dtype=np.float64).reshape(entry["shape"]).copy(),
                  repeats=np.frombuffer(entry["repeats"], dtype=np.int64).copy(),
-                 offsets=entry["offsets"], held_answers=entry["repeat_answers"],
+                 offsets=entry["offsets"], consistency={k: tuple(v) for k, v in entry["consistency"].items()},
                  held_csv=entry["verdict_csv"])
     if public_dir is not None:
         public_dir.mkdir(parents=True, exist_ok=True)

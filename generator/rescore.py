@@ -34,9 +34,9 @@ NO_RESPONSE = Outcome(FAILED, None, "no stored response")
 
 @dataclass
 class RunScore:
-    """One run scored. Its bulky parts (verdict rows, calls, repeats' answers, rows of verdicts.csv) are
-    held here, or, once `run_files.offload` has written them to `files`, read back from there each time
-    `verdicts`, `calls` or `repeat_answers` is asked for (the caller holds them while it needs them)."""
+    """One run scored. Its bulky parts (verdict rows, calls, rows of verdicts.csv) are held here, or,
+    once `run_files.offload` has written them to `files`, read back from there each time `verdicts` or
+    `calls` is asked for (the caller holds them while it needs them)."""
 
     run: Run
     held: VerdictTable | None = None  # its verdict rows, when held
@@ -51,8 +51,9 @@ class RunScore:
     # public items' stored lines: (start, length) in `public_file` (written when Scoring.public_dir is set)
     offsets: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)
     public_file: Path | None = None
-    # item -> the answers of each repeat, unit by unit, for items answered more than once (consistency)
-    held_answers: dict[str, list[tuple[str, ...]]] | None = field(default_factory=dict)
+    # item -> (units compared, units answered the same in every repeat), for items answered more than
+    # once (repeat consistency; `_consistency`)
+    consistency: dict[str, tuple[int, int]] = field(default_factory=dict)
     summary: dict = field(default_factory=dict)  # the run's metrics, by half (pipeline.summarise)
     held_csv: bytes | None = None  # its rows of verdicts.csv once written (outputs.verdict_lines)
     files: RunFiles | None = None  # where the bulky parts are when not held (run_files.offload)
@@ -72,13 +73,6 @@ class RunScore:
             assert self.files is not None, "a run's calls are neither held nor in files"
             return self.files.calls()
         return self.held_calls
-
-    @property
-    def repeat_answers(self) -> dict[str, list[tuple[str, ...]]]:
-        if self.held_answers is None:
-            assert self.files is not None, "a run's answers are neither held nor in files"
-            return self.files.answers()
-        return self.held_answers
 
     def means(self) -> np.ndarray:
         """Per-item figures averaged over repeats (items x figures), NaN where the run has no row."""
@@ -297,7 +291,7 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
         for c in range(width):
             result.sums[:, c] = np.bincount(where, weights=figures[:, c], minlength=n)
         result.repeats[:] = np.bincount(where, minlength=n)
-    result.held_answers = _repeat_answers(suite, s.items, per_response, outcomes)
+    result.consistency = _consistency(suite, s.items, per_response, outcomes)
     outcomes.clear()
     per_response.sort(key=itemgetter(0, 1))  # positions follow item ids: sorted by item, then repeat
     digest = hashlib.sha256()
@@ -327,18 +321,24 @@ def _digest_lines(run: str, item: str, repeat: int, scored: _Scored) -> bytes:
     return b"".join(verdict_digest_line(v) for v in scored.rows_of(run, item, repeat))
 
 
-def _repeat_answers(suite: Suite, items: list[Item], responses: list[tuple],
-                    outcomes: dict[_Scored, Outcome]) -> dict[str, list[tuple[str, ...]]]:
-    """item -> what each of its responses answered (in the order given), for the items answered more
-    than once; only those items' answers are formatted."""
+def _consistency(suite: Suite, items: list[Item], responses: list[tuple],
+                 outcomes: dict[_Scored, Outcome]) -> dict[str, tuple[int, int]]:
+    """item -> (units compared, units whose answer was the same in every response), for the items
+    answered more than once. Units are compared position by position, as far as the response with
+    the fewest units goes; what a response answered for a unit is `_answers` (as the suite shows it).
+    Only those items' answers are formatted, and only the two counts are kept."""
     seen: set[int] = set()
     several: set[int] = set()
     for r in responses:
         (several if r[0] in seen else seen).add(r[0])
-    out: dict[str, list[tuple[str, ...]]] = {}
+    answers: dict[int, list[tuple[str, ...]]] = {}
     for k, _repeat, scored, _stored in responses:
         if k in several:
-            out.setdefault(items[k].id, []).append(scored.answers_of(suite, outcomes.get(scored)))
+            answers.setdefault(k, []).append(scored.answers_of(suite, outcomes.get(scored)))
+    out: dict[str, tuple[int, int]] = {}
+    for k, given in answers.items():
+        same = [len(set(values)) == 1 for values in zip(*given)]
+        out[items[k].id] = (len(same), sum(same))
     return out
 
 

@@ -2,9 +2,9 @@
 a time, not every run's.
 
 Right after a run is scored (in the scoring process, when runs are scored on several), `offload`
-writes its verdict rows, its calls, its repeats' answers and its rows of verdicts.csv next to its
-public lines, and drops them from the RunScore: what stays (per-item figures, summary, digest,
-counts, offsets) is small. `RunScore.verdicts`, `.calls` and `.repeat_answers` read a part back when
+writes its verdict rows, its calls and its rows of verdicts.csv next to its public lines, and drops
+them from the RunScore: what stays (per-item figures, summary, digest, counts, repeat consistency,
+offsets) is small. `RunScore.verdicts` and `.calls` read a part back when
 a stage asks for it; the caller holds it while it needs it. The verdict rows are one pickle per item
 (in item order), so that an item page reads only that item's rows (`read_rows`).
 
@@ -30,7 +30,7 @@ PROTOCOL = pickle.HIGHEST_PROTOCOL
 
 @dataclass(frozen=True)
 class RunFiles:
-    """Where one run's parts are: `base` + .rows, .calls, .answers, .csv."""
+    """Where one run's parts are: `base` + .rows, .calls, .csv."""
 
     base: Path
 
@@ -61,9 +61,6 @@ class RunFiles:
     def calls(self) -> list[tuple]:
         return pickle.loads(self.part("calls").read_bytes())
 
-    def answers(self) -> dict[str, list[tuple[str, ...]]]:
-        return pickle.loads(self.part("answers").read_bytes())
-
     def csv(self) -> bytes:
         return self.part("csv").read_bytes()
 
@@ -88,10 +85,9 @@ def offload(result, folder: Path, public: Mapping[str, int]) -> None:
                 blocks[public[item]] = (fh.tell(), len(data))
             fh.write(data)
     files.part("calls").write_bytes(pickle.dumps(result.held_calls, PROTOCOL))
-    files.part("answers").write_bytes(pickle.dumps(result.held_answers, PROTOCOL))
     files.part("csv").write_bytes(csv)
     result.files, result.row_blocks = files, blocks
-    result.held = result.held_calls = result.held_answers = result.held_csv = None
+    result.held = result.held_calls = result.held_csv = None
 
 
 def read_rows(fh: BinaryIO, run: str, where) -> list[Verdict]:

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def _state(r: RunScore) -> tuple:
     t = r.verdicts
     return (t.item, t.repeat, t.unit, t.kind, t.verdict, t.points, t.reason, t.order, r.calls, r.digest,
-            r.stored_rows, r.responses, r.missing, r.sealed, r.repeat_answers, r.sums.tolist(), r.repeats.tolist())
+            r.stored_rows, r.responses, r.missing, r.sealed, r.consistency, r.sums.tolist(), r.repeats.tolist())
 
 
 @pytest.mark.parametrize("suite", ["extracting", "ra-bench"])
@@ -62,3 +62,24 @@ def test_digest_tails_keep_points_of_other_types_apart():
     assert [head + t for t in tails] == [verdict_digest_line(v) for v in rows[:5]]
     assert len(set(tails[:3])) == 3  # 1, 1.0 and true are three encodings
     assert _digest_tails(_columns(rows)) is None
+
+
+def test_consistency_counts_units_answered_the_same_in_every_repeat():
+    from generator.content import Item
+    from generator.rescore import _consistency
+
+    class Shown:  # what each response answered, unit by unit (as the suite shows it)
+        def __init__(self, answers):
+            self.answers = answers
+
+        def answers_of(self, suite, outcome=None):
+            return self.answers
+
+    items = [Item(id=f"i{k}", dataset="d", half="public", strata={}, document={}, spec=None) for k in range(4)]
+    responses = [
+        (0, 0, Shown(("a", "b", "c")), True), (0, 1, Shown(("a", "x", "c")), True), (0, 2, Shown(("a", "b", "c")), True),
+        (1, 0, Shown(("a", "b")), True), (1, 1, Shown(("a", "b")), True),  # every unit the same
+        (2, 0, Shown(("a",)), True),  # answered once: not compared
+        (3, 0, Shown(("a", "b", "c")), True), (3, 1, Shown(("a", "z")), True),  # compared as far as the shorter goes
+    ]
+    assert _consistency(None, items, responses, {}) == {"i0": (3, 2), "i1": (2, 2), "i3": (2, 1)}

@@ -27,12 +27,12 @@ def _columns(t: VerdictTable) -> tuple:
 
 def _heavy(r: RunScore) -> tuple:
     """Every bulky part, as the run gives it (held or read back)."""
-    return _columns(r.verdicts), r.calls, r.repeat_answers, verdict_lines(r)
+    return _columns(r.verdicts), r.calls, verdict_lines(r)
 
 
 def _light(r: RunScore) -> tuple:
     return (r.run.id, r.digest, r.stored_rows, r.responses, r.missing, r.sealed, r.sums.tolist(), r.repeats.tolist(),
-            r.offsets)
+            r.offsets, r.consistency)
 
 
 @pytest.fixture(scope="module")
@@ -51,9 +51,9 @@ def test_offloaded_parts_read_back_exactly(extracting, tmp_path):
         held = copy.deepcopy(_heavy(r))
         light = _light(r)
         offload(r, tmp_path, public)
-        assert r.held is None and r.held_calls is None and r.held_answers is None and r.held_csv is None
+        assert r.held is None and r.held_calls is None and r.held_csv is None
         assert _heavy(r) == held and _light(r) == light, run.id
-        repeats += len(r.repeat_answers)
+        repeats += len(r.consistency)
         # each public item's rows, read alone, are that item's rows of the table; an item without rows has none
         table = r.verdicts
         spans = table.spans()
@@ -65,7 +65,7 @@ def test_offloaded_parts_read_back_exactly(extracting, tmp_path):
                 else:
                     assert tuple(r.row_blocks[k]) == (-1, 0)
         assert (r.row_blocks[:, 0] >= 0).any()
-    assert repeats  # some item answered more than once: its answers went through the files too
+    assert repeats  # some item answered more than once: its consistency stays with the run
 
 
 def test_unusual_strings_and_an_empty_run_read_back_exactly(tmp_path, extracting):
@@ -76,7 +76,7 @@ def test_unusual_strings_and_an_empty_run_read_back_exactly(tmp_path, extracting
             verdict_row(run.id, "a", 1, "u" * 100, "printed", "correct", "", ""),
             verdict_row(run.id, "b\u2028", 0, "total", "computed", "invented", "\u00e9\n,\"", "2")]
     table.extend(rows)
-    r = RunScore(run, table, [("c", 1, 2.5, None)], held_answers={"a": [("1",), ("\udc80",)]})
+    r = RunScore(run, table, [("c", 1, 2.5, None)], consistency={"a": (1, 0)})
     held = copy.deepcopy(_heavy(r))
     offload(r, tmp_path, {"a": 0, "b\u2028": 1, "c": 2})
     assert _heavy(r) == held
@@ -86,7 +86,7 @@ def test_unusual_strings_and_an_empty_run_read_back_exactly(tmp_path, extracting
     assert tuple(r.row_blocks[2]) == (-1, 0)  # a public item without rows
     empty = RunScore(ls.runs[1], VerdictTable(ls.runs[1].id))
     offload(empty, tmp_path, {"a": 0})
-    assert len(empty.verdicts) == 0 and empty.calls == [] and empty.repeat_answers == {}
+    assert len(empty.verdicts) == 0 and empty.calls == [] and empty.consistency == {}
     assert empty.row_blocks.tolist() == [[-1, 0]]
     assert verdict_lines(empty) == b""
 

@@ -60,7 +60,8 @@ class SuiteData:
     calls: Mapping[str, list[dict]]  # run group -> calls of its runs (dicts of strings, as in calls.csv)
     earlier: list[RunInfo] = field(default_factory=list)  # earlier rounds of a current run group
     incomplete: list[RunInfo] = field(default_factory=list)  # runs missing items of their half: never ranked
-    repeat_answers: Mapping[str, dict[str, list[tuple[str, ...]]]] = field(default_factory=dict)  # run -> item -> answers
+    # run -> item -> (units compared, units answered the same in every repeat): RunScore.consistency
+    consistency: Mapping[str, dict[str, tuple[int, int]]] = field(default_factory=dict)
     all_runs: list[RunInfo] = field(default_factory=list)  # current and earlier, the order of all_figs
     all_figs: np.ndarray | None = None
     all_repeats: np.ndarray | None = None
@@ -106,7 +107,7 @@ def suite_data(scored) -> SuiteData:
             earlier=[r for r in earlier if r.input == kind], all_runs=[infos[k] for k in mine],
             all_figs=mine_figs, all_repeats=mine_repeats,
             incomplete=[r for r in incomplete if r.input == kind],
-            repeat_answers=RunAnswers({r.run.id: r for r in scored.runs if r.run.input == kind}))
+            consistency={r.run.id: r.consistency for r in scored.runs if r.run.input == kind})
     main = by_kind.pop("text")  # the leaderboards, headline included, are of text input
     main.other_inputs = by_kind
     return main
@@ -134,21 +135,6 @@ class GroupCalls(Mapping):
     def __len__(self) -> int:
         return len(self.members)
 
-
-class RunAnswers(Mapping):
-    """run id -> its repeats' answers (RunScore.repeat_answers), read when asked, not kept."""
-
-    def __init__(self, runs: dict) -> None:
-        self.runs = runs
-
-    def __getitem__(self, run: str) -> dict[str, list[tuple[str, ...]]]:
-        return self.runs[run].repeat_answers
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.runs)
-
-    def __len__(self) -> int:
-        return len(self.runs)
 
 
 def _info(first, members: list, coverage: tuple[int, int]) -> RunInfo:

@@ -25,12 +25,11 @@ def consistency(data: SuiteData) -> dict:
     for info in data.runs:
         docs = same_docs = units = same_units = 0
         for run_id in info.replicates or (info.id,):
-            for answers in data.repeat_answers.get(run_id, {}).values():
+            for compared, same in data.consistency.get(run_id, {}).values():
                 docs += 1
-                same = [len(set(values)) == 1 for values in zip(*answers)]
-                same_docs += all(same)
-                units += len(same)
-                same_units += sum(same)
+                same_docs += same == compared
+                units += compared
+                same_units += same
         if docs:
             out[info.id] = {"documents": rate(same_docs, docs), "units": rate(same_units, units)}
     return out
