@@ -27,6 +27,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.example import harness_runs as example
+from generator.example import ocr
 from generator.example.build import generate_corpus_files
 from generator.example.image_profiles import image_profile
 from generator.example.ocr import OCR_BASELINE
@@ -197,6 +198,7 @@ def _sample(records: list[dict]) -> set[tuple[str, int]]:
     return out
 
 
+@pytest.mark.skipif(not ocr.available(), reason="the example's OCR baseline needs tesseract-ocr (.ci/run installs it)")
 def test_regenerating_a_sample_through_the_harness_gives_the_committed_records(tmp_path):
     shutil.copytree(ROOT / "content", tmp_path / "content")
     committed: dict[str, dict[tuple[str, int], dict]] = {}
