@@ -149,7 +149,7 @@ _ROW = ('<tr data-unit="{0}"><td>{0}</td><td>{1}</td><td class="verdict {2}">{3}
         '<td>{5}</td><td>{6}</td><td class="recheck-cell">not run</td></tr>\n')
 
 
-@functools.lru_cache(maxsize=1 << 14)  # units, kinds, verdicts and reasons repeat from row to row
+@functools.lru_cache(maxsize=1 << 14, typed=True)  # units, kinds, verdicts, reasons repeat; 1 and True apart
 def _escaped(value: str | int) -> str:
     return str(escape(value))
 
