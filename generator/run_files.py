@@ -15,7 +15,6 @@ lines): pickle is used for speed, never on anything a build did not write.
 from __future__ import annotations
 
 import pickle
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,22 +39,13 @@ class RunFiles:
     def verdicts(self, run: str) -> VerdictTable:
         """The run's verdict rows, all of them (strings interned as VerdictTable.extend interns them)."""
         table = VerdictTable(run)
-        intern = sys.intern
         with self.part("rows").open("rb") as fh:
             while True:
                 try:
                     item, repeat, unit, kind, verdict, points, reason, order = pickle.load(fh)
                 except EOFError:
                     break
-                n = len(repeat)
-                table.item += [item] * n
-                table.repeat += repeat
-                table.unit += [intern(u) if len(u) < 64 else u for u in unit]
-                table.kind += map(intern, kind)
-                table.verdict += map(intern, verdict)
-                table.points += points
-                table.reason += [intern(r) if len(r) < 200 else r for r in reason]
-                table.order += map(intern, order)
+                table.append_columns([item] * len(repeat), repeat, unit, kind, verdict, points, reason, order)
         return table
 
     def calls(self) -> list[tuple]:

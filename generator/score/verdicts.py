@@ -78,8 +78,12 @@ class VerdictTable:
     def extend(self, rows: list[Verdict]) -> None:
         if not rows:
             return
-        intern = sys.intern
         _run, item, repeat, unit, kind, verdict, points, reason, order = zip(*rows)
+        self.append_columns(item, repeat, unit, kind, verdict, points, reason, order)
+
+    def append_columns(self, item, repeat, unit, kind, verdict, points, reason, order) -> None:
+        """Rows given column by column (any sequences), their short texts interned."""
+        intern = sys.intern
         self.item += item
         self.repeat += repeat
         self.unit += [intern(u) if len(u) < 64 else u for u in unit]
