@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
-from operator import itemgetter
+from operator import and_, eq, itemgetter
 from pathlib import Path
 
 import numpy as np
@@ -337,8 +337,14 @@ def _consistency(suite: Suite, items: list[Item], responses: list[tuple],
             answers.setdefault(k, []).append(scored.answers_of(suite, outcomes.get(scored)))
     out: dict[str, tuple[int, int]] = {}
     for k, given in answers.items():
-        same = [len(set(values)) == 1 for values in zip(*given)]
-        out[items[k].id] = (len(same), sum(same))
+        first = given[0]
+        if given.count(first) == len(given):  # every response answered every unit alike
+            out[items[k].id] = (len(first), len(first))
+            continue
+        alike: Iterator[bool] = map(eq, first, given[1])  # (as far as the shortest goes, as zip)
+        for other in given[2:]:
+            alike = map(and_, alike, map(eq, first, other))
+        out[items[k].id] = (min(map(len, given)), sum(alike))
     return out
 
 

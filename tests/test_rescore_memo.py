@@ -83,3 +83,33 @@ def test_consistency_counts_units_answered_the_same_in_every_repeat():
         (3, 0, Shown(("a", "b", "c")), True), (3, 1, Shown(("a", "z")), True),  # compared as far as the shorter goes
     ]
     assert _consistency(None, items, responses, {}) == {"i0": (3, 2), "i1": (2, 2), "i3": (2, 1)}
+
+
+def test_consistency_counts_equal_the_definition_on_random_answers():
+    import random
+
+    from generator.content import Item
+    from generator.rescore import _consistency
+
+    class Shown:
+        def __init__(self, answers):
+            self.answers = answers
+
+        def answers_of(self, suite, outcome=None):
+            return self.answers
+
+    rng = random.Random(7)
+    items = [Item(id=f"i{k:03d}", dataset="d", half="public", strata={}, document={}, spec=None) for k in range(300)]
+    responses, given = [], {}
+    for k in range(300):
+        for repeat in range(rng.randint(1, 5)):
+            answers = tuple(rng.choice("ab") for _ in range(rng.randint(0, 4)))
+            responses.append((k, repeat, Shown(answers), True))
+            given.setdefault(items[k].id, []).append(answers)
+    expected = {}
+    for item, answers in given.items():
+        if len(answers) > 1:  # the definition: units compared position by position, as zip goes
+            same = [len(set(values)) == 1 for values in zip(*answers)]
+            expected[item] = (len(same), sum(same))
+    assert _consistency(None, items, responses, {}) == expected
+    assert any(c > s for c, s in expected.values()) and any(c == s > 0 for c, s in expected.values())
