@@ -64,8 +64,7 @@ def verdict_lines(r) -> bytes:
         columns = (repeat(cell(csv_safe(t.run)), len(t)), cell.column(t.item), map(str, t.repeat),
                    cell.column(t.unit), cell.column(t.kind), cell.column(t.verdict), map(str, t.points),
                    cell.column(t.reason), cell.column(t.order))
-        text = "\n".join(map(",".join, zip(*columns))) + "\n" if len(t) else ""
-        r.held_csv = text.encode("utf-8", "backslashreplace")
+        r.held_csv = _lines(columns).encode("utf-8", "backslashreplace")
     return r.held_csv
 
 
@@ -74,8 +73,13 @@ def _column_lines(rows: list) -> str:
     if not rows:
         return ""
     cell = _Cells()
-    columns = [cell.any_column(values) for values in zip(*rows)]
-    return "\n".join(map(",".join, zip(*columns))) + "\n"
+    return _lines([cell.any_column(values) for values in zip(*rows)])
+
+
+def _lines(cells: Iterable[Iterable[str]]) -> str:
+    """CSV lines from columns of cells (each ending with a line break; none for no rows)."""
+    text = "\n".join(map(",".join, zip(*cells)))
+    return text + "\n" if text else ""
 
 
 _SPECIAL = re.compile('[,"\r\n]')  # a text with none of these is written as it is (the csv module quotes

@@ -219,8 +219,8 @@ class _Stored:
             if cache is None:
                 data = read_run(run.responses, self.log).data
             else:
-                public = run.responses.read_bytes()
-                self.keys[run.id] = run_key(skey, run, {run.responses: public})
+                raw = run.responses.read_bytes()
+                self.keys[run.id] = run_key(skey, run, {run.responses: raw})
                 entry = cache.read("runs", ls.suite.name, self.keys[run.id])
                 if isinstance(entry, dict):
                     r = self.cached[run.id] = run_from_entry(run, entry, self.folder)
@@ -229,11 +229,11 @@ class _Stored:
                     if g is not None and entry["checked_by"] == g.version:
                         g.vouch(run.id)
                     elif g is not None:
-                        g.send(run.id, read_run(run.responses, self.log, public).data)
+                        g.send(run.id, read_run(run.responses, self.log, raw).data)
                         self.unchecked.append(r)
                     continue
-                data = read_run(run.responses, self.log, public).data
-                del public
+                data = read_run(run.responses, self.log, raw).data
+                del raw
             if g is not None:
                 g.send(run.id, data)
             yield run, data
