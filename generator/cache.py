@@ -38,7 +38,7 @@ from .results import Run
 from .score.verdicts import VerdictTable
 from .sealing import private_file_of, revealed_file_of
 
-FORMAT = 4  # bump when an entry's layout changes
+FORMAT = 5  # bump when an entry's layout changes
 GENERATOR = Path(__file__).resolve().parent
 ROOT = GENERATOR.parent
 # Modules that do not take part in scoring: a change to them keeps the cached runs.

@@ -23,7 +23,8 @@ from .content import Item, SuiteConfig, load_items, load_suite
 from .crosscheck import Gate
 from .errors import ErrorLog, InputProblem
 from .plugins import PluginError, Registry, load_registry
-from .rescore import RunScore, Scoring, release_frozen, score_runs
+from .processes import score_runs
+from .rescore import RunScore, Scoring, release_frozen
 from .results import Run, list_run_dirs, load_run
 from .run_files import offload
 from .sealing import read_run

@@ -1,18 +1,14 @@
 """Scorer A: one run's stored bytes -> verdict rows -> per-item figures, calls and the digest the
-agreement gate compares. Runs are scored on several processes when asked; only the run's bytes
-travel to a worker and only its results travel back.
+agreement gate compares (processes.py scores runs on several processes).
 """
 
 from __future__ import annotations
 
 import gc
 import hashlib
-import multiprocessing as mp
 import sys
-import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import islice
 from operator import and_, eq, itemgetter
 from pathlib import Path
 
@@ -182,18 +178,18 @@ def _digest_tails(columns: tuple[tuple, ...]) -> tuple[bytes, ...] | None:
     known = _TAILS
     if len(known) > _TAILS_KEPT:
         known.clear()
-    out = []
     # the points' type is part of the key: 1 and 1.0 (and True) are equal keys but encode differently
-    for key in zip(unit, verdict, points, map(type, points), order):
-        tail = known.get(key)
-        if tail is None:
+    keys = tuple(zip(unit, verdict, points, map(type, points), order))
+    out = tuple(map(known.get, keys))
+    if None not in out:
+        return out
+    for key in keys:
+        if key not in known:
             try:
-                tail = orjson.dumps((key[0], key[1], key[2], key[4]))[1:] + b"\n"
+                known[key] = orjson.dumps((key[0], key[1], key[2], key[4]))[1:] + b"\n"
             except TypeError:
                 return None
-            known[key] = tail
-        out.append(tail)
-    return tuple(out)
+    return tuple(map(known.__getitem__, keys))
 
 
 _TAILS: dict[tuple, bytes] = {}
@@ -282,7 +278,7 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
             per_response.append((k, 0, hit, False))
             calls.append(missing_row(run_id, item.id))
             result.missing += 1
-    calls.sort(key=lambda r: (r[1], r[2]))
+    calls.sort(key=itemgetter(1, 2))
     if per_response:
         where = np.fromiter(map(itemgetter(0), per_response), dtype=np.int64, count=len(per_response))
         figures = np.array([r[2].figures for r in per_response], dtype=float).reshape(len(per_response), width)
@@ -326,25 +322,30 @@ def _consistency(suite: Suite, items: list[Item], responses: list[tuple],
     """item -> (units compared, units whose answer was the same in every response), for the items
     answered more than once. Units are compared position by position, as far as the response with
     the fewest units goes; what a response answered for a unit is `_answers` (as the suite shows it).
-    Only those items' answers are formatted, and only the two counts are kept."""
-    seen: set[int] = set()
-    several: set[int] = set()
-    for r in responses:
-        (several if r[0] in seen else seen).add(r[0])
-    answers: dict[int, list[tuple[str, ...]]] = {}
+    Only those items' answers are formatted (not when every response had the same content), and only
+    the two counts are kept."""
+    given: dict[int, list[_Scored]] = {}
     for k, _repeat, scored, _stored in responses:
-        if k in several:
-            answers.setdefault(k, []).append(scored.answers_of(suite, outcomes.get(scored)))
+        if k in given:
+            given[k].append(scored)
+        else:
+            given[k] = [scored]
     out: dict[str, tuple[int, int]] = {}
-    for k, given in answers.items():
-        first = given[0]
-        if given.count(first) == len(given):  # every response answered every unit alike
+    for k, scored_as in given.items():
+        if len(scored_as) < 2:
+            continue
+        if scored_as.count(scored_as[0]) == len(scored_as):  # one content every time: alike, unformatted
+            out[items[k].id] = (len(scored_as[0]), len(scored_as[0]))
+            continue
+        answers = [s.answers_of(suite, outcomes.get(s)) for s in scored_as]
+        first = answers[0]
+        if answers.count(first) == len(answers):  # every response answered every unit alike
             out[items[k].id] = (len(first), len(first))
             continue
-        alike: Iterator[bool] = map(eq, first, given[1])  # (as far as the shortest goes, as zip)
-        for other in given[2:]:
+        alike: Iterator[bool] = map(eq, first, answers[1])  # (as far as the shortest goes, as zip)
+        for other in answers[2:]:
             alike = map(and_, alike, map(eq, first, other))
-        out[items[k].id] = (min(map(len, given)), sum(alike))
+        out[items[k].id] = (min(map(len, answers)), sum(alike))
     return out
 
 
@@ -370,61 +371,3 @@ def _answers_of(suite: Suite, outcome: Outcome, units: Iterable[str]) -> tuple[s
     if outcome.answer is None:
         return tuple(f"<{outcome.status}>" for _ in units)
     return suite.answer_values(outcome.answer, units)
-
-
-# Worker processes inherit the plugin, the items and `then` through fork; only a run's bytes travel to
-# them, and only its results and errors travel back.
-_WORKER: dict = {}
-
-
-def _score_in_worker(task: tuple[Run, bytes]) -> tuple[RunScore, list]:
-    run, data = task
-    s: Scoring = _WORKER["scoring"]
-    log = ErrorLog(s.log.root)
-    scoring = Scoring(s.suite, s.items, log, s.public_dir)
-    scoring.memo = s.memo  # this worker's copy, kept from run to run
-    result = score_run(run, data, scoring)
-    if _WORKER["then"] is not None:
-        _WORKER["then"](result)
-    return result, log.errors
-
-
-def score_runs(runs: Iterable[tuple[Run, bytes]], s: Scoring, jobs: int,
-               then: Callable[[RunScore], None] | None = None) -> Iterator[RunScore]:
-    """Score each (run, its stored bytes) in order, on `jobs` processes when asked; the bytes are taken
-    from `runs` only as scoring needs them (a few runs ahead). `then` is given each RunScore right
-    after it is scored, in the process that scored it (e.g. run_files.offload: only what it leaves
-    travels back)."""
-    pending = iter(runs)
-    head = list(islice(pending, 2))
-    if jobs <= 1 or len(head) < 2 or "fork" not in mp.get_all_start_methods():
-        for run, data in _drain(head, pending):
-            result = score_run(run, data, s)
-            del data
-            if then is not None:
-                then(result)
-            yield result
-        return
-    _WORKER.update(scoring=s, then=then)
-    in_flight = threading.Semaphore(jobs + 1)  # runs read but not yet scored: bounds memory
-
-    def tasks() -> Iterator[tuple[Run, bytes]]:
-        for task in _drain(head, pending):
-            in_flight.acquire()
-            yield task
-
-    try:
-        with mp.get_context("fork").Pool(jobs) as pool:
-            for result, errors in pool.imap(_score_in_worker, tasks()):
-                in_flight.release()
-                s.log.errors.extend(errors)
-                yield result
-    finally:
-        _WORKER.clear()
-
-
-def _drain(head: list, rest: Iterator) -> Iterator:
-    """The items of `head` (each let go once taken), then those of `rest`."""
-    while head:
-        yield head.pop(0)
-    yield from rest

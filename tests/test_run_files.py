@@ -12,7 +12,8 @@ import pytest
 from generator.errors import ErrorLog
 from generator.outputs import verdict_lines
 from generator.pipeline import load
-from generator.rescore import RunScore, Scoring, score_run, score_runs
+from generator.processes import score_runs
+from generator.rescore import RunScore, Scoring, score_run
 from generator.run_files import offload, read_rows
 from generator.score.verdicts import VerdictTable, verdict_row
 from generator.sealing import read_run
@@ -103,6 +104,22 @@ def test_several_processes_score_and_offload_as_one(extracting, tmp_path):
     for a, b in zip(alone, forked, strict=True):
         assert b.held is None and b.files is not None  # offloaded in the worker: only the light parts came back
         assert _light(a) == _light(b) and _heavy(a) == _heavy(b), a.run.id
+
+
+def test_several_processes_give_the_same_errors_and_warnings_as_one(extracting):
+    ls, data = extracting
+    pairs = [(run, data[run.id]) for run in ls.runs]
+    pairs[0] = (pairs[0][0], b"")  # holds no response: a warning
+    pairs[1] = (pairs[1][0], data[pairs[1][0].id] + b"not json\n")  # an error
+    logs = []
+    for jobs in (1, 2):
+        log = ErrorLog(ROOT)
+        scored = list(score_runs(iter(pairs), Scoring(ls.plugin, ls.items, log), jobs=jobs))
+        assert len(scored) == len(pairs)
+        logs.append((log.errors, log.warnings))
+    assert logs[0] == logs[1]
+    assert [w.message for w in logs[0][1]] == ["holds no response: every item of the run counts as a failed call"]
+    assert len(logs[0][0]) == 1 and "not valid JSON" in logs[0][0][0].message
 
 
 @pytest.mark.parametrize("cache", [True, False])

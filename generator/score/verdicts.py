@@ -110,31 +110,25 @@ class VerdictTable:
     def __len__(self) -> int:
         return len(self.item)
 
-    # A table travels from a worker process as a few long strings, not millions of small objects.
+    # A table travels from a worker process (and into the build cache) as its lists themselves: the
+    # texts of a table are a few shared (interned) objects, which pickle and marshal write once each
+    # and give back shared; the whole numbers as two byte strings.
     _TEXT = ("item", "unit", "kind", "verdict", "reason", "order")
-    _SEP = "\x1e"
 
     def __getstate__(self) -> dict:
         state: dict = {"run": self.run, "repeat": array("q", self.repeat).tobytes(),
                        "points": array("q", self.points).tobytes()}
         for name in self._TEXT:
-            col = getattr(self, name)
-            joined = self._SEP.join(col)
-            state[name] = joined if joined.count(self._SEP) == max(len(col) - 1, 0) and col else col
+            state[name] = getattr(self, name)
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.run = state["run"]
         self.repeat = array("q", state["repeat"]).tolist()
         self.points = array("q", state["points"]).tolist()
-        n = len(self.repeat)
-        intern = sys.intern
         for name in self._TEXT:
             value = state[name]
-            if isinstance(value, str):
-                col = value.split(self._SEP) if n else []
-                value = col if name in ("item", "reason") else list(map(intern, col))
-            setattr(self, name, value)
+            setattr(self, name, value if value.__class__ is list else list(value))
 
     def rows(self, start: int = 0, stop: int | None = None) -> Iterator[Verdict]:
         stop = len(self.item) if stop is None else stop

@@ -32,28 +32,29 @@ _SEVEN = Decimal("0.7")
 _FIELD_NAME = {f"field:{f}": f for f in FIELDS}
 _ANSWER_KEY = {"line_items": "line_items", "decision": "risk", "proof": "reasons", "edited_field": "reasons",
                "check:totals_add_up": "checks"}
+# unit -> (shown from the answer's fields?, the key there), for answer_values (other units: as answer_value)
+_SHOWN_FROM = {**{unit: (True, name) for unit, name in _FIELD_NAME.items()},
+               **{unit: (False, key) for unit, key in _ANSWER_KEY.items()}}
 
 
 def figures(verdicts: Sequence[Verdict]) -> tuple[float, ...]:
     """Rule page section 4: the per-item figures of one response."""
     out = [0.0] * _WIDTH
-    for v in verdicts:
-        kind, unit = v.kind, v.unit
+    for _run, _item, _repeat, unit, kind, verdict, _points, _reason, order in verdicts:
         if kind == "field":
             n, ok_at = _FIELD_AT.get(unit) or _field_at(unit)
-            ok = 1.0 if v.verdict in _OK else 0.0
+            ok = 1.0 if verdict in _OK else 0.0
             out[_FIELDS_N] += 1
             out[_FIELDS_OK] += ok
             out[n] = 1
             out[ok_at] = ok
         elif unit == "line_items":
-            for at, count in zip(_LINES_AT, v.order.split(" ")):
+            for at, count in zip(_LINES_AT, order.split(" ")):
                 out[at] = int(count)
         elif unit == "check:totals_add_up":
-            out[_VALID] = float(v.verdict not in _BAD)
+            out[_VALID] = float(verdict not in _BAD)
         elif unit == "decision":
             out[_BASE] = 1
-            verdict, order = v.verdict, v.order
             flagged_07 = order != "" and _at_least_07(order)
             out[_FAKE if verdict in _FAKE_VERDICTS else _GENUINE] = 1
             if verdict in _FLAGGED:
@@ -164,20 +165,14 @@ class RaBench(Suite):
         texts: dict[int, str] = {}  # id of a value that is not a string -> its text (the answer holds it)
         out = []
         for unit in units:
-            name = _FIELD_NAME.get(unit)
-            if name is None and unit.startswith("field:"):
-                name = unit.split(":", 1)[1]
-            if name is not None:
-                if name not in fields:
-                    out.append("<absent>")
-                    continue
-                value = fields[name]
-            else:
-                key = _ANSWER_KEY.get(unit, "duplicate")
-                if key not in answer:  # type: ignore[operator]
-                    out.append("<absent>")
-                    continue
-                value = answer[key]  # type: ignore[index]
+            where = _SHOWN_FROM.get(unit)
+            if where is None:
+                where = (True, unit.split(":", 1)[1]) if unit.startswith("field:") else (False, "duplicate")
+            source = fields if where[0] else answer
+            if where[1] not in source:  # type: ignore[operator]
+                out.append("<absent>")
+                continue
+            value = source[where[1]]  # type: ignore[index]
             if value.__class__ is str:
                 out.append(value[:200])
             else:

@@ -1,0 +1,72 @@
+"""Scoring a suite's runs (rescore.py) one after the other, or on several processes, a run each.
+
+Worker processes are forked: they inherit the plugin, the items and `then`; only a run's bytes travel
+to them, and only its results, errors and warnings travel back.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
+
+from .errors import ErrorLog
+from .rescore import RunScore, Scoring, score_run
+from .results import Run
+
+_WORKER: dict = {}
+
+
+def _score_in_worker(task: tuple[Run, bytes]) -> tuple[RunScore, list, list]:
+    run, data = task
+    s: Scoring = _WORKER["scoring"]
+    log = ErrorLog(s.log.root)
+    scoring = Scoring(s.suite, s.items, log, s.public_dir)
+    scoring.memo = s.memo  # this worker's copy, kept from run to run
+    result = score_run(run, data, scoring)
+    if _WORKER["then"] is not None:
+        _WORKER["then"](result)
+    return result, log.errors, log.warnings
+
+
+def score_runs(runs: Iterable[tuple[Run, bytes]], s: Scoring, jobs: int,
+               then: Callable[[RunScore], None] | None = None) -> Iterator[RunScore]:
+    """Score each (run, its stored bytes) in order, on `jobs` processes when asked; the bytes are taken
+    from `runs` only as scoring needs them (a few runs ahead). `then` is given each RunScore right
+    after it is scored, in the process that scored it (e.g. run_files.offload: only what it leaves
+    travels back)."""
+    pending = iter(runs)
+    head = list(islice(pending, 2))
+    if jobs <= 1 or len(head) < 2 or "fork" not in mp.get_all_start_methods():
+        for run, data in _drain(head, pending):
+            result = score_run(run, data, s)
+            del data
+            if then is not None:
+                then(result)
+            yield result
+        return
+    _WORKER.update(scoring=s, then=then)
+    in_flight = threading.Semaphore(jobs + 1)  # runs read but not yet scored: bounds memory
+
+    def tasks() -> Iterator[tuple[Run, bytes]]:
+        for task in _drain(head, pending):
+            in_flight.acquire()
+            yield task
+
+    try:
+        with mp.get_context("fork").Pool(jobs) as pool:
+            for result, errors, warnings in pool.imap(_score_in_worker, tasks()):
+                in_flight.release()
+                s.log.errors.extend(errors)
+                s.log.warnings.extend(warnings)
+                yield result
+    finally:
+        _WORKER.clear()
+
+
+def _drain(head: list, rest: Iterator) -> Iterator:
+    """The items of `head` (each let go once taken), then those of `rest`."""
+    while head:
+        yield head.pop(0)
+    yield from rest
