@@ -122,6 +122,20 @@ def test_several_processes_give_the_same_errors_and_warnings_as_one(extracting):
     assert len(logs[0][0]) == 1 and "not valid JSON" in logs[0][0][0].message
 
 
+def test_several_processes_leave_no_file_behind(extracting, tmp_path, monkeypatch):
+    import tempfile
+
+    ls, data = extracting
+    pairs = [(run, data[run.id]) for run in ls.runs]
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where the runs' bytes go to the workers
+    assert len(list(score_runs(iter(pairs), Scoring(ls.plugin, ls.items, ErrorLog(ROOT)), jobs=2))) == len(pairs)
+    assert list(tmp_path.iterdir()) == []
+    stopped = score_runs(iter(pairs), Scoring(ls.plugin, ls.items, ErrorLog(ROOT)), jobs=2)
+    next(stopped)  # the caller stops after the first run (as on an error): the rest is cleaned up too
+    stopped.close()
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("cache", [True, False])
 def test_a_site_build_reads_each_responses_file_once(tmp_path, monkeypatch, cache):
     root = make_project(tmp_path / "p")
