@@ -9,7 +9,11 @@ default). The floor reads the same files and parses every line with orjson, doin
 Targets (those of the rescore bench, bench/rescore_throughput.py): scorer A within 10x of the floor;
 the rescore with the agreement gate within 3x scorer A alone on one process.
 
-    python bench/rabench_rescore.py [--receipts 10000] [--repeats 3] [--jobs 2] [--keep DIR] [--split]
+    python bench/rabench_rescore.py [--receipts 10000] [--repeats 3] [--jobs 2] [--trials 3] [--keep DIR] [--split]
+
+Each measurement is taken --trials times, each time in a new process (so that nothing a suite keeps
+from one scoring makes the next faster) and next to a floor measured just before it; the report gives
+the median of the trials' ratios and their range (on a shared machine one trial can be 15% off).
 
 --split measures scorer A again as it is and with the suite's own methods answered from tables filled by
 a pass before (the digests must be the same): the difference is the time of the suite's own methods.
@@ -20,6 +24,8 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -77,6 +83,22 @@ def timed(root: Path, jobs: int, gate: bool):
     start = time.perf_counter()
     results = score([loaded], root, jobs, gate)
     return results, time.perf_counter() - start
+
+
+def measured(root: Path, jobs: int, gate: bool) -> dict:
+    """One trial in a new process: the seconds `timed` took, and what was scored."""
+    out = subprocess.run([sys.executable, __file__, "--keep", str(root), "--measure", f"{jobs},{int(gate)}"],
+                         check=True, capture_output=True, text=True).stdout
+    return orjson.loads(out.strip().splitlines()[-1])
+
+
+def _measure(root: Path, how: str) -> None:
+    jobs, gate = (int(x) for x in how.split(","))
+    results, t = timed(root, jobs, bool(gate))
+    print(orjson.dumps({"seconds": t, "verdicts": sum(len(r.verdicts) for res in results for r in res.runs),
+                        "compared": results[0].agreement.get("compared", 0),
+                        "differing": results[0].agreement.get("differing", 0),
+                        "digests": [r.digest for res in results for r in res.runs]}).decode())
 
 
 def split(root: Path) -> str:
@@ -146,9 +168,14 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2, help="processes for scorer A in the second measurement")
     ap.add_argument("--split", action="store_true", help="also measure scorer A with the suite's own methods "
                                                           "answered from tables (where the time goes)")
+    ap.add_argument("--trials", type=int, default=3, help="times each measurement is taken (median reported)")
+    ap.add_argument("--measure", help=argparse.SUPPRESS)  # one trial, in a process of its own (`measured`)
     ap.add_argument("--keep", type=Path, help="build the scaled project here and keep it (a project kept there "
                                                 "before is measured again, not rebuilt)")
     args = ap.parse_args()
+    if args.measure:
+        _measure(args.keep, args.measure)
+        return
     tmp = Path(tempfile.mkdtemp(prefix="tally-bench-rabench-")) if args.keep is None else args.keep
     try:
         start = time.perf_counter()
@@ -162,22 +189,36 @@ def main() -> None:
         print(f"scaled RA-Bench: {args.receipts:,} receipts x {len(TARGETS) + 1} targets x {args.repeats} repeats = "
               f"{n:,} responses, {size / 1e6:.0f} MB (built in {time.perf_counter() - start:.0f} s)")
         floor(tmp)  # warm the page cache so that every measurement reads from memory
-        t_floor, _ = floor(tmp)
-        print(f"floor (read + orjson.loads every line, one process): {t_floor:.2f} s, {n / t_floor:,.0f} responses/s")
-        t_a = 0.0
-        for jobs in sorted({1, args.jobs}):
-            results, t = timed(tmp, jobs, gate=False)
-            verdicts = sum(len(r.verdicts) for res in results for r in res.runs)
-            print(f"scorer A alone, {jobs} process(es): {t:.2f} s ({n / t:,.0f} responses/s, {verdicts:,} verdicts); "
-                  f"{t / t_floor:.1f}x the floor (target <= 10x)")
-            t_a = t if jobs == 1 else t_a
-            del results
-        results, t_gate = timed(tmp, 1, gate=True)
-        agreement = results[0].agreement
-        print(f"rescore with the agreement gate (A on one process, B beside it): {t_gate:.2f} s = "
-              f"{t_gate / t_a:.2f}x scorer A alone (target <= 3x), {t_gate / t_floor:.1f}x the floor; "
-              f"{agreement['compared']:,} verdicts compared, {agreement['differing']} differ")
-        del results
+        configs = [(jobs, False) for jobs in sorted({1, args.jobs})] + [(1, True)]
+        trials: dict[tuple[int, bool], list[tuple[float, float, dict]]] = {c: [] for c in configs}
+        floors = []
+        for _ in range(args.trials):
+            for config in configs:
+                t_floor, _n = floor(tmp)
+                floors.append(t_floor)
+                got = measured(tmp, *config)
+                trials[config].append((got["seconds"] / t_floor, got["seconds"], got))
+        if len({tuple(g["digests"]) for got in trials.values() for _r, _t, g in got}) != 1:
+            raise SystemExit("the runs' digests differ between trials or numbers of processes")
+        print(f"floor (read + orjson.loads every line, one process): median {statistics.median(floors):.2f} s "
+              f"({min(floors):.2f}-{max(floors):.2f} s over {len(floors)} measurements)")
+        for (jobs, gate), got in trials.items():
+            ratios = [r for r, _t, _g in got]
+            seconds = statistics.median(t for _r, t, _g in got)
+            last = got[-1][2]
+            if not gate:
+                print(f"scorer A alone, {jobs} process(es): median {seconds:.2f} s ({n / seconds:,.0f} responses/s, "
+                      f"{last['verdicts']:,} verdicts); median {statistics.median(ratios):.1f}x the floor "
+                      f"(trials {min(ratios):.1f}x-{max(ratios):.1f}x; target <= 10x)")
+        a_alone = [t for _r, t, _g in trials[(1, False)]]
+        gated = trials[(1, True)]
+        per_trial = [t / a for (_r, t, _g), a in zip(gated, a_alone)]
+        last = gated[-1][2]
+        print(f"rescore with the agreement gate (A on one process, B beside it): median "
+              f"{statistics.median(t for _r, t, _g in gated):.2f} s = median {statistics.median(per_trial):.2f}x "
+              f"scorer A alone in the same trial (trials {min(per_trial):.2f}x-{max(per_trial):.2f}x; target <= 3x), "
+              f"median {statistics.median(r for r, _t, _g in gated):.1f}x the floor; "
+              f"{last['compared']:,} verdicts compared, {last['differing']} differ")
         if args.split:
             print(split(tmp))
     finally:
