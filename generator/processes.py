@@ -85,7 +85,6 @@ def score_runs(runs: Iterable[tuple[Run, bytes]], s: Scoring, jobs: int,
         shutil.rmtree(folder, ignore_errors=True)
 
 
-
 def _drain(head: list, rest: Iterator) -> Iterator:
     """The items of `head` (each let go once taken), then those of `rest`."""
     while head:
