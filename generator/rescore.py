@@ -234,7 +234,11 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
     extract, what, score, item_figures = suite.extract_answer, suite.answer_what, suite.score, suite.item_figures
     by_id, position, public, memo, run_id = s.by_id, s.position, [], s.memo, run.id
     done: set[tuple[str, int]] = set()
-    outcomes: dict[_Scored, Outcome] = {}  # the outcomes scored in this run
+    outcomes: dict[_Scored, Outcome] = {}  # the outcomes scored in this run, while their answers may be wanted
+    # item position -> the entry of its one response so far, or None once it has several: an item's
+    # answers are formatted as soon as it has a second response (repeats are usually next to each
+    # other in a file, while the answer objects are still at hand)
+    firsts: dict[int, _Scored | None] = {}
     for _line, record, start, length in iter_records(run, s.half, s.log, data):
         item = by_id[record["item"]]
         repeat = record["repeat"]
@@ -259,6 +263,14 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
                 memo.put(key, hit)
                 outcomes[hit] = outcome  # for its answers, while this run is scored
             scored = hit
+            if k not in firsts:
+                firsts[k] = scored
+            else:
+                first = firsts[k]
+                if first is not None:
+                    first.answers_of(suite, outcomes.pop(first, None))
+                    firsts[k] = None
+                scored.answers_of(suite, outcomes.pop(scored, None))
             per_response.append((k, repeat, scored, True))
             calls.append(call_row(run_id, record, scored.status))
         done.add((item.id, repeat))
@@ -287,6 +299,7 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
         for c in range(width):
             result.sums[:, c] = np.bincount(where, weights=figures[:, c], minlength=n)
         result.repeats[:] = np.bincount(where, minlength=n)
+    del firsts
     result.consistency = _consistency(suite, s.items, per_response, outcomes)
     outcomes.clear()
     per_response.sort(key=itemgetter(0, 1))  # positions follow item ids: sorted by item, then repeat
