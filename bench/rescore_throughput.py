@@ -3,7 +3,9 @@
 The scaled corpus regenerates the example runs under new seeds (so the answers differ from run to
 run, as they would between real models) until it holds at least --responses records (default
 200,000). The floor reads the same files and parses every line with
-orjson, doing nothing else. Target: rescoring within 10x of the floor.
+orjson, doing nothing else; it is measured again before each measurement, and the ratios are to the
+median of those readings (on a shared machine one reading can be 50% off). Target: rescoring within 10x
+of the floor.
 
     python bench/rescore_throughput.py [--responses 200000] [--keep DIR]
 """
@@ -14,6 +16,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -108,34 +111,40 @@ def main() -> None:
         size = sum(p.stat().st_size for p in (tmp / "results").rglob("responses.jsonl"))
         print(f"scaled corpus: {n} responses in {runs} runs, {size / 1e6:.0f} MB")
         floor(tmp)  # warm the page cache so both measurements read from memory
-        t_floor, n_floor = floor(tmp)
-        print(f"floor (read + orjson.loads every line, one process): {t_floor:.2f} s, "
-              f"{n_floor / t_floor:,.0f} responses/s")
+        floors: list[float] = []
         cpus = os.cpu_count() or 1
+        alone = {}  # jobs -> (seconds scoring, seconds writing outputs, verdicts)
         for jobs in sorted({1, cpus}):
+            floors.append(floor(tmp)[0])
             results, t_score, loaded = timed_score(tmp, jobs, gate=False)
             start = time.perf_counter()
             write_outputs(tmp / "build" / "rescore", results)
-            t_write = time.perf_counter() - start
-            verdicts = sum(len(r.verdicts) for res in results for r in res.runs)
+            alone[jobs] = (t_score, time.perf_counter() - start, sum(len(r.verdicts) for res in results for r in res.runs))
+            del results  # so that the next measurement starts from the same heap
+        floors.append(floor(tmp)[0])
+        t_b = scorer_b_alone(loaded)
+        gated = {}  # jobs -> (seconds, agreement)
+        for jobs in sorted({1, cpus}):
+            floors.append(floor(tmp)[0])
+            results, t_gate, _ = timed_score(tmp, jobs, gate=True)
+            gated[jobs] = (t_gate, results[0].agreement)
+            del results
+        t_floor = statistics.median(floors)
+        print(f"floor (read + orjson.loads every line, one process): median {t_floor:.2f} s of {len(floors)} readings "
+              f"({min(floors):.2f}-{max(floors):.2f} s), {n / t_floor:,.0f} responses/s")
+        for jobs, (t_score, t_write, verdicts) in alone.items():
             print(f"scorer A alone, {jobs} process(es): {t_score:.2f} s scoring ({n / t_score:,.0f} responses/s, "
                   f"{verdicts:,} verdicts) + {t_write:.2f} s writing outputs")
             print(f"  ratio to the floor: {t_score / t_floor:.1f}x scoring, {(t_score + t_write) / t_floor:.1f}x "
                   "with writing (target <= 10x)")
-            if jobs == 1:
-                t_a = t_score
-            del results  # so that the next measurement starts from the same heap
-        t_b = scorer_b_alone(loaded)
+        t_a = alone[1][0]
         print(f"scorer B alone (one Node process): {t_b:.2f} s; scorer A alone (one process): {t_a:.2f} s; "
               f"B/A time ratio {t_b / t_a:.2f} (target <= 1)")
-        for jobs in sorted({1, cpus}):
-            results, t_gate, _ = timed_score(tmp, jobs, gate=True)
-            agreement = results[0].agreement
+        for jobs, (t_gate, agreement) in gated.items():
             print(f"rescore with the agreement gate (A and B side by side, each file read once), {jobs} process(es) "
                   f"for A: {t_gate:.2f} s = {t_gate / t_a:.2f}x scorer A alone on one process (target <= 3x), "
                   f"{t_gate / t_floor:.1f}x the floor; {agreement['compared']:,} verdicts compared, "
                   f"{agreement['differing']} differ")
-            del results
     finally:
         if args.keep is None:
             shutil.rmtree(tmp, ignore_errors=True)
