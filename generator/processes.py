@@ -63,23 +63,35 @@ def score_runs(runs: Iterable[tuple[Run, bytes]], s: Scoring, jobs: int,
     # 0.2 to 0.4 s, and its results 0.24 s, which the worker spent waiting.
     folder = Path(tempfile.mkdtemp(prefix="tally-runs-"))
 
+    stopped = threading.Event()
+
     def tasks() -> Iterator[tuple[Run, Path]]:
-        for index, (run, data) in enumerate(_drain(head, pending)):
+        """Run by the pool's feeding thread: a run is read and handed on only when fewer than jobs + 1 are
+        waiting, and not once scoring stops (the pool's shutdown waits for this thread)."""
+        ahead = enumerate(_drain(head, pending))
+        while True:
             in_flight.acquire()
+            if stopped.is_set() or (task := next(ahead, None)) is None:
+                return
+            index, (run, data) = task
             path = folder / f"run-{index}"
             path.write_bytes(data)
-            del data
+            del data, task
             yield run, path
 
     try:
         with mp.get_context("fork").Pool(jobs) as pool:
-            for out in pool.imap(_score_in_worker, tasks()):
-                result, errors, warnings = pickle.loads(out.read_bytes())
-                out.unlink()
+            try:
+                for out in pool.imap(_score_in_worker, tasks()):
+                    result, errors, warnings = pickle.loads(out.read_bytes())
+                    out.unlink()
+                    in_flight.release()
+                    s.log.errors.extend(errors)
+                    s.log.warnings.extend(warnings)
+                    yield result
+            finally:  # (also when the caller stops early) the feeding thread may wait: it is woken to end
+                stopped.set()
                 in_flight.release()
-                s.log.errors.extend(errors)
-                s.log.warnings.extend(warnings)
-                yield result
     finally:
         _WORKER.clear()
         shutil.rmtree(folder, ignore_errors=True)
