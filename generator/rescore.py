@@ -235,9 +235,9 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
     by_id, position, public, memo, run_id = s.by_id, s.position, [], s.memo, run.id
     done: set[tuple[str, int]] = set()
     outcomes: dict[_Scored, Outcome] = {}  # the outcomes scored in this run, while their answers may be wanted
-    # item position -> the entry of its one response so far, or None once it has several: an item's
-    # answers are formatted as soon as it has a second response (repeats are usually next to each
-    # other in a file, while the answer objects are still at hand)
+    # item position -> the entry every response to it so far scored to, or None once two differ: an
+    # item's answers are formatted as soon as two of its responses differ (repeats are usually next to
+    # each other in a file, while the answer objects are still at hand); alike throughout, never
     firsts: dict[int, _Scored | None] = {}
     for _line, record, start, length in iter_records(run, s.half, s.log, data):
         item = by_id[record["item"]]
@@ -265,8 +265,7 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
             scored = hit
             if k not in firsts:
                 firsts[k] = scored
-            else:
-                first = firsts[k]
+            elif (first := firsts[k]) is not scored:
                 if first is not None:
                     first.answers_of(suite, outcomes.pop(first, None))
                     firsts[k] = None
