@@ -6,9 +6,13 @@ import os
 import shutil
 from pathlib import Path
 
+from .folders import refuse_links
+
 
 def swap_in(fresh: Path, target: Path) -> None:
-    """Replace `target` by `fresh` (both on one file system) with renames only."""
+    """Replace `target` by `fresh` (both on one file system) with renames only. A `target` that is a
+    symbolic link, or holds one, is refused (generator/folders.py): the old one is deleted."""
+    refuse_links(target, "output folder")
     if not target.exists():
         os.replace(fresh, target)
         return

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .folders import refuse_links
 from .outputs import verdict_lines
 from .rescore import RunScore
 from .results import Run
@@ -136,6 +137,7 @@ class Cache:
     """build/cache/ of one project: `runs/<suite>/<key>` and `stats/<suite>/<key>` entries."""
 
     def __init__(self, folder: Path) -> None:
+        refuse_links(folder, "build cache")  # pruning a linked folder would delete the link's target's files
         self.folder = folder
         self.counts = CacheCounts()
 

@@ -49,14 +49,16 @@ def rescore(root: Path, suites: tuple[str, ...], out: Path | None, jobs: int | N
     """
     from .cache import Cache
     from .errors import Disagreement
+    from .folders import check_project_outputs
     from .outputs import write_outputs
     from .pipeline import load_and_score
     from .report import print_agreement, print_summary
 
+    out = out or root / "build" / "rescore"
+    check_project_outputs(root, out)
     scored = load_and_score(root, list(suites) or None, options.jobs_or_cpus(jobs), not skip_scorer_b,
                             options.progress_factory(quiet), cache=None if no_cache else Cache(root / "build" / "cache"),
                             scheduler=scheduler)
-    out = out or root / "build" / "rescore"
     write_outputs(out, scored, only=bool(suites))
     for res in scored:
         click.echo(print_summary(res))

@@ -25,11 +25,13 @@ def seal(suite_names: tuple[str, ...], all_suites: bool, root: Path) -> None:
     with the item's commitment hash instead of the request. Idempotent: run it again after results
     are regenerated."""
     from .pipeline import suite_names as known
-    from .sealing import private_file, seal_suite
+    from .folders import refuse_links
+    from .sealing import PRIVATE_RESULTS, private_file, seal_suite
 
     if bool(suite_names) == all_suites:
         raise click.UsageError("name the suites to seal, or pass --all")
     names = known(root) if all_suites else list(suite_names)
+    refuse_links(root.joinpath(*PRIVATE_RESULTS), "private storage", root)
     unknown = [n for n in names if n not in known(root)]
     if unknown:
         raise InputProblem(f"no suite named {', '.join(map(repr, unknown))}; known: {', '.join(known(root))}")

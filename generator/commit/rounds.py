@@ -12,6 +12,7 @@ import tomllib
 from pathlib import Path
 
 from .. import __version__
+from ..folders import refuse_links
 from ..ids import id_problem
 from . import (
     ITEMS,
@@ -127,6 +128,8 @@ def commit(root: Path, round_name: str, items_dir: Path, key_path: Path, *, priv
     scorer = scorer_of(root, benchmark)
     items = read_private_items(items_dir)
     private = private_dir or private_round_dir(root, round_name)
+    if private_dir is None:  # the default, inside the project: never through a committed link
+        refuse_links(private, "private storage", root)
     _outside_content(root, private, "private storage")
     if private.exists() and any(private.iterdir()):
         raise CommitError(f"{private} is not empty; private storage of a round is written once")

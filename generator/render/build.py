@@ -17,6 +17,7 @@ from pathlib import Path
 from ..atomic import swap_in
 from ..cache import Cache
 from ..errors import TallyError
+from ..folders import check_project_outputs
 from ..memory import peak_mb, release_freed
 from .charts import plotly_file, write_plotly
 from .downloads import listing, write_data_files, write_table
@@ -366,6 +367,7 @@ def build_site(root: Path, out: Path | None = None, draft: bool = False, resampl
     """
     root = Path(root)
     report = BuildReport(Path(out) if out else root / "site")
+    check_project_outputs(root, report.out)  # a linked site or build/ would be replaced or pruned outside the project
     with build_lock(root):
         _clean_stale(root, report.out)
         site = None

@@ -23,11 +23,13 @@ def stats(root: Path, resamples: int | None, suites: tuple[str, ...], jobs: int 
     Writes build/rescore/<suite>/ and build/stats/<suite>/stats.json. Exit status as `tally rescore`.
     """
     from ..errors import Disagreement
+    from ..folders import check_project_outputs
     from ..outputs import write_outputs
     from ..pipeline import load_and_score
     from .engine import compute, planned_rows, write_stats
     from .inputs import suite_data
 
+    check_project_outputs(root, root / "build" / "rescore", root / "build" / "stats")
     progress = options.progress_factory(quiet)
     scored = load_and_score(root, list(suites) or None, options.jobs_or_cpus(jobs), not skip_scorer_b, progress)
     write_outputs(root / "build" / "rescore", scored, only=bool(suites))
