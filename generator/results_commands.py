@@ -24,8 +24,8 @@ def seal(suite_names: tuple[str, ...], all_suites: bool, root: Path) -> None:
     a sealed record in their place: the call's figures, the per-unit verdicts and the record's SHA-256,
     with the item's commitment hash instead of the request. Idempotent: run it again after results
     are regenerated."""
-    from .pipeline import suite_names as known
     from .folders import refuse_links
+    from .pipeline import suite_names as known
     from .sealing import PRIVATE_RESULTS, private_file, seal_suite
 
     if bool(suite_names) == all_suites:
