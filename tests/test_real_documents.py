@@ -138,7 +138,8 @@ def _pyiem_reading(item: dict) -> dict | None:
 
 
 def test_pyiem_cross_check_lists_every_disagreement(real_items):
-    pytest.importorskip("pyiem.nws.products")
+    pytest.importorskip("pyiem.nws.products",
+                        reason="the NWS cross-check needs pyiem: pip install -e '.[crosscheck]'")
     found = set()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
