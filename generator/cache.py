@@ -7,9 +7,12 @@ A's rules) and scorer B scripts, the shared scorer B core and scorer A's own mod
 key, the number of resamples and the statistics engine's sources (`stats_key`). A change to any of
 these gives a new key, so nothing that depends on it is reused; nothing else is invalidated.
 
-Each entry is one file: the SHA-256 of its payload, then the payload (`marshal`, plain values only:
-nothing is executed when an entry is read). An entry whose hash does not match, or that cannot be read,
-is counted as corrupt, deleted and computed again, never trusted. Entries are written through a
+Each entry is one file: the HMAC-SHA256 of its payload, then the payload (`marshal`, plain values only:
+nothing is executed when an entry is read). The HMAC's key is this user's, kept outside every project
+(`cache_secret`), so an entry that came with a cloned repository, or was forged with its plain hash
+recomputed, does not verify: it is never unmarshalled and never published as if scorer B had agreed
+with it. An entry whose HMAC does not match, that is not a regular file or that cannot be read, is
+counted as corrupt, deleted and computed again, never trusted. Entries are written through a
 temporary file and a rename.
 
 Site pages (generator/render/page_cache.py says what their keys cover) are kept differently: the
@@ -20,10 +23,14 @@ each page's bytes; a page whose bytes do not match its recorded hash is corrupt 
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import hmac
 import inspect
 import marshal
 import os
+import secrets
+import stat
 import sys
 import tempfile
 from collections.abc import Iterable
@@ -150,21 +157,32 @@ class Cache:
         return self.folder / kind / suite / key
 
     def _bytes(self, path: Path) -> bytes | None:
-        """An entry's bytes; None when it is missing (a miss) or unreadable (corrupt, deleted)."""
+        """An entry's bytes; None when it is missing (a miss) or unreadable (corrupt, deleted). Only a
+        regular file is read (a FIFO would block, a link could lead anywhere)."""
         try:
-            return path.read_bytes()
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         except FileNotFoundError:
             self.counts.misses += 1
+            return None
         except OSError as exc:
             self._corrupt(path, f"unreadable: {exc}")
+            return None
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                self._corrupt(path, "not a regular file")
+                return None
+            try:
+                return fh.read()
+            except OSError as exc:
+                self._corrupt(path, f"unreadable: {exc}")
         return None
 
     def read(self, kind: str, suite: str, key: str) -> object | None:
         path = self._path(kind, suite, key)
         if (blob := self._bytes(path)) is None:
             return None
-        if len(blob) < 32 or hashlib.sha256(blob[32:]).digest() != blob[:32]:
-            self._corrupt(path, "its contents do not match their hash")
+        if len(blob) < 32 or not hmac.compare_digest(_mac(blob[32:]), blob[:32]):
+            self._corrupt(path, "its contents do not match their keyed hash")
             return None
         try:
             value = marshal.loads(blob[32:])
@@ -173,6 +191,11 @@ class Cache:
             return None
         self.counts.hits += 1
         return value
+
+    def discard(self, kind: str, suite: str, key: str, why: str) -> None:
+        """An entry read well but found unusable by its reader: counted as corrupt, deleted, rebuilt."""
+        self.counts.hits -= 1
+        self._corrupt(self._path(kind, suite, key), why)
 
     def _corrupt(self, path: Path, why: str) -> None:
         self.counts.corrupt += 1
@@ -191,7 +214,7 @@ class Cache:
         fd, tmp = tempfile.mkstemp(prefix=".entry-", dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as fh:
-                fh.write(hashlib.sha256(payload).digest() + payload)
+                fh.write(_mac(payload) + payload)
             os.replace(tmp, path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
@@ -243,6 +266,65 @@ class Cache:
             raise
         self.counts.written += 1
         return hashlib.sha256(data).hexdigest()
+
+
+# ---------------------------------------------------------------- the entries' key, kept outside projects
+
+SECRET_ENV = "TALLY_CACHE_SECRET_FILE"
+
+
+def secret_path() -> Path:
+    """Where this user's cache key is kept: $TALLY_CACHE_SECRET_FILE, else ~/.local/share/tally/cache.key
+    (beside the audit and label workspaces, outside every project)."""
+    named = os.environ.get(SECRET_ENV)
+    return Path(named) if named else Path.home() / ".local" / "share" / "tally" / "cache.key"
+
+
+@functools.lru_cache(maxsize=1)
+def cache_secret() -> bytes:
+    """This user's 32-byte cache key, made (mode 0600) on first use. Where it can be neither read nor
+    made, a key for this process alone: the cache then helps within one command only, and is never
+    trusted across processes."""
+    path = secret_path()
+    for _ in range(2):
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        except FileNotFoundError:
+            if not _make_secret(path):
+                break
+            continue  # made, or another process made it first: read what is there
+        except OSError:
+            break
+        with os.fdopen(fd, "rb") as fh:
+            if stat.S_ISREG(os.fstat(fd).st_mode) and len(key := fh.read(64)) >= 32:
+                return key[:32]
+        break
+    return secrets.token_bytes(32)
+
+
+def _make_secret(path: Path) -> bool:
+    """Write a new key whole to a temporary file, then link it into place (never over an existing one,
+    so a reader never sees a partial key). False when the folder cannot be written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(prefix=".cache-key-", dir=path.parent)
+    except OSError:
+        return False
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(secrets.token_bytes(32))
+        os.link(tmp, path)
+    except FileExistsError:
+        pass
+    except OSError:
+        return False
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+    return True
+
+
+def _mac(payload: bytes) -> bytes:
+    return hmac.new(cache_secret(), payload, hashlib.sha256).digest()
 
 
 # ---------------------------------------------------------------- a run's results as plain values

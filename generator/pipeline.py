@@ -213,6 +213,18 @@ class _Stored:
         self.ls, self.log, self.cache, self.gate, self.folder, self.then = ls, log, cache, gate, folder, then
         self.keys, self.cached, self.unchecked = keys, cached, unchecked
 
+    def _from_entry(self, run: Run, entry: dict) -> RunScore | None:
+        """A cached run back from its entry; None (the entry discarded, the run scored again) when the
+        entry is not of the expected shape."""
+        try:
+            if not isinstance(entry.get("checked_by"), str):
+                raise TypeError("checked_by is not a text")
+            return run_from_entry(run, entry, self.folder)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            assert self.cache is not None
+            self.cache.discard("runs", self.ls.suite.name, self.keys[run.id], f"not a scored run ({exc})")
+            return None
+
     def runs(self) -> Iterator[tuple[Run, bytes]]:
         ls, cache, g = self.ls, self.cache, self.gate
         skey = suite_key(ls.suite.root, ls.plugin) if cache is not None else ""
@@ -223,8 +235,9 @@ class _Stored:
                 raw = run.responses.read_bytes()
                 self.keys[run.id] = run_key(skey, run, {run.responses: raw})
                 entry = cache.read("runs", ls.suite.name, self.keys[run.id])
-                if isinstance(entry, dict):
-                    r = self.cached[run.id] = run_from_entry(run, entry, self.folder)
+                r = self._from_entry(run, entry) if isinstance(entry, dict) else None
+                if r is not None and isinstance(entry, dict):
+                    self.cached[run.id] = r
                     if self.then is not None:
                         self.then(r)
                     if g is not None and entry["checked_by"] == g.version:
