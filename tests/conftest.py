@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
+
+# The build cache's key (generator/cache.py) lives in the user's home; the tests keep theirs in a
+# temporary folder of their own, made once per test session and shared with the commands they start.
+os.environ.setdefault("TALLY_CACHE_SECRET_FILE", os.path.join(tempfile.mkdtemp(prefix="tally-test-key-"), "cache.key"))
 
 SUITE_TOML = """\
 name = "extracting"
