@@ -4,7 +4,6 @@ labels; an installed package that replaces a built-in suite."""
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 from types import SimpleNamespace
