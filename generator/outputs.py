@@ -3,7 +3,6 @@ agreement.json, all suites written into a fresh folder and swapped in (a failure
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import re
@@ -15,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import csvsafe
 from .atomic import swap_in
 from .calls import CALL_COLUMNS
 from .csvsafe import csv_row, csv_safe
@@ -91,7 +91,7 @@ class _Cells:
 
     def __init__(self) -> None:
         self.buffer = io.StringIO(newline="")
-        self.writer = csv.writer(self.buffer, lineterminator="\n")
+        self.writer = csvsafe.writer(self.buffer)
 
     def __call__(self, text: str) -> str:
         if text.__class__ is str and _SPECIAL.search(text) is None:  # nothing to quote: as it is
@@ -126,7 +126,7 @@ def _write_verdicts(path: Path, res) -> None:
 
 def _write_calls(path: Path, res) -> None:
     with path.open("w", encoding="utf-8", errors="backslashreplace", newline="") as fh:
-        writer = csv.writer(fh, lineterminator="\n")
+        writer = csvsafe.writer(fh)
         writer.writerow(CALL_COLUMNS)
         for r in res.runs:
             if len(set(map(len, r.calls))) == 1:
@@ -137,7 +137,7 @@ def _write_calls(path: Path, res) -> None:
 
 def _write_item_stats(path: Path, res) -> None:
     with path.open("w", encoding="utf-8", errors="backslashreplace", newline="") as fh:
-        writer = csv.writer(fh, lineterminator="\n")
+        writer = csvsafe.writer(fh)
         writer.writerow(("run", "item", "dataset", "half", "repeats") + tuple(res.plugin.figures))
         for r in res.runs:
             means = r.means()

@@ -5,7 +5,10 @@ An item's ``document`` may carry ``pages``, besides or instead of its ``text``: 
 items file (``content/suites/<suite>/items/``), written with forward slashes, each part made of
 letters, digits, ``.``, ``_`` and ``-``; the file is a PNG or JPEG (told by its first bytes, which
 must agree with its suffix) of at most ``MAX_PAGE_BYTES``, a real file (no symbolic link), whose
-SHA-256 is ``sha256``. ``alt`` is the page's text alternative shown on item pages.
+SHA-256 is ``sha256``, and which Pillow decodes whole (nothing truncated, every PNG chunk's checksum
+right) into an image of 1 to ``MAX_PAGE_SIDE`` pixels a side and at most ``MAX_PAGE_PIXELS`` pixels
+(the size is read from the header before anything is decoded, so a decompression bomb costs nothing).
+``alt`` is the page's text alternative shown on item pages.
 
 Every check gives a sentence naming what is wrong; `read_page` raises `PageError` with it.
 """
@@ -13,12 +16,16 @@ Every check gives a sentence naming what is wrong; `read_page` raises `PageError
 from __future__ import annotations
 
 import hashlib
+import io
 import re
+import warnings
 from pathlib import Path
 
 MAX_PAGE_BYTES = 2 * 1024 * 1024
 MAX_PAGES = 20
 MAX_ALT_CHARS = 500
+MAX_PAGE_SIDE = 12_000  # pixels, width or height
+MAX_PAGE_PIXELS = 40_000_000  # width times height: an A4 page scanned at 600 dpi is 35 million
 SIGNATURES = {"image/png": b"\x89PNG\r\n\x1a\n", "image/jpeg": b"\xff\xd8\xff"}
 SUFFIXES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
 _PART = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,99}$")
@@ -98,7 +105,44 @@ def read_page(base: Path, page: dict) -> bytes:
     digest = hashlib.sha256(data).hexdigest()
     if digest != page["sha256"]:
         raise PageError(f"{path}: SHA-256 {digest} differs from the item's {page['sha256']}")
+    if digest not in _DECODED:
+        _DECODED[digest] = decode_problem(data, kind)
+    if (problem := _DECODED[digest]) is not None:
+        raise PageError(f"{path}: {problem}")
     return data
+
+
+_DECODED: dict[str, str | None] = {}  # SHA-256 -> decode_problem of those bytes (each page decoded once)
+
+
+def decode_problem(data: bytes, kind: str) -> str | None:
+    """Why `data` (told to be `kind` by its signature) is not a whole image of a bounded size, or None.
+    The size comes from the header; only an image within the bounds is decoded (``verify`` first: a
+    PNG's chunks and checksums to its end; then ``load``: every pixel, a truncated file refused)."""
+    from PIL import Image
+
+    fmt = "PNG" if kind == "image/png" else "JPEG"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data), formats=[fmt]) as image:
+                width, height = image.size
+                if width < 1 or height < 1:
+                    return f"the image is {width} x {height} pixels: a page needs at least one pixel each way"
+                if max(width, height) > MAX_PAGE_SIDE or width * height > MAX_PAGE_PIXELS:
+                    return (f"the image is {width:,} x {height:,} pixels: more than the limit of {MAX_PAGE_SIDE:,} "
+                            f"pixels a side and {MAX_PAGE_PIXELS:,} pixels in all")
+                image.verify()
+            with Image.open(io.BytesIO(data), formats=[fmt]) as image:
+                image.load()
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        return (f"the image is too large to decode: {exc} (a page may have at most {MAX_PAGE_SIDE:,} pixels "
+                f"a side and {MAX_PAGE_PIXELS:,} pixels in all)")
+    except Image.UnidentifiedImageError:
+        return f"not a {fmt} image Pillow can read: its header is broken (or the file holds only a signature)"
+    except Exception as exc:  # noqa: BLE001  # whatever a hostile file makes the decoder raise
+        return f"not a whole {fmt} image: Pillow can't decode it ({type(exc).__name__}: {str(exc)[:200]})"
+    return None
 
 
 def document_problems(document: dict, base: Path) -> list[str]:

@@ -22,6 +22,7 @@ from .cache import Cache, run_entry, run_from_entry, run_key, suite_key
 from .content import Item, SuiteConfig, load_items, load_suite
 from .crosscheck import Gate
 from .errors import ErrorLog, InputProblem
+from .links import input_problems
 from .plugins import PluginError, Registry, load_registry
 from .processes import score_runs
 from .rescore import RunScore, Scoring, release_frozen
@@ -67,8 +68,12 @@ def load(root: Path, names: list[str] | None = None, registry: Registry | None =
          errors: ErrorLog | None = None) -> list[LoadedSuite]:
     """Every chosen suite (default: all) with its plugin, items and stored runs. Every input error is
     collected and raised together (InputProblem), or left in `errors` when given (score then adds
-    what the stored responses hold and raises them all)."""
+    what the stored responses hold and raises them all). A symbolic link or a special file in content/
+    or results/ stops loading at once (links.py)."""
     log = errors if errors is not None else ErrorLog(root)
+    for path, problem in input_problems(root):
+        log.add(path, None, problem)
+    log.check()  # nothing is read through a link or from a FIFO
     known = suite_names(root)
     if not known:
         raise InputProblem(f"no suite found under {root / 'content' / 'suites'} (a folder with a suite.toml)")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import inspect
 import sys
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
@@ -21,7 +22,8 @@ GROUP = "tally.suites"
 
 
 class PluginError(TallyError):
-    """A suite plugin could not be loaded, or two plugins share a name."""
+    """A suite plugin could not be loaded, or two plugins share a name (never settled by which one
+    is found first: a package installed beside Tally could otherwise replace a built-in suite)."""
 
 
 @dataclass
@@ -45,10 +47,28 @@ class Registry:
             return
         assert isinstance(suite, Suite)
         if suite.name in self.suites:
-            self.problems[origin] = [f"suite name {suite.name!r} is already provided by {self.origins[suite.name]}"]
-            return
+            first = self.suites[suite.name]
+            if first is suite:  # the same object named twice (two entry points for one suite)
+                return
+            built_in = [o for o, s in ((self.origins[suite.name], first), (origin, suite)) if is_built_in(s)]
+            raise PluginError(
+                f"two plugins provide the suite {suite.name!r}: {self.origins[suite.name]} and {origin}"
+                + (f" (the built-in one is {built_in[0]}: an installed package or plugin folder may not "
+                   "replace a built-in suite)" if built_in else "")
+                + "; uninstall or remove one of them, or rename its suite")
         self.suites[suite.name] = suite
         self.origins[suite.name] = origin
+
+
+BUILT_IN = Path(__file__).resolve().parent / "suites"  # the suites that ship with Tally
+
+
+def is_built_in(suite: object) -> bool:
+    """Whether `suite`'s plugin class is defined in Tally's own suites package."""
+    try:
+        return BUILT_IN in Path(inspect.getfile(type(suite))).resolve().parents
+    except (TypeError, OSError):
+        return False
 
 
 def _load_file(path: Path, module_name: str) -> object:
@@ -83,11 +103,14 @@ def plugin_folders(root: Path) -> list[Path]:
 def load_registry(root: Path | None) -> Registry:
     reg = Registry()
     for ep in sorted(entry_points(group=GROUP), key=lambda e: e.name):
-        origin = f"entry point {ep.name} ({ep.value})"
+        dist = getattr(ep, "dist", None)
+        origin = f"entry point {ep.name} ({ep.value})" + (f" of the package {dist.name}" if dist is not None else "")
         try:
-            reg._add(origin, ep.load())
+            suite = ep.load()
         except Exception as exc:  # a broken plugin is reported, not fatal to the others
             reg.problems[origin] = [f"{type(exc).__name__}: {exc}"]
+            continue
+        reg._add(origin, suite)  # two plugins for one name: PluginError
     for folder in plugin_folders(root) if root is not None else []:
         if not folder.is_dir():
             raise PluginError(f"{CONFIG_FILE}: plugin folder {folder} does not exist")
@@ -98,7 +121,9 @@ def load_registry(root: Path | None) -> Registry:
                 continue
             origin = f"plugin {path}"
             try:
-                reg._add(origin, _load_file(path, _module_name(path)))
+                suite = _load_file(path, _module_name(path))
             except Exception as exc:
                 reg.problems[origin] = [f"{type(exc).__name__}: {exc}"]
+                continue
+            reg._add(origin, suite)
     return reg

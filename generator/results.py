@@ -47,14 +47,42 @@ def list_run_dirs(results_root: Path, suite: str) -> list[Path]:
     return sorted(p for p in base.iterdir() if p.is_dir() or p.is_symlink())
 
 
-def _timestamp_problem(value: object) -> bool:
+EARLIEST = dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc)  # no run of a language model is older
+SKEW = dt.timedelta(days=1)  # a clock that is a little ahead is not a lie
+
+
+def _timestamp(value: object) -> dt.datetime | None:
+    """The time `value` writes (UTC when it gives no offset), or None when it is no time."""
     if not isinstance(value, str):
-        return True
+        return None
     try:
-        dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+        when = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
-        return True
-    return False
+        return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=dt.timezone.utc)
+
+
+def _times_problems(meta: dict) -> list[str]:
+    """`started` and `finished`: times, none before 2000 or after now (plus a day), finished not first."""
+    problems, times = [], {}
+    now = dt.datetime.now(dt.timezone.utc)
+    for key in ("started", "finished"):
+        if key not in meta:
+            continue
+        when = _timestamp(meta[key])
+        if when is None:
+            problems.append(f"{key} must be a date and time like 2026-11-01T09:00:00Z, got {str(meta[key])[:60]!r}")
+        elif not EARLIEST <= when <= now + SKEW:
+            problems.append(f"{key} {meta[key][:60]!r} is {'in the future' if when > now else 'before 2000'}: "
+                            "a run's times are when it ran")
+        else:
+            times[key] = when
+    if len(times) == 2 and times["finished"] < times["started"]:
+        problems.append(f"finished {meta['finished']!r} is before started {meta['started']!r}")
+    return problems
+
+
+_CURRENCY = re.compile(r"[A-Z]{3}")
 
 
 def _prices_problems(prices: object) -> list[str]:
@@ -67,7 +95,23 @@ def _prices_problems(prices: object) -> list[str]:
         if key in prices and not (isinstance(prices[key], str) and _PRICE.fullmatch(prices[key])):
             problems.append(f"prices.{key} must be a decimal string like \"0.40\" (per million tokens), "
                             f"got {prices[key]!r}")
+    date = prices.get("date")
+    if date is not None and not _is_date(date):
+        problems.append(f"prices.date must be the date of the list prices, YYYY-MM-DD, got {str(date)[:60]!r}")
+    currency = prices.get("currency")
+    if currency is not None and not (isinstance(currency, str) and _CURRENCY.fullmatch(currency)):
+        problems.append(f"prices.currency must be a currency code of three capitals (USD), got {str(currency)[:60]!r}")
     return problems
+
+
+def _is_date(value: object) -> bool:
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
+        return False
+    try:
+        dt.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
 
 
 def load_run(run_dir: Path, suite_name: str, log: ErrorLog) -> Run | None:
@@ -108,9 +152,9 @@ def load_run(run_dir: Path, suite_name: str, log: ErrorLog) -> Run | None:
     for key in ("model", "provider"):
         if key in ok and (not meta[key].strip() or len(meta[key]) > 200):
             problems.append(f"{key} must be a non-blank string of at most 200 characters")
-    for key in ("started", "finished"):
-        if key in meta and _timestamp_problem(meta[key]):
-            problems.append(f"{key} must be a date and time like 2026-11-01T09:00:00Z, got {meta[key]!r}")
+    problems += _times_problems(meta)
+    if "round" in meta and (p := id_problem(meta["round"], "round")) is not None:
+        problems.append(p)
     problems += _prices_problems(meta.get("prices"))
     responses = run_dir / "responses.jsonl"
     if not responses.is_file():

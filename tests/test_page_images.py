@@ -19,8 +19,15 @@ from generator.suites.extracting import SUITE as EXTRACTING
 
 ROOT = Path(__file__).resolve().parents[1]
 ITEMS = ROOT / "content" / "suites" / "extracting" / "items"
-PNG = bytes.fromhex("89504e470d0a1a0a") + b"rest of a png"
-JPEG = b"\xff\xd8\xff\xe0rest of a jpeg"
+
+
+def _encoded(fmt: str) -> bytes:
+    buf = io.BytesIO()
+    Image.new("L", (40, 30), 200).save(buf, fmt)
+    return buf.getvalue()
+
+
+PNG, JPEG = _encoded("PNG"), _encoded("JPEG")  # small whole images (a page is decoded when it is read)
 
 
 def _page(base: Path, name: str, data: bytes, **over) -> dict:

@@ -8,7 +8,6 @@ saved as a JSON file through a download link) and `audit.csv` (the same for a sp
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import random
@@ -19,6 +18,7 @@ import orjson
 
 from ..commit.keyfiles import git_work_tree
 from ..csvsafe import csv_row
+from ..csvsafe import writer as csv_writer
 from ..errors import TallyError
 from ..pipeline import ScoredSuite
 
@@ -131,7 +131,7 @@ def sample(scored: ScoredSuite, per_model: int, seed: int) -> dict:
 
 def to_csv(doc: dict) -> str:
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv_writer(buf)
     w.writerow(CSV_COLUMNS)
     for e in doc["entries"]:
         answer = "; ".join(" | ".join(row) for row in e["checked_answer"]["rows"])

@@ -6,6 +6,7 @@ from the environment only when a call is made (`api_key`).
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import re
 import tomllib
@@ -20,7 +21,19 @@ DEFAULT_TIMEOUT_S = 180.0
 HOSTING = ("hosted", "self-hosted")
 _ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]{0,99}")
 _PRICE = re.compile(r"[0-9]+(?:\.[0-9]+)?")
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_CURRENCY = re.compile(r"[A-Z]{3}")
+
+
+def _is_date(value: object) -> bool:
+    """A real calendar date written YYYY-MM-DD."""
+    if not isinstance(value, str) or not _DATE.fullmatch(value):
+        return False
+    try:
+        dt.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
 
 
 class ProviderError(ValueError):
@@ -125,8 +138,12 @@ def _provider(pid: str, raw: object) -> Provider:
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= 3600:
         raise ProviderError(f"{where}: timeout_s must be a number of seconds from 0 to 3600")
     date = raw.get("prices_date")
-    if date is not None and (not isinstance(date, str) or not _DATE.fullmatch(date)):
-        raise ProviderError(f"{where}: prices_date must be a date YYYY-MM-DD")
+    if date is not None and not _is_date(date):
+        raise ProviderError(f"{where}: prices_date must be a date YYYY-MM-DD, got {date!r}")
+    currency = raw.get("prices_currency", "USD")
+    if not isinstance(currency, str) or not _CURRENCY.fullmatch(currency):
+        raise ProviderError(f"{where}: prices_currency must be a currency code of three capitals (USD), "
+                            f"got {currency!r}")
     models_raw = raw.get("models", {})
     if not isinstance(models_raw, dict) or not models_raw:
         raise ProviderError(f"{where}: needs at least one [providers.{pid}.models.<model>] table")
@@ -138,7 +155,7 @@ def _provider(pid: str, raw: object) -> Provider:
         if date is None:
             raise ProviderError(f"{where}: a hosted provider needs prices_date")
     return Provider(pid, str(raw.get("title", pid)), base_url.rstrip("/"), hosting, key_env, concurrency,
-                    float(timeout), date, str(raw.get("prices_currency", "USD")),
+                    float(timeout), date, currency,
                     bool(raw.get("simulation_server", False)), models)
 
 

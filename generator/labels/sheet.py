@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..commit.keyfiles import git_work_tree
 from ..csvsafe import csv_row
+from ..csvsafe import writer as csv_writer
 from .agreement import UNSETTLED, canon
 from .files import LabelConfig, LabelError, Labels, write_labels
 
@@ -52,7 +53,7 @@ def cases(rows: list[dict], seed: int, documents: dict[str, str]) -> list[dict]:
 
 def to_csv(rows: list[dict]) -> str:
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv_writer(buf)
     w.writerow(COLUMNS)
     for c in rows:
         w.writerow(csv_row([c["case"], c["item"], c["dataset"], c["field"], c["type"], c["answer_1"], c["answer_2"],

@@ -14,6 +14,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from ..csvsafe import csv_row
+from ..csvsafe import writer as csv_writer
 from .files import LabelConfig, LabelError, write_labels
 from .sheet import write_private
 
@@ -23,7 +24,7 @@ NAME = "second-labeller.csv"
 
 def to_csv(sample: dict, documents: dict[str, str]) -> str:
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv_writer(buf)
     w.writerow(COLUMNS)
     for r in sample["requests"]:
         w.writerow(csv_row([r["item"], r["dataset"], r["half"], r["field"], r["type"], "", documents.get(r["item"], "")]))

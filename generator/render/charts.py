@@ -16,6 +16,8 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.offline import get_plotlyjs, get_plotlyjs_version
 
+from .context import shown
+
 CONFIG = {"displaylogo": False, "responsive": True,
           "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"]}
 FONT = {"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 13}
@@ -72,14 +74,16 @@ def write_plotly(static_dir: Path) -> list[dict]:
 
 def plain(text: str) -> str:
     """plotly.js reads a subset of HTML in every text (<b>, <a href>, entities): names are data, so
-    their markup characters are written as entities and show as typed."""
-    return html.escape(text, quote=False)
+    their markup characters are written as entities and show as typed; control characters and the
+    invisible bidi controls (U+202E, which would show a name reversed, ...) show as a visible mark
+    (``⟨U+202E⟩``), as in tables."""
+    return html.escape(shown(text), quote=False)
 
 
 def _figure(fig: go.Figure, div_id: str, label: str) -> dict:
     """{id, label, figure, config} for the chart template; the figure is plain JSON data."""
     doc = json.loads(pio.to_json(fig, validate=True, remove_uids=True))
-    return {"id": div_id, "label": label, "data": {"figure": doc, "config": CONFIG}}
+    return {"id": div_id, "label": shown(label), "data": {"figure": doc, "config": CONFIG}}
 
 
 def forest(div_id: str, title: str, rows: list[tuple[str, float, float, float]], unit: str) -> dict:
@@ -95,7 +99,7 @@ def forest(div_id: str, title: str, rows: list[tuple[str, float, float, float]],
         hovertemplate="%{y}: %{x:.1f}<extra></extra>", name=plain(title)))
     fig.update_layout(template="none", font=FONT, height=90 + 28 * len(rows),
                       margin={"l": 10, "r": 20, "t": 40, "b": 45}, title={"text": plain(title), "x": 0},
-                      xaxis={"title": {"text": unit}, "zeroline": False}, yaxis={"automargin": True},
+                      xaxis={"title": {"text": plain(unit)}, "zeroline": False}, yaxis={"automargin": True},
                       showlegend=False)
     return _figure(fig, div_id, f"{title}: estimates with 95% intervals, one row per run")
 

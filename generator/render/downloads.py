@@ -3,14 +3,13 @@ statistics outputs, and the stored responses of the public half; each listed wit
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import io
 import json
 import shutil
 from pathlib import Path
 
-from ..csvsafe import csv_safe
+from ..csvsafe import csv_safe, dict_writer
 from .gather import SiteData
 from .pages.items import oversize_files, page_files
 
@@ -20,7 +19,7 @@ RESCORE_FILES = ("summary.json", "item_stats.csv", "calls.csv", "agreement.json"
 def write_table(site_dir: Path, table) -> list[str]:
     header, rows = table.records()
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, header, lineterminator="\n")
+    writer = dict_writer(buf, header)
     writer.writeheader()
     writer.writerows({k: ("" if v is None else csv_safe(v)) for k, v in r.items()} for r in rows)
     base = site_dir / table.export

@@ -6,12 +6,14 @@ What the site is made from (`Inputs`): the options that change its bytes (output
 --resamples, --skip-scorer-b, SOURCE_DATE_EPOCH), Python's version, the versions of every installed
 distribution, Node.js's version (scorer B), Tally's own sources and templates, the source folders of
 every registered suite plugin, and the project's content/, results/, private/ and tally.toml. Each file
-counts by its SHA-256. Hashing every stored response on each build would cost as much as a good
-part of the build on a large leaderboard, so a file's hash is taken again only when its size,
-modification time, change time or inode differ from the last build's record (the change time can't
-be set back by hand, so a same-size edit whose modification time was restored is still seen); a file
-changed less than two seconds before it was hashed is hashed again next time whatever its times say
-(two writes within one tick of the file system's clock would otherwise look alike).
+counts by its SHA-256. A symbolic link or special file in content/ or results/ (which the build
+refuses, links.py) makes the inputs never up to date: nothing is hashed through a link. Hashing
+every stored response on each build would cost as much as a good part of the build on a large
+leaderboard, so a file's hash is taken again only when its size, modification time, change time or
+inode differ from the last build's record (the change time can't be set back by hand, so a same-size
+edit whose modification time was restored is still seen); a file changed less than two seconds
+before it was hashed is hashed again next time whatever its times say (two writes within one tick of
+the file system's clock would otherwise look alike).
 
 The output check lists every file of the site folder, build/rescore and build/stats with its size,
 modification time and inode: a file added, removed, edited or replaced since the build means a build.
@@ -30,6 +32,7 @@ from pathlib import Path
 
 from ..cache import Cache, _files, plugin_folder
 from ..crosscheck import ScorerBUnavailable, node_version
+from ..links import input_problems
 from ..plugins import load_registry, plugin_folders
 
 FORMAT = 1
@@ -59,6 +62,10 @@ class Inputs:
     def __init__(self, root: Path, options: dict, known: dict[str, list]) -> None:
         self.files: dict[str, list] = {}
         now = time.time_ns()
+        refused = next(input_problems(root), None)
+        if refused is not None:  # a link in content/ or results/: never up to date (the build refuses it)
+            self.key = f"refused {refused[0]} {now}"
+            return
         h = hashlib.sha256(f"tally-site-inputs {FORMAT}\0{sys.version}\0".encode())
         h.update(repr(sorted(options.items())).encode())
         h.update(f"\0SOURCE_DATE_EPOCH={os.environ.get('SOURCE_DATE_EPOCH')}\0".encode())
