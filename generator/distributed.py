@@ -82,7 +82,7 @@ def connect(address: str, timeout_s: float | None = None) -> Client:
 
 
 def _reason(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())[:300]
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in " ".join(str(exc).split()))[:300]
     return text or type(exc).__name__
 
 

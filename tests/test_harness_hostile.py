@@ -51,7 +51,7 @@ def test_the_body_cap_is_the_cap_rescore_enforces():
 
 def test_a_body_over_the_cap_is_a_failed_attempt_never_read_whole(harness_project, monkeypatch):
     root = harness_project
-    monkeypatch.setattr(client_module, "MAX_BODY_BYTES", 64 * 1024)
+    monkeypatch.setattr(client_module, "MAX_BODY_BYTES", 64 * 1024, raising=False)
     total = 48 * 2**20  # chunked, no length given: read as a stream and cut
     chunk = b"x" * 65536
     ok = json.dumps(chat_body()).encode()
@@ -85,7 +85,7 @@ def test_a_body_over_the_cap_is_a_failed_attempt_never_read_whole(harness_projec
 
 def test_a_record_over_the_rescore_cap_is_stored_without_its_response(harness_project, monkeypatch):
     root = harness_project
-    monkeypatch.setattr(store_module, "MAX_RECORD_BYTES", 20_000)  # the body passes the body cap
+    monkeypatch.setattr(store_module, "MAX_RECORD_BYTES", 20_000, raising=False)  # the body passes the body cap
     # 1e5 is 3 bytes as sent but 100000.0 as stored: the stored record grows past the cap
     big = json.dumps(chat_body(numbers=[1e5] * 2000)).replace("100000.0", "1e5").encode()
     ok = json.dumps(chat_body()).encode()
