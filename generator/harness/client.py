@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 import httpx
 
 from ..results import MAX_RECORD_BYTES
+from .store import record_line
 
 BODY_KEEP_CHARS = 8000  # of a rejected body kept in its attempt
 MAX_BODY_BYTES = MAX_RECORD_BYTES  # a longer response body is not read (read at each call: tests lower it)
@@ -198,7 +199,7 @@ class ChatClient:
         """Whether an accepted body holds the key, when the key is long enough to be a secret."""
         if not self._key or len(self._key) < KEY_ECHO_MIN_CHARS:
             return False
-        text = json.dumps(body, ensure_ascii=False)
+        text = record_line(body).decode("utf-8")  # as the store would write it
         return any(form in text for form in self._key_forms())
 
     def _backoff_s(self, retry: int) -> float:
@@ -235,7 +236,7 @@ class ChatClient:
             if raw is not None and 200 <= response.status_code <= 299:
                 body = parse_body(raw)
                 problem = "malformed body" if body is None else pinning_error(body, self.accepted)
-                if problem is None and self.echoes_key(body):  # type: ignore[arg-type]
+                if body is not None and problem is None and self.echoes_key(body):
                     problem = "the response holds the API key (redacted in its excerpt; not accepted)"
                 if problem is not None:
                     attempt["error"], body = problem, None
