@@ -11,10 +11,16 @@ Before any task, every worker is asked for its Tally version, the hash of its sc
 (scorer A, scorer B, every suite's plugin) and its Node.js version; a worker that differs from the
 client is refused with an error that names it. This module is imported only with `--scheduler`, so
 Dask is never imported otherwise.
+
+Connecting is bounded by CONNECT_TIMEOUT_S (30 s) whatever the address: the scheduler is first asked
+who it is over a connection of its own (`_probe`, under a deadline), so an address that is not one
+(garbage, an unknown scheme), a port nobody listens on, or a listener that accepts and never speaks
+are all one ClusterProblem, never a traceback or a hang.
 """
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -35,11 +41,49 @@ class ClusterProblem(TallyError):
     """The cluster cannot score these runs (unreachable, or workers unlike the client)."""
 
 
-def connect(address: str) -> Client:
+CONNECT_TIMEOUT_S = 30.0  # read at each connect (tests lower it)
+
+
+def _shown(address: str) -> str:
+    """The address as an error message may show it (printable, bounded)."""
+    return address if address.isprintable() and 0 < len(address) <= 200 else repr(address[:200])
+
+
+async def _probe(address: str, timeout_s: float) -> object:
+    """The scheduler's answer to `identity`, over a connection opened (and aborted) here."""
+    from distributed.comm import connect as open_comm
+
+    comm = await open_comm(address, timeout=timeout_s)
     try:
-        return Client(address, timeout="30s")
-    except (OSError, TimeoutError) as exc:
-        raise ClusterProblem(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        await comm.write({"op": "identity", "reply": True})
+        return await comm.read()
+    finally:
+        comm.abort()
+
+
+def connect(address: str, timeout_s: float | None = None) -> Client:
+    """A client of the Dask scheduler at `address`, or ClusterProblem within about `timeout_s`
+    (CONNECT_TIMEOUT_S by default) saying why not."""
+    timeout_s = CONNECT_TIMEOUT_S if timeout_s is None else timeout_s
+    where = f"cannot reach the Dask scheduler at {_shown(address)}"
+    try:
+        answer = asyncio.run(asyncio.wait_for(_probe(address, timeout_s), timeout_s))
+    except TimeoutError:
+        raise ClusterProblem(f"{where}: no answer within {timeout_s:g} s (is a Dask scheduler listening "
+                             "there?)") from None
+    except Exception as exc:  # noqa: BLE001 - Dask raises ValueError, TypeError, OSError... for bad addresses
+        raise ClusterProblem(f"{where}: {_reason(exc)}") from None
+    if not isinstance(answer, dict) or answer.get("type") != "Scheduler":
+        raise ClusterProblem(f"{where}: what answers there is not a Dask scheduler")
+    try:
+        return Client(address, timeout=f"{timeout_s}s")
+    except Exception as exc:  # noqa: BLE001
+        raise ClusterProblem(f"{where}: {_reason(exc)}") from None
+
+
+def _reason(exc: BaseException) -> str:
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in " ".join(str(exc).split()))[:300]
+    return text or type(exc).__name__
 
 
 def _plugin_hash(plugin) -> str:

@@ -74,9 +74,12 @@ def test_workers_unlike_the_client_are_refused(tmp_path, cluster, monkeypatch):
     assert text.count("tally 0.1.0 (here: 0.0.0-not-the-workers)") == 2  # both workers named
 
 
-def test_an_unreachable_scheduler_is_a_clear_error(tmp_path):
+def test_an_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
     pytest.importorskip("distributed")
+    from generator import distributed
     from generator.distributed import ClusterProblem
+
+    monkeypatch.setattr(distributed, "CONNECT_TIMEOUT_S", 2.0)
 
     root = make_project(tmp_path / "p")
     with pytest.raises(ClusterProblem, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
@@ -90,3 +93,80 @@ def test_dask_is_not_imported_without_the_option(tmp_path):
             "print(result.exit_code, sorted({m.split('.')[0] for m in sys.modules} & {'dask', 'distributed'}))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=300)
     assert out.stdout.strip().splitlines()[-1] == "0 []", out.stdout + out.stderr
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("address", ["garbage string", "", "foo://127.0.0.1:8786", "tcp://host:abc", "tcp://[::1",
+                                     "inproc://x", "ucx://127.0.0.1:9", "tls://127.0.0.1:{port}",
+                                     "tcp://127.0.0.1:{port}", "ws://127.0.0.1:{port}", "tcp://a\x1b[31m:{port}"])
+def test_every_bad_scheduler_address_is_one_clear_error(address, monkeypatch):
+    import time
+
+    pytest.importorskip("distributed")
+    from generator import distributed
+
+    monkeypatch.setattr(distributed, "CONNECT_TIMEOUT_S", 2.0)
+    address = address.format(port=_free_port())
+    started = time.monotonic()
+    with pytest.raises(distributed.ClusterProblem, match="^cannot reach the Dask scheduler at ") as info:
+        distributed.connect(address)
+    assert time.monotonic() - started < 15
+    assert "\x1b" not in str(info.value)
+
+
+def test_a_scheduler_that_accepts_and_never_answers_is_an_error_within_the_timeout(monkeypatch):
+    import socket
+    import threading
+    import time
+
+    pytest.importorskip("distributed")
+    from generator import distributed
+
+    monkeypatch.setattr(distributed, "CONNECT_TIMEOUT_S", 2.0)
+    held: list[socket.socket] = []
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        listener.settimeout(0.2)
+        stop = threading.Event()
+
+        def accept() -> None:  # accepts every connection and never says a word
+            while not stop.is_set():
+                try:
+                    held.append(listener.accept()[0])
+                except OSError:
+                    continue
+
+        thread = threading.Thread(target=accept, daemon=True)
+        thread.start()
+        started = time.monotonic()
+        try:
+            with pytest.raises(distributed.ClusterProblem, match="no answer within 2 s"):
+                distributed.connect(f"tcp://127.0.0.1:{listener.getsockname()[1]}")
+            elapsed = time.monotonic() - started
+        finally:
+            stop.set()
+            thread.join(10)
+            for conn in held:
+                conn.close()
+    assert held and elapsed < 10  # it was reached, and given up on in about the timeout
+
+
+def test_a_bad_scheduler_address_on_the_command_line_is_an_error_not_a_traceback(tmp_path):
+    pytest.importorskip("distributed")
+    from click.testing import CliRunner
+
+    from generator.cli import main
+
+    root = make_project(tmp_path / "p")
+    result = CliRunner().invoke(main, ["rescore", "--root", str(root), "-q", "--scheduler", "garbage string"])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert result.output.startswith("error: cannot reach the Dask scheduler at garbage string: missing port number")
+    assert "Traceback" not in result.output

@@ -96,3 +96,78 @@ def records(run_dir: Path) -> list[dict]:
 @pytest.fixture
 def harness_project(tmp_path: Path) -> Path:
     return make_project(tmp_path)
+
+
+class ScriptedServer:
+    """An HTTP server on a free loopback port whose every POST is answered by `reply(headers, request)`:
+    (status, headers, body), the body bytes (sent with its Content-Length unless the headers give one)
+    or an iterable of byte chunks (sent chunked). `sent` counts the body bytes written (a client that
+    stops reading ends the writing)."""
+
+    def __init__(self, reply):
+        import http.server
+        import threading
+
+        outer = self
+        self.reply, self.sent, self.requests = reply, 0, 0
+        self._lock = threading.Lock()
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                size = int(self.headers.get("content-length") or 0)
+                request = json.loads(self.rfile.read(size) or b"null")
+                with outer._lock:
+                    outer.requests += 1
+                status, headers, body = outer.reply(self.headers, request)
+                self.close_connection = True
+                try:
+                    self.send_response(status)
+                    for name, value in headers.items():
+                        self.send_header(name, value)
+                    self.send_header("connection", "close")
+                    if isinstance(body, bytes):
+                        if "content-length" not in {k.lower() for k in headers}:
+                            self.send_header("content-length", str(len(body)))
+                        self.end_headers()
+                        self._write(body)
+                    else:
+                        self.send_header("transfer-encoding", "chunked")
+                        self.end_headers()
+                        for chunk in body:
+                            self._write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                        self.wfile.write(b"0\r\n\r\n")
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+            def _write(self, data: bytes) -> None:
+                self.wfile.write(data)
+                with outer._lock:
+                    outer.sent += len(data)
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> "ScriptedServer":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self._thread.join(30)
+
+    def url(self, provider: str = "testprov") -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/{provider}/v1"
+
+
+def chat_body(model: str = "clean-1", content: str = '{"total": null}', **extra: object) -> dict:
+    """A chat-completions body naming `model`, answering `content`."""
+    return {"id": "chatcmpl-1", "object": "chat.completion", "model": model,
+            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 5}, **extra}

@@ -163,7 +163,7 @@ async def run_episode(client: ChatClient, environment: Environment, log: TurnLog
         result = await client.call({**request, "messages": messages}, repeat, lane)
         last = {"item": key[0], "repeat": key[1], "turn": number, "sent": next_sent, "attempts": result.attempts,
                 "response": result.response, "latency_ms": result.latency_ms, "usage": usage_of(result.response)}
-        log.append(last, client.scrub)
+        log.append(last)
         stored.append(last)
         next_sent = episode.take(result.response, number) if _ok(last) else []
     if not _ok(last):

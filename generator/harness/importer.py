@@ -174,10 +174,11 @@ def import_batch(spec: RunSpec, batch_files: list[Path], requests_file: Path | N
     done = store.open(run_meta(spec, plan.template.sha256(), plan.suite.version, plan.anchors))
     try:
         fresh = [r for key, r in sorted(records.items()) if key not in done]
+        failed = 0
         for record in fresh:
-            store.append(record)
+            too_large = store.append(record)
+            failed += too_large or record["response"] is None
         store.finish()
     finally:
         store.close()
-    failed = sum(1 for r in fresh if r["response"] is None)
     return ImportOutcome(spec.id, store.dir, lines, len(fresh), len(records) - len(fresh), failed)

@@ -1,7 +1,9 @@
 """Providers the harness can call, read from content/providers.toml and validated.
 
 A provider names the environment variable that holds its API key, never the key; the key is read
-from the environment only when a call is made (`api_key`).
+from the environment only when a call is made (`api_key`), and must be printable ASCII (what an
+HTTP header can carry). A base URL, from the file or `--base-url`, must be http(s) with a host
+(`url_problem`).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import datetime as dt
 import os
 import re
 import tomllib
+import urllib.parse
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -85,7 +88,28 @@ class Provider:
         if not key.strip():
             raise ProviderError(f"provider {self.id!r} needs its API key in the environment variable "
                                 f"{self.api_key_env}, which is not set")
+        bad = next((i for i, c in enumerate(key) if not "!" <= c <= "~"), None)
+        if bad is not None:  # the key itself is never shown
+            raise ProviderError(f"the API key in the environment variable {self.api_key_env} has a character "
+                                f"that is not printable ASCII (a space, a control or a non-ASCII character) "
+                                f"at position {bad + 1} of {len(key)}; an HTTP header can't carry it")
         return key
+
+
+def url_problem(url: object) -> str | None:
+    """Why `url` can't be a provider's base URL (http or https, with a host, nothing unprintable), or None."""
+    if not isinstance(url, str) or not url:
+        return "must be an http(s) URL"
+    if not url.isascii() or any(not c.isprintable() or c.isspace() for c in url):
+        return f"must be an http(s) URL without spaces, control or non-ASCII characters, got {url[:200]!r}"
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number from 0 to 65535
+    except ValueError as exc:
+        return f"is not a valid URL ({exc}): {url[:200]!r}"
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return f"must be an http:// or https:// URL with a host, got {url[:200]!r}"
+    return None
 
 
 def _price(value: object, where: str) -> str | None:
@@ -124,8 +148,8 @@ def _provider(pid: str, raw: object) -> Provider:
     if not isinstance(raw, dict):
         raise ProviderError(f"{where}: must be a table")
     base_url, hosting = raw.get("base_url"), raw.get("hosting")
-    if not isinstance(base_url, str) or not re.match(r"https?://[^\s/]+", base_url):
-        raise ProviderError(f"{where}: base_url must be an http(s) URL")
+    if not isinstance(base_url, str) or not re.match(r"https?://[^\s/]+", base_url) or url_problem(base_url):
+        raise ProviderError(f"{where}: base_url {url_problem(base_url) or 'must be an http(s) URL'}")
     if hosting not in HOSTING:
         raise ProviderError(f"{where}: hosting must be one of {', '.join(HOSTING)}")
     key_env = raw.get("api_key_env")

@@ -23,7 +23,7 @@ from .client import CallResult, ChatClient, RetryPolicy
 from .images import stored_request
 from .plan import PlanError, jobs, load_plan
 from .progress import Progress
-from .providers import Provider
+from .providers import Provider, ProviderError, url_problem
 from .store import RunStore
 from .turnlog import TurnLog
 
@@ -112,6 +112,8 @@ async def execute(spec: RunSpec, progress: Progress | None = None) -> RunOutcome
     if (problem := id_problem(spec.id, "run id")) is not None:
         raise PlanError(problem + " (choose one with --run-id)")
     model = spec.provider.model(spec.model)  # the provider must serve it
+    if spec.base_url is not None and (problem := url_problem(spec.base_url)) is not None:
+        raise ProviderError(f"--base-url {problem}")
     plan = load_plan(spec.root, spec.suite, spec.half)
     todo = jobs(plan, spec.repeats, spec.repeat_sample, spec.anchors, spec.limit, spec.root)
     plan.check_input(spec.input, [item for item, _ in todo])
@@ -164,9 +166,9 @@ async def execute(spec: RunSpec, progress: Progress | None = None) -> RunOutcome
                         record = {"item": item["id"], "repeat": repeat, "request": stored_request(request),
                                   "attempts": result.attempts, "response": result.response,
                                   "usage": usage_of(result.response), "latency_ms": result.latency_ms}
-                    store.append(record, client.scrub)
+                    too_large = store.append(record)
                     outcome.stored += 1
-                    outcome.failed += result.failed
+                    outcome.failed += result.failed or too_large
                     outcome.retried += result.retried
                     progress.update(result.failed, result.retried)
 

@@ -7,7 +7,9 @@
   `responses.jsonl.torn` (appended, never dropped) and cut from the file. A bad line anywhere
   else, or a second record for one (item, repeat), stops the run: it is never repaired silently.
 - `append()` writes one record as one line with a single write on an O_APPEND descriptor, so a
-  kill loses at most the calls in flight; it refuses a key that is already stored.
+  kill loses at most the calls in flight; it refuses a key that is already stored. A record whose
+  line would be longer than MAX_RECORD_BYTES (which `tally rescore` refuses) is stored without its
+  response, its last attempt an error ("response too large"), so the run goes on and stays scorable.
 - An exclusive lock on responses.jsonl keeps a second `tally run` off the same run.
 - `finish()` writes `finished` into run.json. run.json is always replaced atomically.
 - With `private_path`, the records of `private_items` go to that file instead (private storage,
@@ -22,6 +24,8 @@ import json
 import os
 import time
 from pathlib import Path
+
+from ..results import MAX_RECORD_BYTES
 
 try:
     import fcntl
@@ -47,6 +51,15 @@ def record_line(record: dict) -> bytes:
     text = json.dumps(record, sort_keys=True, ensure_ascii=False, separators=(",", ":"),
                       allow_nan=False)
     return text.encode("utf-8") + b"\n"
+
+
+def without_response(record: dict, size: int, limit: int) -> dict:
+    """`record` with its response dropped because its line was `size` bytes (over `limit`)."""
+    attempts = [dict(a) for a in record.get("attempts") or [{"start": None, "status": None, "latency_ms": None}]]
+    attempts[-1]["error"] = (f"response too large: its record would be {size:,} bytes, more than the "
+                             f"{limit:,} a stored record may hold (not stored)")
+    attempts[-1].pop("body", None)
+    return {**record, "attempts": attempts, "response": None, "usage": None}
 
 
 def write_json_atomic(path: Path, data: dict) -> None:
@@ -153,15 +166,21 @@ class RunStore:
 
     # ------------------------------------------------------------ writing
 
-    def append(self, record: dict, scrub=None) -> None:
+    def append(self, record: dict) -> bool:
+        """Store one record; True when it was too large and was stored without its response."""
         key = (record["item"], record["repeat"])
         if self._fd is None:
             raise StoreError("the store is not open")
         if key in self.done:
             raise StoreError(f"{self.path}: item {key[0]!r} repeat {key[1]} is already stored")
         line = record_line(record)
-        if scrub is not None:
-            line = scrub(line.decode("utf-8")).encode("utf-8")
+        cut = len(line) - 1 > MAX_RECORD_BYTES  # the newline is not part of the record
+        if cut:
+            line = record_line(without_response(record, len(line) - 1, MAX_RECORD_BYTES))
+            if len(line) - 1 > MAX_RECORD_BYTES:
+                raise StoreError(f"{self.path}: the record of item {key[0]!r} repeat {key[1]} is larger than "
+                                 f"the {MAX_RECORD_BYTES:,} bytes a stored record may hold even without its "
+                                 "response")
         fd = self._private_fd if self._private_fd is not None and key[0] in self.private_items else self._fd
         view = memoryview(line)
         while view:  # one write unless the disk is full or a signal interrupts it
@@ -170,6 +189,7 @@ class RunStore:
         if time.monotonic() - self._last_sync > FSYNC_EVERY_S:
             self._sync()
             self._last_sync = time.monotonic()
+        return cut
 
     def _sync(self) -> None:
         for fd in (self._fd, self._private_fd):

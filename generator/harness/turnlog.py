@@ -78,7 +78,7 @@ class TurnLog:
     def stored(self, item: str, repeat: int) -> list[dict]:
         return list(self.turns.get((item, repeat), []))
 
-    def append(self, turn: dict, scrub=None) -> None:
+    def append(self, turn: dict) -> None:
         fd = self._fds.get(self._file_of(turn["item"]))
         if fd is None:
             raise StoreError("the turn log is not open")
@@ -88,8 +88,6 @@ class TurnLog:
             raise StoreError(f"{self._file_of(key[0])}: turn {turn['turn']} of item {key[0]!r} repeat {key[1]} "
                              "is not next")
         line = record_line(turn)
-        if scrub is not None:
-            line = scrub(line.decode("utf-8")).encode("utf-8")
         view = memoryview(line)
         while view:
             view = view[os.write(fd, view):]
