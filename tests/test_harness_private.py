@@ -66,3 +66,28 @@ def test_a_torn_private_record_is_kept_aside_and_the_run_resumes(tmp_path):
     again.append({"item": "p-2", "repeat": 0})
     again.close()
     assert [json.loads(line)["item"] for line in private.read_text().splitlines()] == ["p-1", "p-2"]
+
+
+def test_tally_run_never_writes_through_a_linked_results_or_private_folder(harness_project, tmp_path):
+    """A cloned repository can commit `results/extracting -> /elsewhere` or `private -> /elsewhere`:
+    `tally run` refuses before it writes anything there."""
+    from generator.cli import main
+    from generator.errors import EXIT_INPUT
+
+    root = harness_project
+    args = ["run", "extracting", "--model", "clean-1", "--provider", "testprov", "--root", str(root), "--half", "both",
+            "--limit", "1", "-q", "--base-url", "http://127.0.0.1:9"]
+    for linked in (root / "private", root / "results" / "extracting"):
+        victim = tmp_path / f"victim-{linked.name}"
+        victim.mkdir()
+        if linked.exists():
+            shutil.move(linked, tmp_path / f"moved-{linked.name}")
+        linked.parent.mkdir(parents=True, exist_ok=True)
+        linked.symlink_to(victim)
+        res = CliRunner().invoke(main, args)
+        assert res.exit_code == EXIT_INPUT, res.output
+        assert "symbolic link" in res.output
+        assert list(victim.iterdir()) == []
+        linked.unlink()
+        if (tmp_path / f"moved-{linked.name}").exists():
+            shutil.move(tmp_path / f"moved-{linked.name}", linked)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from generator.ids import id_problem
 
+from ..folders import refuse_links
 from ..sealing import private_file
 from .agent_loop import DEFAULT_MAX_STEPS, run_episode
 from .client import CallResult, ChatClient, RetryPolicy
@@ -120,7 +121,11 @@ async def execute(spec: RunSpec, progress: Progress | None = None) -> RunOutcome
     api_key = spec.provider.api_key()
     private_items = frozenset(i["id"] for i in plan.items if i.get("half") == "private")
     private_path = private_file(Path(spec.root), spec.suite, spec.id) if private_items else None
-    store = RunStore(Path(spec.root) / "results" / spec.suite / spec.id, private_path, private_items)
+    run_dir = Path(spec.root) / "results" / spec.suite / spec.id
+    refuse_links(run_dir, "run folder", Path(spec.root))  # appended to: never through a committed link
+    if private_path is not None:
+        refuse_links(private_path.parent, "private storage", Path(spec.root))
+    store = RunStore(run_dir, private_path, private_items)
     environment = getattr(plan.plugin, "tool_environment", None)
     meta = run_meta(spec, plan.template.sha256(), plan.suite.version, plan.anchors)
     if environment is not None:
