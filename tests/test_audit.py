@@ -48,7 +48,7 @@ def test_sample_record_and_the_rate_on_the_suite_page(demo, tmp_path):
 
     e = doc["entries"]
     other = next(k for k in doc["verdict_kinds"] + ["wrong", "correct"] if k != e[0]["verdict"])
-    judged = {"format": "tally-audit-judgments-v1", "suite": "demo", "seed": 7, "auditor": "Ann Example",
+    judged = {"format": "tally-audit-judgments-v1", "suite": "demo", "seed": 7, "per_model": 4, "auditor": "Ann Example",
               "judged_at": "2026-12-01T10:00:00Z", "judgments": [
                   {**{k: e[0][k] for k in ("id", "run", "item", "repeat", "unit", "verdict")}, "judgment": "disagree",
                    "right_verdict": other, "note": "the reply says otherwise"}] + [
