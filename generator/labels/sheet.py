@@ -38,7 +38,7 @@ def _second_first(seed: int, item: str, field: str) -> bool:
 
 def cases(rows: list[dict], seed: int, documents: dict[str, str]) -> list[dict]:
     """The unsettled disagreements, blind: two answers in a seeded order, no labeller names."""
-    out = []
+    out: list[dict] = []
     for r in rows:
         if r["outcome"] != UNSETTLED:
             continue
