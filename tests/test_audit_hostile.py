@@ -82,6 +82,31 @@ def test_a_judgment_outside_the_seeded_sample_is_refused(workspace, tmp_path):
     (root / "content/audits").rmdir()
 
 
+def test_runs_added_after_the_sample_do_not_change_it(tmp_path):
+    """The sample names the runs it was drawn from: a later run of the same model changes nothing."""
+    import shutil
+
+    root = tmp_path / "proj"
+    assert tally("suite", "new", "demo", "--root", root).exit_code == 0
+    out = tmp_path / "ws"
+    assert tally("audit", "sample", "demo", "--per-model", "1", "--seed", "5", "--out", out, "--root", root).exit_code == 0
+    sample = json.loads((out / "sample.json").read_text())
+    assert sample["runs"] == {"example-echo": ["example-echo"]}
+    later = root / "results/demo/echo-later"
+    shutil.copytree(root / "results/demo/example-echo", later)
+    meta = json.loads((later / "run.json").read_text()) | {"run_id": "echo-later"}
+    (later / "run.json").write_text(json.dumps(meta))
+    doc = judged(sample) | {"runs": sample["runs"]}
+    path = tmp_path / "judged.json"
+    path.write_text(json.dumps(doc | {"runs": {"example-echo": "x"}}))
+    _refused(tally("audit", "record", path, "--root", root), root, "`runs` of example-echo must be a list of run ids")
+    path.write_text(json.dumps(doc))
+    recorded = tally("audit", "record", path, "--root", root)
+    assert recorded.exit_code == 0, recorded.output
+    stored = json.loads(next((root / "content/audits/demo").glob("*.json")).read_text())
+    assert stored["runs"] == {"example-echo": ["example-echo"]}
+
+
 def test_a_long_note_is_refused_and_a_stored_one_is_cut_where_shown(workspace, tmp_path):
     root, sample = workspace
     path = tmp_path / "judged.json"
@@ -145,6 +170,7 @@ JSON_CASES = [
     ("a 10 MB note", _judgment(note=HUGE), "the note is 10,000,000 characters; a note holds at most 2,000"),
     ("judgment not a judgment", _judgment(judgment="maybe"), "judgment must be one of agree, disagree, unsure"),
     ("seed a string", lambda d: d.update(seed="5"), "judged.json: seed must be an integer, not '5'"),
+    ("runs a list", lambda d: d.update(runs=["r"]), "judged.json: `runs` must be an object: model -> [run id]"),
     ("suite a path", lambda d: d.update(suite="../../x"), "judged.json: suite '../../x' is not a safe identifier"),
     ("a duplicate key", lambda d: json.dumps(d).replace('"format"', '"seed": 1, "format"', 1).encode(),
      "judged.json: not valid JSON: the key 'seed' appears twice"),

@@ -19,6 +19,7 @@ from .sample import JUDGMENTS, JUDGMENTS_FORMAT, SAMPLE_FORMAT, AuditError
 STORED_FORMAT = "tally-audit-v1"
 MAX_NOTE_CHARS = 2_000
 MAX_NAME_CHARS = 200  # run, item, unit, verdict names; the auditor; dates
+MAX_MODELS = 10_000  # models (and runs of one model) a sample names
 CSV_COLUMNS = ("run", "item", "repeat", "unit", "verdict", "judgment", "right_verdict", "note")
 
 
@@ -72,7 +73,22 @@ def _header_problem(doc: dict) -> str | None:
     for key in ("suite_version", "auditor", "judged_at"):
         if (p := _name(doc.get(key), key, True)) is not None:
             return p
-    return _int(doc.get("seed"), "seed", True) or _int(doc.get("per_model"), "per_model", True)
+    return _int(doc.get("seed"), "seed", True) or _int(doc.get("per_model"), "per_model", True) or \
+        _runs_problem(doc.get("runs"))
+
+
+def _runs_problem(runs: object) -> str | None:
+    """`runs`, the runs each model's sample was drawn from: {model: [run id]} (optional)."""
+    if runs is None:
+        return None
+    if not isinstance(runs, dict) or len(runs) > MAX_MODELS:
+        return "`runs` must be an object: model -> [run id]"
+    for model, ids in runs.items():
+        if (p := _name(model, "a model of `runs`")) is not None:
+            return p
+        if not isinstance(ids, list) or len(ids) > MAX_MODELS or any(_name(i, "run") for i in ids):
+            return f"`runs` of {cut(model)} must be a list of run ids"
+    return None
 
 
 def _judgments_problem(doc: dict, check: Callable[[object], str | None]) -> str | None:
@@ -118,12 +134,12 @@ def _from_csv(path: Path, text: str) -> dict:
     beside = path.with_name("sample.json")
     if beside.is_file():  # the workspace's sample: the suite, seed and sample size the CSV was written for
         sample = read_sample(beside)
-        doc |= {k: sample[k] for k in ("suite", "suite_version", "seed", "per_model")}
+        doc |= {k: sample.get(k) for k in ("suite", "suite_version", "seed", "per_model", "runs")}
     return doc
 
 
 def read_sample(path: Path) -> dict:
-    """The workspace's sample.json: only its settings are used (suite, version, seed, per_model)."""
+    """The workspace's sample.json: only its settings are used (suite, version, seed, per_model, runs)."""
     doc = parse_json(read_text(path, AuditError), str(path), AuditError)
     if not isinstance(doc, dict) or doc.get("format") != SAMPLE_FORMAT:
         raise AuditError(f"{path}: not a {SAMPLE_FORMAT} file (written by `tally audit sample`)")

@@ -52,7 +52,9 @@ def validate(doc: dict, scored: ScoredSuite, drawn_keys: set[tuple] | None = Non
             continue
         if drawn_keys is not None and key not in drawn_keys:
             problems.append(f"{where}: {_key(key)} is not in the sample drawn with seed {doc.get('seed')} and "
-                            f"{doc.get('per_model')} per model: only judgments of that sample are recorded")
+                            f"{doc.get('per_model')} per model"
+                            f"{' from every run of today' if doc.get('runs') is None else ''}: only judgments "
+                            "of that sample are recorded")
             continue
         if key in seen:
             problems.append(f"{where}: judged twice")
@@ -95,7 +97,8 @@ def record(root: Path, path: Path, scored: ScoredSuite, auditor: str | None = No
     if not isinstance(per_model, int):
         raise AuditError(f"{path}: the sample's size is unknown: pass --per-model N (as given to `tally audit sample`)")
     doc = doc | {"seed": seed, "per_model": per_model}
-    keys = {(run, item, repeat, unit) for _, (run, item, repeat, unit, _) in drawn(scored, per_model, seed)[1]}
+    runs = doc.get("runs")  # the runs the sample was drawn from (an older file: every run of today)
+    keys = {(run, item, repeat, unit) for _, (run, item, repeat, unit, _) in drawn(scored, per_model, seed, runs)[1]}
     judgments, problems = validate(doc, scored, keys)
     if not judgments and not problems:
         problems.append("no judgments")
@@ -109,7 +112,8 @@ def record(root: Path, path: Path, scored: ScoredSuite, auditor: str | None = No
     if out.exists() or out.is_symlink():
         raise AuditError(f"{out} already exists: judgments are recorded once")
     stored = {"format": STORED_FORMAT, "suite": suite.name, "suite_version": suite.version, "seed": seed,
-              "per_model": per_model, "auditor": who, "simulated": simulated,
+              "per_model": per_model, **({"runs": runs} if runs is not None else {}), "auditor": who,
+              "simulated": simulated,
               "judged_at": doc.get("judged_at"), "recorded_at": now_utc(), "judgments": judgments}
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(stored, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

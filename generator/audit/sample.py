@@ -89,15 +89,18 @@ def _records(path: Path, wanted: set[tuple[str, int]]) -> dict[tuple[str, int], 
     return out
 
 
-def drawn(scored: ScoredSuite, per_model: int, seed: int) -> tuple[dict[str, list[tuple[str, str, int, str, str]]],
-                                                               list[tuple[str, tuple[str, str, int, str, str]]]]:
+def drawn(scored: ScoredSuite, per_model: int, seed: int, runs: dict[str, list[str]] | None = None) -> tuple[
+        dict[str, list[tuple[str, str, int, str, str]]], list[tuple[str, tuple[str, str, int, str, str]]]]:
     """Every model's verdict rows (run, item, repeat, unit, verdict), and the seeded draw from them:
-    (model, row) in the order of the sample. The same seed and scoring give the same draw, so `tally
-    audit record` can tell which judgments belong to a sample."""
+    (model, row) in the order of the sample. `runs` (model -> run ids) keeps only the runs a sample
+    was drawn from (runs added since do not change it). The same seed, runs and scoring give the same
+    draw, so `tally audit record` can tell which judgments belong to a sample."""
     if isinstance(per_model, bool) or not isinstance(per_model, int) or per_model < 1:
         raise AuditError("--per-model must be at least 1")
     by_model: dict[str, list[tuple[str, str, int, str, str]]] = defaultdict(list)
     for r in scored.runs:
+        if runs is not None and r.run.id not in runs.get(r.run.model, ()):
+            continue
         t = r.verdicts
         by_model[r.run.model] += [(r.run.id, t.item[k], t.repeat[k], t.unit[k], t.verdict[k]) for k in range(len(t))]
     entries = []
@@ -135,7 +138,8 @@ def sample(scored: ScoredSuite, per_model: int, seed: int) -> dict:
                     "response": _content(record) if record else "(no stored response: the item is a failed call)"})
     verdicts = sorted({v for rows in by_model.values() for *_, v in rows} | set(COMMON_VERDICTS))
     return {"format": SAMPLE_FORMAT, "suite": scored.suite.name, "suite_version": scored.suite.version,
-            "seed": seed, "per_model": per_model, "verdict_kinds": verdicts, "entries": out}
+            "seed": seed, "per_model": per_model, "verdict_kinds": verdicts,
+            "runs": {m: sorted({row[0] for row in rows}) for m, rows in sorted(by_model.items())}, "entries": out}
 
 
 def to_csv(doc: dict) -> str:
