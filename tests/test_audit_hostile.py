@@ -134,6 +134,11 @@ def test_a_long_note_is_refused_and_a_stored_one_is_cut_where_shown(workspace, t
         assert note.startswith("N" * MAX_NOTE_CHARS) and len(note) < MAX_NOTE_CHARS + 200
         assert note.endswith("[... cut: the note has 5,000,000 characters; all of it is in "
                              "content/audits/demo/seed5-bo.json]")
+        built = tally("site", "build", "--root", root, "--resamples", "200", "-q")
+        assert built.exit_code == 0, built.output
+        page = (root / "site/suites/demo/index.html").read_text()
+        assert len(page) < 100_000 and "[... cut: the note has 5,000,000 characters" in page
+        assert (root / "site/downloads/demo/audit-disagreements.json").stat().st_size < 20_000
     finally:
         (folder / "seed5-bo.json").unlink()
         folder.rmdir()

@@ -138,10 +138,11 @@ def test_a_forged_sample_writes_nothing_outside_the_project(example, tmp_path):
     assert snapshot(tmp_path) == outside and snapshot(example) == inside
 
 
-def test_a_label_folder_that_is_a_link_out_is_not_written_through(example, tmp_path):
+@pytest.mark.parametrize("linked", [LABELS / SECOND, LABELS])
+def test_a_label_folder_that_is_a_link_out_is_not_written_through(example, tmp_path, linked):
     elsewhere = tmp_path / "elsewhere"
-    shutil.move(example / LABELS / SECOND, elsewhere)
-    (example / LABELS / SECOND).symlink_to(elsewhere)
+    shutil.move(example / linked, elsewhere)
+    (example / linked).symlink_to(elsewhere)
     r = _request(example, "govforms", "public")
     sheet = tmp_path / "filled.csv"
     sheet.write_text(worksheet([{**r, "answer": '"x"', "document": ""}]), encoding="utf-8")

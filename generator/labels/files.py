@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -166,9 +167,21 @@ def merge_labels(folder: Path, name: str, new: dict[tuple[str, str], tuple[tuple
             out.changed.append(f"{item} {fname}: {_json(current.answers[(item, fname)])} -> {_json(answer)}")
         rows.setdefault(where, {}).setdefault(item, {})[fname] = answer
         touched.add(where)
+    for where in sorted(touched):  # every file checked before the first is written
+        refuse_links(folder, folder / name / file_name(*where))
     for where in sorted(touched):
         out.paths.append(_write_file(folder, name, where, rows[where]))
     return out
+
+
+def refuse_links(folder: Path, path: Path) -> None:
+    """A file written under the labels folder is never written through a symbolic link (the labels
+    folder, a labeller's folder or the file itself): a cloned project's link could lead anywhere."""
+    here = folder
+    for part in ("", *path.relative_to(folder).parts):
+        here = here / part if part else here
+        if here.is_symlink():
+            raise LabelError(f"{here}: a symbolic link: label files are not written through it (nothing was written)")
 
 
 def write_labels(folder: Path, name: str, rows: dict[tuple[str, str], dict[str, dict]]) -> list[Path]:
@@ -180,14 +193,15 @@ def write_labels(folder: Path, name: str, rows: dict[tuple[str, str], dict[str, 
 def _write_file(folder: Path, name: str, where: tuple[str, str], items: dict[str, dict]) -> Path:
     """One label file, lines sorted by item; never through a symbolic link or out of the labels folder."""
     target = folder / name
-    target.mkdir(parents=True, exist_ok=True)
     path = target / file_name(*where)
-    if path.is_symlink() or target.is_symlink() or not target.resolve().is_relative_to(folder.resolve()):
-        raise LabelError(f"{path}: a symbolic link or outside {folder}: label files are not written through it")
+    refuse_links(folder, path)
+    target.mkdir(parents=True, exist_ok=True)
     lines = [json.dumps({"item": i, "fields": items[i]}, ensure_ascii=False, sort_keys=True) for i in sorted(items)]
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text("".join(line + "\n" for line in lines), encoding="utf-8", newline="\n")
-    os.replace(tmp, path)
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="\n", dir=target, prefix=f".{path.name}.",
+                                     delete=False) as fh:  # a new file of its own (never an existing link)
+        fh.write("".join(line + "\n" for line in lines))
+    os.chmod(fh.name, 0o644)
+    os.replace(fh.name, path)
     return path
 
 
