@@ -98,7 +98,7 @@ def parse_json(text: str, where: str, error: type[Exception], line: int | None =
 
 def json_lines(path: Path, error: type[Exception]) -> Iterator[tuple[int, object]]:
     """(line number, value) of each non-blank line of a JSON Lines file."""
-    for n, line in enumerate(read_text(path, error).splitlines(), 1):
+    for n, line in enumerate(read_text(path, error).split("\n"), 1):  # not splitlines: U+2028 is JSON text
         if line.strip():
             yield n, parse_json(line, str(path), error, n)
 
@@ -119,8 +119,9 @@ def csv_rows(text: str, where: str, error: type[Exception], required: tuple[str,
                     twice = sorted({c for c in header if header.count(c) > 1})
                     missing = [c for c in required if c not in header]
                     if twice or missing:
+                        which = "missing " + ", ".join(missing) if missing else "twice: " + ", ".join(twice)
                         raise error(f"{where}:1: the header must name each of {', '.join(required)} once "
-                                    f"({'missing ' + ', '.join(missing) if missing else 'twice: ' + ', '.join(twice)})")
+                                    f"({cut(which)})")
                 elif any(cell.strip() for cell in row):
                     if len(row) > len(header):
                         raise error(f"{where}:{start}: {len(row)} cells, more than the header's {len(header)}")

@@ -199,6 +199,8 @@ REPORT_CASES = [
     ("label file not UTF-8", _set(f"{SECOND}/govforms.public.jsonl", b'{"item": "\xc3\x28", "fields": {}}\n'),
      "govforms.public.jsonl:1: not UTF-8 text"),
     ("label file empty", _set(f"{SECOND}/govforms.public.jsonl", b""), None),  # allowed: no labels yet
+    ("an answer holding U+2028", _line(f"{SECOND}/govforms.public.jsonl", json.dumps(
+        {"item": "govforms-pub-nws-0001", "fields": {"damage_estimate": "a\u2028b"}}, ensure_ascii=False)), None),
     ("flagged: reasons a number", _line("published-and-rules/flagged.jsonl",
                                         '{"dataset": "receipts", "origin": "o", "reasons": 5}'),
      "flagged.jsonl:1: `reasons` must be a list of texts"),

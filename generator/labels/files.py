@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..errors import InputProblem
 from ..ids import id_problem
-from ..untrusted_files import json_lines, parse_json, read_text, shown
+from ..untrusted_files import cut, json_lines, parse_json, read_text, shown
 from .checks import HALVES, config_problem, flagged_problem, label_line_problem, sample_problem
 
 CONFIG = "labels.toml"
@@ -164,7 +164,7 @@ def merge_labels(folder: Path, name: str, new: dict[tuple[str, str], tuple[tuple
             out.unchanged += 1
             continue
         else:
-            out.changed.append(f"{item} {fname}: {_json(current.answers[(item, fname)])} -> {_json(answer)}")
+            out.changed.append(f"{item} {cut(fname)}: {cut(_json(current.answers[(item, fname)]))} -> {cut(_json(answer))}")
         rows.setdefault(where, {}).setdefault(item, {})[fname] = answer
         touched.add(where)
     for where in sorted(touched):  # every file checked before the first is written
