@@ -264,3 +264,23 @@ def test_malformed_stored_audits_are_one_clear_error(tmp_path, what, data, fragm
     with pytest.raises(AuditError) as info:
         load_audits(tmp_path, "demo")
     assert info.value.exit_code == 2 and fragment in str(info.value) and len(str(info.value)) < 1000
+
+
+def test_one_guard_keeps_workspaces_outside_the_project_and_follows_no_link(workspace, tmp_path):
+    """The audit workspace and the label sheets share one guard (generator/private_workspace.py)."""
+    from generator.audit import sample as audit_sample
+    from generator.labels import sheet, worksheet
+    from generator.private_workspace import write_private
+
+    assert audit_sample.write_private is write_private is sheet.write_private is worksheet.write_private
+    root, _ = workspace
+    with pytest.raises(AuditError, match="keep it outside the project"):
+        write_private({"a.csv": "x"}, root / "ws", root, "the audit workspace", AuditError)
+    out = tmp_path / "ws"
+    out.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep")
+    (out / "a.csv").symlink_to(victim)
+    with pytest.raises(AuditError, match="a symbolic link"):
+        write_private({"a.csv": "x"}, out, root, "the audit workspace", AuditError)
+    assert victim.read_text() == "keep" and not (root / "ws").exists()

@@ -130,7 +130,7 @@ def _from_csv(path: Path, text: str) -> dict:
         if (p := judgment_problem(j)) is not None:
             raise AuditError(f"{path}:{n}: {p}")
         judgments.append(j)
-    doc = {"format": JUDGMENTS_FORMAT, "judgments": judgments}
+    doc: dict[str, object] = {"format": JUDGMENTS_FORMAT, "judgments": judgments}
     beside = path.with_name("sample.json")
     if beside.is_file():  # the workspace's sample: the suite, seed and sample size the CSV was written for
         sample = read_sample(beside)
