@@ -310,3 +310,50 @@ def test_malformed_adjudication_sheets_are_one_clear_error(example, tmp_path, wh
     result = tally("labels", "adjudicate", SUITE, sheet, "--root", example)
     _refused(result, fragment, before, example)
     assert "adjudication.csv" in result.output
+
+
+def _reopen(root: Path) -> tuple[Path, list[dict], dict]:
+    """Take back the adjudicator's first decision: that disagreement is open again."""
+    path = root / LABELS / "adjudicator-sim" / "govforms.public.jsonl"
+    rows = lines(path)
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows[1:]), encoding="utf-8")
+    item, field = rows[0]["item"], next(iter(rows[0]["fields"]))
+    answers = [next(r for r in lines(root / LABELS / who / "govforms.public.jsonl") if r["item"] == item)["fields"][field]
+               for who in ("published-and-rules", SECOND)]
+    case = {"case": "c0001", "item": item, "dataset": "govforms", "field": field, "type": "text",
+            "answer_1": json.dumps(answers[0]), "answer_2": json.dumps(answers[1]), "decision": "", "other": "",
+            "note": "", "document": ""}
+    return path, rows, case
+
+
+def _sheet(rows: list[dict]) -> str:
+    out = io.StringIO()
+    w = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("other, fragment", [(DEEP, "nested too deep"), ('{"a": ', "not valid JSON"),
+                                             ('{"a": 1, "a": 2}', "the key 'a' appears twice"),
+                                             (json.dumps(HUGE[:200_000]), "200,002 characters, more than 100,000")])
+def test_a_malformed_decision_is_refused_and_nothing_recorded(example, tmp_path, other, fragment):
+    _, _, case = _reopen(example)
+    sheet = tmp_path / "adjudication.csv"
+    sheet.write_text(_sheet([case | {"other": other}]), encoding="utf-8")
+    before = snapshot(example)
+    result = tally("labels", "adjudicate", SUITE, sheet, "--root", example)
+    _refused(result, "line 2: `other` must be an answer written as JSON", before, example)
+    assert fragment in result.output
+
+
+def test_a_decision_is_merged_into_the_adjudicators_files(example, tmp_path):
+    path, rows, case = _reopen(example)
+    sheet = tmp_path / "adjudication.csv"
+    sheet.write_text(_sheet([case | {"decision": "2"}]), encoding="utf-8")
+    result = tally("labels", "adjudicate", SUITE, sheet, "--root", example)
+    assert result.exit_code == 0, result.output
+    assert "1 answer(s) added, 0 changed" in result.output
+    after = lines(path)
+    assert len(after) == len(rows) and after[1:] == rows[1:]  # the other decisions are kept
+    assert after[0] == {"item": case["item"], "fields": {case["field"]: json.loads(case["answer_2"])}}
