@@ -284,3 +284,18 @@ def test_one_guard_keeps_workspaces_outside_the_project_and_follows_no_link(work
     with pytest.raises(AuditError, match="a symbolic link"):
         write_private({"a.csv": "x"}, out, root, "the audit workspace", AuditError)
     assert victim.read_text() == "keep" and not (root / "ws").exists()
+
+
+def test_an_audits_folder_that_is_a_link_out_is_not_written_through(workspace, tmp_path):
+    root, sample = workspace
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (root / "content" / "audits").symlink_to(elsewhere)
+    try:
+        path = tmp_path / "judged.json"
+        path.write_text(json.dumps(judged(sample)))
+        result = tally("audit", "record", path, "--root", root)
+        assert result.exit_code == 2 and "a symbolic link: audits are not written through it" in result.output
+        assert list(elsewhere.iterdir()) == []
+    finally:
+        (root / "content" / "audits").unlink()

@@ -109,6 +109,9 @@ def record(root: Path, path: Path, scored: ScoredSuite, auditor: str | None = No
     out = audits_dir(root, suite.name) / name
     if (p := id_problem(name, "file name")) is not None:
         raise AuditError(f"{path}: {p}")
+    links = [p for p in (root / "content", out.parent.parent, out.parent) if p.is_symlink()]
+    if links:
+        raise AuditError(f"{links[0]}: a symbolic link: audits are not written through it (nothing was recorded)")
     if out.exists() or out.is_symlink():
         raise AuditError(f"{out} already exists: judgments are recorded once")
     stored = {"format": STORED_FORMAT, "suite": suite.name, "suite_version": suite.version, "seed": seed,
