@@ -175,6 +175,7 @@ JSON_CASES = [
     ("a 10 MB note", _judgment(note=HUGE), "the note is 10,000,000 characters; a note holds at most 2,000"),
     ("judgment not a judgment", _judgment(judgment="maybe"), "judgment must be one of agree, disagree, unsure"),
     ("seed a string", lambda d: d.update(seed="5"), "judged.json: seed must be an integer, not '5'"),
+    ("per_model zero", lambda d: d.update(per_model=0), "judged.json: per_model must be at least 1, not 0"),
     ("runs a list", lambda d: d.update(runs=["r"]), "judged.json: `runs` must be an object: model -> [run id]"),
     ("suite a path", lambda d: d.update(suite="../../x"), "judged.json: suite '../../x' is not a safe identifier"),
     ("a duplicate key", lambda d: json.dumps(d).replace('"format"', '"seed": 1, "format"', 1).encode(),

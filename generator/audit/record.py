@@ -96,6 +96,8 @@ def record(root: Path, path: Path, scored: ScoredSuite, auditor: str | None = No
     per_model = per_model if per_model is not None else doc.get("per_model")
     if not isinstance(per_model, int):
         raise AuditError(f"{path}: the sample's size is unknown: pass --per-model N (as given to `tally audit sample`)")
+    if per_model < 1:
+        raise AuditError(f"{path}: per_model must be at least 1, not {per_model}")
     doc = doc | {"seed": seed, "per_model": per_model}
     runs = doc.get("runs")  # the runs the sample was drawn from (an older file: every run of today)
     keys = {(run, item, repeat, unit) for _, (run, item, repeat, unit, _) in drawn(scored, per_model, seed, runs)[1]}
