@@ -4,6 +4,8 @@ scorers, and a scaffold of a working minimal suite."""
 from __future__ import annotations
 
 import datetime as dt
+import json
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -11,7 +13,7 @@ import orjson
 
 from .content import Item, load_items, load_suite
 from .crosscheck import ScorerBProcess
-from .errors import ErrorLog, InputProblem, TallyError
+from .errors import ErrorLog, InputProblem, TallyError, visible
 from .ids import id_problem
 from .parse.response import read_outcome
 from .prompts import TEMPLATE_FILE
@@ -112,15 +114,36 @@ def _check_b(plugin: Suite, cases, report: Report) -> None:
 
 # ---------------------------------------------------------------- tally suite new
 
+def plugin_folder(root: Path, folder: str) -> Path:
+    """The plugin folder of `tally suite new`: a relative path inside the project, each part a safe
+    name (no `..`, no absolute path), not reached through a symbolic link that leads out."""
+    parts = folder.replace("\\", "/").split("/")
+    if not folder or Path(folder).is_absolute() or folder.startswith("/"):
+        raise InputProblem(f"--plugins {folder!r}: the plugin folder must be a relative path inside the project "
+                           "(nothing was written)")
+    for part in parts:
+        if (p := id_problem(part, "a part of the plugin folder")) is not None:
+            raise InputProblem(f"--plugins {visible(folder[:80])!r}: {p}; it must be a relative path inside the "
+                               "project (nothing was written)")
+    return root.joinpath(*parts)
+
+
+def _inside(root: Path, path: Path) -> bool:
+    """Whether `path` (its existing part, links followed) stays inside the project folder."""
+    return path.resolve().is_relative_to(root.resolve())
+
+
 def scaffold(root: Path, name: str, plugins: str = "plugins") -> list[Path]:
-    """A working minimal suite NAME in the project at `root`; returns the files written."""
+    """A working minimal suite NAME in the project at `root`; returns the files written. Every check
+    (the name, the plugin folder, tally.toml) comes before the first file is written."""
     if (p := id_problem(name, "suite name")) is not None:
         raise InputProblem(p)
+    folder = "/".join(plugin_folder(root, plugins).relative_to(root).parts)
     date = dt.date.today().isoformat()
     targets = {
-        root / plugins / name / "__init__.py": "plugin__init__.py.tmpl",
-        root / plugins / name / "scorer.js": "scorer.js.tmpl",
-        root / plugins / name / "vectors.json": "vectors.json.tmpl",
+        root / folder / name / "__init__.py": "plugin__init__.py.tmpl",
+        root / folder / name / "scorer.js": "scorer.js.tmpl",
+        root / folder / name / "vectors.json": "vectors.json.tmpl",
         root / "content" / "suites" / name / "suite.toml": "suite.toml.tmpl",
         root / "content" / "suites" / name / "prompt.toml": "prompt.toml.tmpl",
         root / "content" / "suites" / name / "items" / "main.public.jsonl": "items.public.jsonl.tmpl",
@@ -128,30 +151,45 @@ def scaffold(root: Path, name: str, plugins: str = "plugins") -> list[Path]:
         root / "results" / name / "example-echo" / "run.json": "run.json.tmpl",
         root / "results" / name / "example-echo" / "responses.jsonl": "responses.jsonl.tmpl",
     }
-    existing = [str(t.relative_to(root)) for t in targets if t.exists()]
+    outside = [str(t.relative_to(root)) for t in targets if not _inside(root, t)]
+    if outside:
+        raise InputProblem(f"{outside[0]}: reached through a symbolic link that leads out of the project "
+                           "(nothing was written)")
+    existing = [str(t.relative_to(root)) for t in targets if t.exists() or t.is_symlink()]
     if existing:
         raise InputProblem(f"suite {name!r} exists already: {', '.join(existing)} (nothing was written)")
+    config = root / "tally.toml"
+    config_text = _with_plugin_folder(root, config, folder)
     for target, template in targets.items():
         target.parent.mkdir(parents=True, exist_ok=True)
         text = (SCAFFOLD / template).read_text(encoding="utf-8")
         target.write_text(text.replace("__NAME__", name).replace("__DATE__", date), encoding="utf-8")
     written = list(targets)
-    config = root / "tally.toml"
-    if _add_plugin_folder(config, plugins):
+    if config_text is not None:
+        config.write_text(config_text, encoding="utf-8")
         written.append(config)
     return written
 
 
-def _add_plugin_folder(config: Path, folder: str) -> bool:
-    """Name the plugin folder in tally.toml (created if needed); False when it is named already."""
+def _with_plugin_folder(root: Path, config: Path, folder: str) -> str | None:
+    """tally.toml's new text naming the plugin folder (None: named already), checked to parse and to
+    name it; refused when [suites] lists other folders (add it there yourself) or tally.toml leads out."""
     from .config import load_config
 
-    paths = load_config(config.parent).get("suites", {}).get("paths", [])
+    if config.is_symlink() or (config.exists() and not _inside(root, config)):
+        raise InputProblem(f"{config}: a symbolic link: tally.toml is not written through it (nothing was written)")
+    settings = load_config(root)
+    paths = settings.get("suites", {}).get("paths", [])
     if folder in paths:
-        return False
+        return None
+    if "suites" in settings:
+        raise InputProblem(f"{config}: add {folder!r} to [suites] paths yourself (it lists {paths}), then run "
+                           "this again (nothing was written)")
     text = config.read_text(encoding="utf-8") if config.is_file() else ""
-    if "[suites]" in text:
-        raise InputProblem(f"{config}: add {folder!r} to [suites] paths yourself (it lists {paths})")
-    config.write_text(text + ("\n" if text and not text.endswith("\n") else "") +
-                      f'[suites]\npaths = ["{folder}"]\n', encoding="utf-8")
-    return True
+    new = text + ("\n" if text and not text.endswith("\n") else "") + f"[suites]\npaths = {json.dumps([folder])}\n"
+    try:
+        parsed = tomllib.loads(new)
+    except tomllib.TOMLDecodeError as exc:  # tally.toml parsed before: only a bug could get here
+        raise InputProblem(f"{config}: adding the plugin folder would break it ({exc}); nothing was written") from None
+    assert parsed["suites"]["paths"] == [folder]
+    return new

@@ -48,7 +48,7 @@ def test_sample_record_and_the_rate_on_the_suite_page(demo, tmp_path):
 
     e = doc["entries"]
     other = next(k for k in doc["verdict_kinds"] + ["wrong", "correct"] if k != e[0]["verdict"])
-    judged = {"format": "tally-audit-judgments-v1", "suite": "demo", "seed": 7, "auditor": "Ann Example",
+    judged = {"format": "tally-audit-judgments-v1", "suite": "demo", "seed": 7, "per_model": 4, "auditor": "Ann Example",
               "judged_at": "2026-12-01T10:00:00Z", "judgments": [
                   {**{k: e[0][k] for k in ("id", "run", "item", "repeat", "unit", "verdict")}, "judgment": "disagree",
                    "right_verdict": other, "note": "the reply says otherwise"}] + [
@@ -124,13 +124,19 @@ def test_the_audit_page_works_from_file_by_keyboard(demo, tmp_path):
 
 def test_the_example_ships_a_simulated_audit_that_matches_todays_verdicts():
     from generator.audit.record import load_audits, summary, validate
+    from generator.audit.sample import drawn
     from generator.pipeline import load_and_score
 
     root = Path(__file__).resolve().parents[1]
     audits = load_audits(root, "extracting")
     assert len(audits) == 1 and audits[0]["simulated"] and "simulated" in audits[0]["auditor"]
     scored = load_and_score(root, ["extracting"], 1, False)[0]
-    _, problems = validate(audits[0], scored)
+    runs: dict[str, set[str]] = {}  # the runs it was drawn from (runs of a model added later are not)
+    for j in audits[0]["judgments"]:
+        runs.setdefault(j["model"], set()).add(j["run"])
+    drawn_now = drawn(scored, audits[0]["per_model"], audits[0]["seed"], {m: sorted(r) for m, r in runs.items()})
+    keys = {row[:4] for _, row in drawn_now[1]}
+    _, problems = validate(audits[0], scored, keys)  # today's verdicts, and the sample of its seed
     assert problems == []
     s = summary(root, scored)
     assert s is not None and s["simulated"] and s["suite"]["k"] == len(s["disagreements"]) > 0

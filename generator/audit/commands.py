@@ -43,17 +43,21 @@ def sample_cmd(suite: str, per_model: int, seed: int, out: Path | None, root: Pa
 @click.option("--suite", default=None, help="The suite (default: the one the file names).")
 @click.option("--auditor", default=None, help="Who judged (default: the name the file holds).")
 @click.option("--seed", type=int, default=None, help="The sample's seed (default: the one the file holds).")
+@click.option("--per-model", type=click.IntRange(min=1), default=None,
+              help="The sample's --per-model (default: the one the file, or the workspace's sample.json, holds).")
 @click.option("--simulated", is_flag=True, help="Mark the judgments as example data by a simulated person.")
 @options.ROOT
-def record_cmd(file: Path, suite: str | None, auditor: str | None, seed: int | None, simulated: bool,
-               root: Path) -> None:
+def record_cmd(file: Path, suite: str | None, auditor: str | None, seed: int | None, per_model: int | None,
+               simulated: bool, root: Path) -> None:
     """Validate a judgments file (JSON from the audit page, or the filled-in CSV) and store it in
-    content/audits/SUITE/."""
-    from .record import read_judgments, record
+    content/audits/SUITE/. Every judgment must be of a verdict in the seeded sample (the same seed and
+    --per-model draw the same sample) and match today's verdict; a note holds at most 2,000 characters."""
+    from .files import read_judgments
+    from .record import record
     from .sample import AuditError
 
     name = suite or read_judgments(file).get("suite")
     if not name:
         raise AuditError(f"{file}: which suite? pass --suite")
-    path = record(root, file, _scored(root, name), auditor, seed, simulated)
+    path = record(root, file, _scored(root, name), auditor, seed, simulated, per_model)
     click.echo(f"recorded {path}")

@@ -7,17 +7,17 @@ private item is dropped when recording: content/ is published, and a note may de
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections import defaultdict
 from pathlib import Path
 
 from ..commit.keys import now_utc
-from ..ids import is_safe_id
+from ..ids import id_problem, is_safe_id
 from ..pipeline import ScoredSuite
 from ..stats.wilson import rate
-from .sample import COMMON_VERDICTS, JUDGMENTS, JUDGMENTS_FORMAT, AuditError
+from ..untrusted_files import cut
+from .files import STORED_FORMAT, read_judgments, read_stored, shown_note
+from .sample import COMMON_VERDICTS, JUDGMENTS, AuditError, drawn
 
 AUDITS_DIR = ("content", "audits")
 
@@ -26,28 +26,9 @@ def audits_dir(root: Path, suite: str) -> Path:
     return root.joinpath(*AUDITS_DIR, suite)
 
 
-def read_judgments(path: Path) -> dict:
-    """A judgments file as the audit page saves it (JSON), or the workspace's CSV filled in (then the
-    suite, seed and auditor come from the options of `tally audit record`)."""
-    text = path.read_text(encoding="utf-8-sig")
-    if path.suffix.lower() == ".csv":
-        rows = list(csv.DictReader(io.StringIO(text)))
-        return {"format": JUDGMENTS_FORMAT, "judgments": [
-            {"id": r.get("id"), "run": r.get("run"), "item": r.get("item"), "repeat": int(r.get("repeat") or 0),
-             "unit": r.get("unit"), "verdict": r.get("verdict"), "judgment": (r.get("judgment") or "").strip(),
-             "right_verdict": (r.get("right_verdict") or "").strip() or None, "note": r.get("note") or ""}
-            for r in rows if (r.get("judgment") or "").strip()]}
-    try:
-        doc = json.loads(text)
-    except ValueError as exc:
-        raise AuditError(f"{path}: not valid JSON: {exc}") from None
-    if not isinstance(doc, dict) or doc.get("format") != JUDGMENTS_FORMAT:
-        raise AuditError(f"{path}: not a {JUDGMENTS_FORMAT} file (save it from the audit page)")
-    return doc
-
-
-def validate(doc: dict, scored: ScoredSuite) -> tuple[list[dict], list[str]]:
-    """The judgments checked against today's verdicts: (clean judgments, problems)."""
+def validate(doc: dict, scored: ScoredSuite, drawn_keys: set[tuple] | None = None) -> tuple[list[dict], list[str]]:
+    """The judgments checked against today's verdicts and, given `drawn_keys` ((run, item, repeat,
+    unit) of the seeded sample), against the sample: (clean judgments, problems)."""
     verdicts = {}
     for r in scored.runs:
         t = r.verdicts
@@ -61,13 +42,19 @@ def validate(doc: dict, scored: ScoredSuite) -> tuple[list[dict], list[str]]:
     if not isinstance(judgments, list) or not judgments:
         return [], ["no judgments"]
     for n, j in enumerate(judgments, start=1):
-        where = f"judgment {n} ({j.get('id') if isinstance(j, dict) else '?'})"
+        where = f"judgment {n} ({cut(j.get('id')) if isinstance(j, dict) else '?'})"
         if not isinstance(j, dict):
             problems.append(f"{where}: not an object")
             continue
         key = (j.get("run"), j.get("item"), j.get("repeat"), j.get("unit"))
         if key not in verdicts:
-            problems.append(f"{where}: no verdict {key} in today's scoring")
+            problems.append(f"{where}: no verdict {_key(key)} in today's scoring")
+            continue
+        if drawn_keys is not None and key not in drawn_keys:
+            problems.append(f"{where}: {_key(key)} is not in the sample drawn with seed {doc.get('seed')} and "
+                            f"{doc.get('per_model')} per model"
+                            f"{' from every run of today' if doc.get('runs') is None else ''}: only judgments "
+                            "of that sample are recorded")
             continue
         if key in seen:
             problems.append(f"{where}: judged twice")
@@ -88,27 +75,50 @@ def validate(doc: dict, scored: ScoredSuite) -> tuple[list[dict], list[str]]:
     return out, problems
 
 
+def _key(key: tuple) -> str:
+    return "(run {}, item {}, repeat {}, unit {})".format(*(cut(k) for k in key))
+
+
 def record(root: Path, path: Path, scored: ScoredSuite, auditor: str | None = None, seed: int | None = None,
-           simulated: bool = False) -> Path:
+           simulated: bool = False, per_model: int | None = None) -> Path:
+    """Check a judgments file against today's verdicts and the sample it was drawn from (the same
+    seed and sample size draw the same sample), then store it; nothing is written on a problem."""
     doc = read_judgments(path)
     suite = scored.suite
     if doc.get("suite") not in (None, suite.name):
-        raise AuditError(f"{path}: judgments of suite {doc.get('suite')!r}, not {suite.name!r}")
+        raise AuditError(f"{path}: judgments of suite {cut(doc.get('suite'))!r}, not {suite.name!r}")
     who = (auditor or doc.get("auditor") or "").strip()
     if not who:
-        raise AuditError("who judged? the file names no auditor: pass --auditor NAME")
+        raise AuditError(f"{path}: who judged? the file names no auditor: pass --auditor NAME")
     seed = seed if seed is not None else doc.get("seed")
     if not isinstance(seed, int):
-        raise AuditError("the sample's seed is unknown: pass --seed N")
-    judgments, problems = validate(doc, scored)
+        raise AuditError(f"{path}: the sample's seed is unknown: pass --seed N")
+    per_model = per_model if per_model is not None else doc.get("per_model")
+    if not isinstance(per_model, int):
+        raise AuditError(f"{path}: the sample's size is unknown: pass --per-model N (as given to `tally audit sample`)")
+    if per_model < 1:
+        raise AuditError(f"{path}: per_model must be at least 1, not {per_model}")
+    doc = doc | {"seed": seed, "per_model": per_model}
+    runs = doc.get("runs")  # the runs the sample was drawn from (an older file: every run of today)
+    keys = {(run, item, repeat, unit) for _, (run, item, repeat, unit, _) in drawn(scored, per_model, seed, runs)[1]}
+    judgments, problems = validate(doc, scored, keys)
+    if not judgments and not problems:
+        problems.append("no judgments")
     if problems:
-        raise AuditError(f"{path}: nothing recorded:\n  " + "\n  ".join(problems[:20]))
-    name = f"seed{seed}-{''.join(c if c.isalnum() else '-' for c in who.lower())[:40]}.json"
+        more = f"\n  ... and {len(problems) - 20} more" if len(problems) > 20 else ""
+        raise AuditError(f"{path}: nothing recorded:\n  " + "\n  ".join(problems[:20]) + more)
+    name = f"seed{seed}-{''.join(c if c.isalnum() and c.isascii() else '-' for c in who.lower())[:40]}.json"
     out = audits_dir(root, suite.name) / name
-    if not is_safe_id(name) or out.exists():
+    if (p := id_problem(name, "file name")) is not None:
+        raise AuditError(f"{path}: {p}")
+    links = [p for p in (root / "content", out.parent.parent, out.parent) if p.is_symlink()]
+    if links:
+        raise AuditError(f"{links[0]}: a symbolic link: audits are not written through it (nothing was recorded)")
+    if out.exists() or out.is_symlink():
         raise AuditError(f"{out} already exists: judgments are recorded once")
-    stored = {"format": "tally-audit-v1", "suite": suite.name, "suite_version": suite.version, "seed": seed,
-              "per_model": doc.get("per_model"), "auditor": who, "simulated": simulated,
+    stored = {"format": STORED_FORMAT, "suite": suite.name, "suite_version": suite.version, "seed": seed,
+              "per_model": per_model, **({"runs": runs} if runs is not None else {}), "auditor": who,
+              "simulated": simulated,
               "judged_at": doc.get("judged_at"), "recorded_at": now_utc(), "judgments": judgments}
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(stored, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
@@ -119,8 +129,7 @@ def load_audits(root: Path, suite: str) -> list[dict]:
     base = audits_dir(root, suite)
     out = []
     for path in sorted(base.glob("*.json")) if base.is_dir() else []:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        out.append(doc | {"file": path.relative_to(root / "content").as_posix()})
+        out.append(read_stored(path) | {"file": path.relative_to(root / "content").as_posix()})
     return out
 
 
@@ -155,7 +164,8 @@ def summary(root: Path, scored: ScoredSuite) -> dict | None:
             c[1] += 1
             if j["judgment"] == "disagree":
                 c[0] += 1
-                disagreements.append(j | {"auditor": a["auditor"], "simulated": a.get("simulated", False)})
+                disagreements.append(j | {"auditor": a["auditor"], "simulated": a.get("simulated", False),
+                                          "note": shown_note(j.get("note") or "", f"content/{a['file']}")})
     models = {m: rate(c[0], c[1]) | {"unsure": c[2], "stale": c[3]} for m, c in sorted(counts.items())}
     total = [sum(c[i] for c in counts.values()) for i in range(4)]
     return {"models": models, "suite": rate(total[0], total[1]) | {"unsure": total[2], "stale": total[3]},

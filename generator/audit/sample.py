@@ -16,11 +16,11 @@ from pathlib import Path
 
 import orjson
 
-from ..commit.keyfiles import git_work_tree
 from ..csvsafe import csv_row
 from ..csvsafe import writer as csv_writer
 from ..errors import TallyError
 from ..pipeline import ScoredSuite
+from ..private_workspace import write_private
 
 SAMPLE_FORMAT = "tally-audit-sample-v1"
 JUDGMENTS_FORMAT = "tally-audit-judgments-v1"
@@ -89,22 +89,34 @@ def _records(path: Path, wanted: set[tuple[str, int]]) -> dict[tuple[str, int], 
     return out
 
 
-def sample(scored: ScoredSuite, per_model: int, seed: int) -> dict:
-    """The sample document: every drawn verdict with what a person needs to judge it."""
-    if per_model < 1:
+def drawn(scored: ScoredSuite, per_model: int, seed: int, runs: dict[str, list[str]] | None = None) -> tuple[
+        dict[str, list[tuple[str, str, int, str, str]]], list[tuple[str, tuple[str, str, int, str, str]]]]:
+    """Every model's verdict rows (run, item, repeat, unit, verdict), and the seeded draw from them:
+    (model, row) in the order of the sample. `runs` (model -> run ids) keeps only the runs a sample
+    was drawn from (runs added since do not change it). The same seed, runs and scoring give the same
+    draw, so `tally audit record` can tell which judgments belong to a sample."""
+    if isinstance(per_model, bool) or not isinstance(per_model, int) or per_model < 1:
         raise AuditError("--per-model must be at least 1")
-    items = {i.id: i for i in scored.items}
     by_model: dict[str, list[tuple[str, str, int, str, str]]] = defaultdict(list)
     for r in scored.runs:
+        if runs is not None and r.run.id not in runs.get(r.run.model, ()):
+            continue
         t = r.verdicts
         by_model[r.run.model] += [(r.run.id, t.item[k], t.repeat[k], t.unit[k], t.verdict[k]) for k in range(len(t))]
-    runs = {r.run.id: r for r in scored.runs}
     entries = []
     for model in sorted(by_model):
         rows = sorted(by_model[model])
         rng = random.Random(f"{seed}/{scored.suite.name}/{model}")
         for k in draw(rows, per_model, rng):
             entries.append((model, rows[k]))
+    return by_model, entries
+
+
+def sample(scored: ScoredSuite, per_model: int, seed: int) -> dict:
+    """The sample document: every drawn verdict with what a person needs to judge it."""
+    items = {i.id: i for i in scored.items}
+    by_model, entries = drawn(scored, per_model, seed)
+    runs = {r.run.id: r for r in scored.runs}
     wanted: dict[str, set[tuple[str, int]]] = defaultdict(set)
     for _, (run, item, repeat, _, _) in entries:
         wanted[run].add((item, repeat))
@@ -126,7 +138,8 @@ def sample(scored: ScoredSuite, per_model: int, seed: int) -> dict:
                     "response": _content(record) if record else "(no stored response: the item is a failed call)"})
     verdicts = sorted({v for rows in by_model.values() for *_, v in rows} | set(COMMON_VERDICTS))
     return {"format": SAMPLE_FORMAT, "suite": scored.suite.name, "suite_version": scored.suite.version,
-            "seed": seed, "per_model": per_model, "verdict_kinds": verdicts, "entries": out}
+            "seed": seed, "per_model": per_model, "verdict_kinds": verdicts,
+            "runs": {m: sorted({row[0] for row in rows}) for m, rows in sorted(by_model.items())}, "entries": out}
 
 
 def to_csv(doc: dict) -> str:
@@ -148,17 +161,7 @@ def to_html(doc: dict) -> str:
 
 
 def write_workspace(doc: dict, out: Path, root: Path) -> list[Path]:
-    tree = git_work_tree(root) or root.resolve()
-    try:
-        out.resolve().relative_to(tree.resolve())
-        raise AuditError(f"{out}: the audit workspace may hold private items: keep it outside the project "
-                         f"({tree}); the default is in your home folder")
-    except ValueError:
-        pass
-    out.mkdir(parents=True, exist_ok=True, mode=0o700)
-    paths = [out / "sample.json", out / "audit.html", out / "audit.csv"]
-    texts = [json.dumps(doc, ensure_ascii=False, indent=1) + "\n", to_html(doc), to_csv(doc)]
-    for path, text in zip(paths, texts):
-        path.write_text(text, encoding="utf-8")
-        path.chmod(0o600)
-    return paths
+    """sample.json, audit.html and audit.csv in the workspace `out`, refused inside the project."""
+    texts = {"sample.json": json.dumps(doc, ensure_ascii=False, indent=1) + "\n", "audit.html": to_html(doc),
+             "audit.csv": to_csv(doc)}
+    return write_private(texts, out, root, "the audit workspace", AuditError)

@@ -88,12 +88,12 @@ def write_example_labels(suite_dir: Path, items: list[dict]) -> list[Path]:
     sample = draw(config, first, raw)
     written.append(write_sample(config, sample))
     documents = {i["id"]: i["document"]["text"] for i in real}
-    written += record_worksheet(config, _second_labeller(worksheet_csv(sample, documents), first), sample)
+    written += record_worksheet(config, _second_labeller(worksheet_csv(sample, documents), first), sample).paths
     compared = compare(sample, first, read_labels(folder, SECOND), Labels(ADJUDICATOR))
     sheet = cases(compared, SEED, documents)
     chosen, problems = decisions(_adjudicate(to_csv(sheet), first), compared)
     assert not problems, problems
-    written += record(config, Labels(ADJUDICATOR), first, chosen)
+    written += record(config, Labels(ADJUDICATOR), first, chosen).paths
     final = compare(sample, first, read_labels(folder, SECOND), read_labels(folder, ADJUDICATOR))
     wrong = mismatches(raw, first, final)
     assert not wrong, wrong  # the items' checked answers are the adjudicated ones

@@ -65,6 +65,7 @@ def sample_cmd(suite: str, out: Path | None, root: Path) -> None:
 @options.ROOT
 def record_cmd(suite: str, file: Path, root: Path) -> None:
     """Store the second labeller's filled-in worksheet (CSV) as their label files."""
+    from ..untrusted_files import read_text
     from .files import LabelError, read_sample
     from .worksheet import record_worksheet
 
@@ -73,8 +74,17 @@ def record_cmd(suite: str, file: Path, root: Path) -> None:
     sample = read_sample(config.folder)
     if sample is None:
         raise LabelError(f"{config.folder}: no sample.json: run `tally labels sample {suite}` first")
-    for path in record_worksheet(config, file.read_text(encoding="utf-8-sig"), sample):
+    merged = record_worksheet(config, read_text(file, LabelError, bom=True), sample, str(file))
+    _report(merged, config.second)
+
+
+def _report(merged, name: str) -> None:
+    """What recording did: the files written, the answers added and changed (never a silent replace)."""
+    for path in merged.paths:
         click.echo(f"wrote {path}")
+    for change in merged.changed:
+        click.echo(f"changed {change}")
+    click.echo(merged.describe(name))
 
 
 @labels.command("sheet")
@@ -105,6 +115,7 @@ def sheet_cmd(suite: str, out: Path | None, root: Path) -> None:
 @options.ROOT
 def adjudicate_cmd(suite: str, file: Path, root: Path) -> None:
     """Store the decisions of a filled adjudication sheet (CSV) as the adjudicator's labels."""
+    from ..untrusted_files import read_text
     from .agreement import compare
     from .files import LabelError, read_labels, read_sample
     from .sheet import decisions, record
@@ -115,11 +126,10 @@ def adjudicate_cmd(suite: str, file: Path, root: Path) -> None:
     adjudicator = read_labels(config.folder, config.adjudicator)
     rows = compare(read_sample(config.folder) or {"requests": []}, first, read_labels(config.folder, config.second),
                    adjudicator)
-    chosen, problems = decisions(file.read_text(encoding="utf-8-sig"), rows)
+    chosen, problems = decisions(read_text(file, LabelError, bom=True), rows, str(file))
     if problems:
-        raise LabelError(f"{file}: nothing recorded:\n  " + "\n  ".join(problems))
-    for path in record(config, adjudicator, first, chosen):
-        click.echo(f"wrote {path}")
+        raise LabelError(f"{file}: nothing recorded:\n  " + "\n  ".join(problems[:20]))
+    _report(record(config, adjudicator, first, chosen), config.adjudicator)
     click.echo(f"recorded {len(chosen)} decisions by {config.adjudicator}")
 
 

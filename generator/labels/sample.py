@@ -14,7 +14,7 @@ import random
 from collections import defaultdict
 from pathlib import Path
 
-from .files import SAMPLE, SAMPLE_FORMAT, LabelConfig, Labels
+from .files import SAMPLE, SAMPLE_FORMAT, LabelConfig, Labels, refuse_links
 
 WHY_SAMPLE, WHY_MISSING, WHY_COMPUTED = "sample", "missing", "computed"
 
@@ -49,6 +49,7 @@ def draw(config: LabelConfig, first: Labels, raw_items: dict[str, dict]) -> dict
 def write_sample(config: LabelConfig, doc: dict) -> Path:
     """sample.json: the settings and drawn documents, then one request a line."""
     path = config.folder / SAMPLE
+    refuse_links(config.folder, path)
     head = json.dumps({k: v for k, v in doc.items() if k != "requests"}, ensure_ascii=False, indent=1, sort_keys=True)
     rows = ",\n".join("  " + json.dumps(r, ensure_ascii=False, sort_keys=True) for r in doc["requests"])
     text = head[:-2] + ',\n "requests": [\n' + rows + "\n ]\n}\n"

@@ -9,19 +9,19 @@ project. `record(...)` reads the filled CSV (decision: 1, 2, or an answer of one
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import html
 import io
 import json
-from collections import defaultdict
 from pathlib import Path
 
-from ..commit.keyfiles import git_work_tree
 from ..csvsafe import csv_row
 from ..csvsafe import writer as csv_writer
+from ..private_workspace import write_private
+from ..untrusted_files import csv_rows, cut, parse_json
 from .agreement import UNSETTLED, canon
-from .files import LabelConfig, LabelError, Labels, write_labels
+from .checks import MAX_ANSWER_CHARS
+from .files import LabelConfig, LabelError, Labels, Merged, merge_labels
 
 COLUMNS = ["case", "item", "dataset", "field", "type", "answer_1", "answer_2", "decision", "other", "note", "document"]
 
@@ -38,7 +38,7 @@ def _second_first(seed: int, item: str, field: str) -> bool:
 
 def cases(rows: list[dict], seed: int, documents: dict[str, str]) -> list[dict]:
     """The unsettled disagreements, blind: two answers in a seeded order, no labeller names."""
-    out = []
+    out: list[dict] = []
     for r in rows:
         if r["outcome"] != UNSETTLED:
             continue
@@ -80,67 +80,64 @@ def to_html(suite: str, rows: list[dict]) -> str:
     return "".join(parts)
 
 
-def write_private(texts: dict[str, str], out: Path, root: Path) -> list[Path]:
-    """Write files that may hold private items, refused inside the project (mode 0600)."""
-    tree = git_work_tree(root) or root.resolve()
-    try:
-        out.resolve().relative_to(tree.resolve())
-        raise LabelError(f"{out}: this may hold private items: keep it outside the project "
-                         f"({tree}); the default is in your home folder")
-    except ValueError:
-        pass
-    out.mkdir(parents=True, exist_ok=True, mode=0o700)
-    paths = []
-    for name, text in texts.items():
-        path = out / name
-        path.write_text(text, encoding="utf-8")
-        path.chmod(0o600)
-        paths.append(path)
-    return paths
-
-
 def write_sheet(suite: str, rows: list[dict], out: Path, root: Path) -> list[Path]:
-    return write_private({"adjudication.csv": to_csv(rows), "adjudication.html": to_html(suite, rows)}, out, root)
+    texts = {"adjudication.csv": to_csv(rows), "adjudication.html": to_html(suite, rows)}
+    return write_private(texts, out, root, "the adjudication sheet", LabelError)
 
 
-def decisions(text: str, rows: list[dict]) -> tuple[dict[tuple[str, str], object], list[str]]:
-    """The filled CSV checked against today's unsettled disagreements: ((item, field) -> answer, problems)."""
+
+def _cell(text: str, where: str, n: int) -> tuple[object, str | None]:
+    """A cell holding an answer as JSON: (value, None) or (None, why not)."""
+    if len(text) > MAX_ANSWER_CHARS:
+        return None, f"{len(text):,} characters, more than {MAX_ANSWER_CHARS:,}"
+    try:
+        return parse_json(text, where, LabelError, n), None
+    except LabelError as exc:
+        return None, str(exc).split(": ", 1)[-1]
+
+
+def decisions(text: str, rows: list[dict], where: str = "adjudication.csv") -> tuple[dict[tuple[str, str], object], list[str]]:
+    """The filled CSV checked against today's unsettled disagreements: ((item, field) -> answer, problems).
+    A file that is not a readable sheet is one LabelError naming it and the line."""
     open_cases = {(r["item"], r["field"]): r for r in rows if r["outcome"] == UNSETTLED}
     out: dict[tuple[str, str], object] = {}
     problems = []
-    for n, line in enumerate(csv.DictReader(io.StringIO(text)), 2):
-        decision, other = (line.get("decision") or "").strip(), (line.get("other") or "").strip()
+    seen: dict[tuple[str, str], int] = {}
+    for n, line in csv_rows(text, where, LabelError, ("item", "field", "answer_1", "answer_2", "decision", "other")):
+        decision, other = line["decision"].strip(), line["other"].strip()
         if not decision and not other:
             continue
-        key = (line.get("item") or "", line.get("field") or "")
+        key = (line["item"], line["field"])
         r = open_cases.get(key)
         if r is None:
-            problems.append(f"line {n}: {key[0]} {key[1]} is not an unsettled disagreement")
+            problems.append(f"line {n}: {cut(key[0])} {cut(key[1])} is not an unsettled disagreement")
             continue
-        try:
-            shown = [json.loads(line.get("answer_1") or ""), json.loads(line.get("answer_2") or "")]
-        except ValueError:
-            problems.append(f"line {n}: answer_1 and answer_2 must stay as written (JSON)")
+        if key in seen:
+            problems.append(f"line {n}: {cut(key[0])} {cut(key[1])} is decided twice (lines {seen[key]} and {n})")
             continue
-        if sorted(canon(a, r["type"]) for a in shown) != sorted(canon(a, r["type"]) for a in (r["first"], r["second"])):
+        seen[key] = n
+        (a1, p1), (a2, p2) = _cell(line["answer_1"], where, n), _cell(line["answer_2"], where, n)
+        if p1 or p2:
+            problems.append(f"line {n}: answer_1 and answer_2 must stay as written (JSON): {p1 or p2}")
+            continue
+        answers = [a1, a2]
+        if sorted(canon(a, r["type"]) for a in answers) != sorted(canon(a, r["type"]) for a in (r["first"], r["second"])):
             problems.append(f"line {n}: the answers of {key[0]} {key[1]} changed since the sheet was written")
             continue
         if decision in ("1", "2") and not other:
-            out[key] = shown[int(decision) - 1]
+            out[key] = answers[int(decision) - 1]
         elif other and decision in ("", "other"):
-            try:
-                out[key] = json.loads(other)
-            except ValueError:
-                problems.append(f"line {n}: `other` must be an answer written as JSON (\"text\", 12.5, null)")
+            value, p = _cell(other, where, n)
+            if p:
+                problems.append(f"line {n}: `other` must be an answer written as JSON (\"text\", 12.5, null): {p}")
+            else:
+                out[key] = value
         else:
             problems.append(f"line {n}: decision must be 1, 2, or other (with the answer in `other`)")
     return out, problems
 
 
-def record(config: LabelConfig, adjudicator: Labels, first: Labels, chosen: dict[tuple[str, str], object]) -> list[Path]:
-    """Add the decisions to the adjudicator's label files (earlier decisions kept)."""
-    rows: dict[tuple[str, str], dict[str, dict]] = defaultdict(lambda: defaultdict(dict))
-    for (item, field), answer in {**adjudicator.answers, **chosen}.items():
-        where = adjudicator.items.get(item) or first.items[item]
-        rows[where][item][field] = answer
-    return write_labels(config.folder, config.adjudicator, {k: dict(v) for k, v in rows.items()})
+def record(config: LabelConfig, adjudicator: Labels, first: Labels, chosen: dict[tuple[str, str], object]) -> Merged:
+    """Add the decisions to the adjudicator's label files (earlier decisions and lines kept)."""
+    new = {(item, f): (adjudicator.items.get(item) or first.items[item], answer) for (item, f), answer in chosen.items()}
+    return merge_labels(config.folder, config.adjudicator, new)

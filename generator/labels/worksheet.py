@@ -7,16 +7,15 @@ a blank answer is not yet labelled and is skipped.
 
 from __future__ import annotations
 
-import csv
 import io
-import json
-from collections import defaultdict
 from pathlib import Path
 
 from ..csvsafe import csv_row
 from ..csvsafe import writer as csv_writer
-from .files import LabelConfig, LabelError, write_labels
-from .sheet import write_private
+from ..private_workspace import write_private
+from ..untrusted_files import csv_rows, cut, parse_json, shown
+from .checks import MAX_ANSWER_CHARS
+from .files import LabelConfig, LabelError, Merged, merge_labels
 
 COLUMNS = ["item", "dataset", "half", "field", "type", "answer", "document"]
 NAME = "second-labeller.csv"
@@ -32,33 +31,45 @@ def to_csv(sample: dict, documents: dict[str, str]) -> str:
 
 
 def write_worksheet(sample: dict, documents: dict[str, str], out: Path, root: Path) -> Path:
-    return write_private({NAME: to_csv(sample, documents)}, out, root)[0]
+    return write_private({NAME: to_csv(sample, documents)}, out, root, "the worksheet", LabelError)[0]
 
 
-def read_worksheet(text: str, sample: dict) -> tuple[dict[tuple[str, str], dict[str, dict]], list[str]]:
-    """((dataset, half) -> item -> {field: answer}, problems): only requested fields, answers as JSON."""
+def parse_answer(cell: str, where: str, line: int) -> object:
+    """An answer cell: JSON (at most MAX_ANSWER_CHARS characters, nested at most a few levels)."""
+    if len(cell) > MAX_ANSWER_CHARS:
+        raise LabelError(f"{where}:{line}: the answer is {len(cell):,} characters, more than {MAX_ANSWER_CHARS:,}")
+    try:
+        return parse_json(cell, where, LabelError, line)
+    except LabelError as exc:
+        raise LabelError(f"{exc}: write the answer as JSON (\"text\", \"12.50\", 3, null)") from None
+
+
+def read_worksheet(text: str, sample: dict, where: str = NAME) -> dict[tuple[str, str], tuple[tuple[str, str], object]]:
+    """(item, field) -> ((dataset, half), answer) for each filled-in row; only requested fields, each
+    once. The first problem is raised (LabelError naming the file and line): nothing is recorded."""
     asked = {(r["item"], r["field"]): r for r in sample["requests"]}
-    rows: dict[tuple[str, str], dict[str, dict]] = defaultdict(lambda: defaultdict(dict))
-    problems = []
-    for n, line in enumerate(csv.DictReader(io.StringIO(text)), 2):
-        answer = (line.get("answer") or "").strip()
+    out: dict[tuple[str, str], tuple[tuple[str, str], object]] = {}
+    lines: dict[tuple[str, str], int] = {}
+    for n, row in csv_rows(text, where, LabelError, ("item", "field", "answer")):
+        answer = row["answer"].strip()
         if not answer:
             continue
-        r = asked.get((line.get("item") or "", line.get("field") or ""))
+        key = (row["item"], row["field"])
+        r = asked.get(key)
         if r is None:
-            problems.append(f"line {n}: {line.get('item')} {line.get('field')} was not requested")
-            continue
-        try:
-            value = json.loads(answer)
-        except ValueError:
-            problems.append(f"line {n}: the answer must be JSON (\"text\", \"12.50\", 3, null), not {answer!r}")
-            continue
-        rows[(r["dataset"], r["half"])][r["item"]][r["field"]] = value
-    return {k: dict(v) for k, v in rows.items()}, problems
+            raise LabelError(f"{where}:{n}: {cut(key[0])} {cut(key[1])} was not requested (labels/sample.json): "
+                             "nothing was recorded")
+        if key in lines:
+            raise LabelError(f"{where}:{n}: {cut(key[0])} {cut(key[1])} is answered twice (lines {lines[key]} and {n}): "
+                             "nothing was recorded")
+        lines[key] = n
+        out[key] = ((r["dataset"], r["half"]), parse_answer(answer, where, n))
+    return out
 
 
-def record_worksheet(config: LabelConfig, text: str, sample: dict) -> list[Path]:
-    rows, problems = read_worksheet(text, sample)
-    if problems:
-        raise LabelError("nothing recorded:\n  " + "\n  ".join(problems))
-    return write_labels(config.folder, config.second, rows)
+def record_worksheet(config: LabelConfig, text: str, sample: dict, where: str = NAME) -> Merged:
+    """Merge the filled-in answers into the second labeller's files (see files.merge_labels)."""
+    if sample.get("second") != config.second:
+        raise LabelError(f"{config.folder / 'sample.json'} was drawn for {shown(sample.get('second'))}, but "
+                         f"labels.toml names {config.second}: run `tally labels sample` again")
+    return merge_labels(config.folder, config.second, read_worksheet(text, sample, where))
