@@ -296,7 +296,9 @@ def test_an_audits_folder_that_is_a_link_out_is_not_written_through(workspace, t
         path = tmp_path / "judged.json"
         path.write_text(json.dumps(judged(sample)))
         result = tally("audit", "record", path, "--root", root)
-        assert result.exit_code == 2 and "a symbolic link: audits are not written through it" in result.output
+        # refused by whichever check meets the link first: the inputs' (content/ is read from real folders
+        # only) or the audit writer's own
+        assert result.exit_code == 2 and "is a symbolic link" in result.output
         assert list(elsewhere.iterdir()) == []
     finally:
         (root / "content" / "audits").unlink()
