@@ -179,3 +179,23 @@ def test_unsealed_results_are_refused(tmp_path):
     _run(root, "model-a", _answers(2))
     r = tally("commit-responses", ROUND, "--key", key, "--root", root)
     assert r.exit_code == 2 and "no run of round" in r.output
+
+
+def test_rescoring_revealed_responses_never_imports_the_project_s_plugins(committed, tmp_path):
+    root, key = committed
+    _revealed(root, key)
+    marker = tmp_path / "ran"
+    (root / "plugins").mkdir()
+    (root / "plugins" / "trap.py").write_text(f"open({str(marker)!r}, 'w').write('imported')\n", encoding="utf-8")
+    with (root / "tally.toml").open("a", encoding="utf-8") as fh:
+        fh.write('\n[suites]\npaths = ["plugins"]\n')
+    from generator.commit.verify import verify
+
+    checks = verify(root, trust=fingerprint_of(root, "test-a"), head=walk(root).head.sha256)
+    assert not marker.exists(), "tally verify imported a plugin of the project it checks"
+    assert any(c.name == "responses rescored" and c.ok and "all 10 revealed" in c.message for c in checks)
+    suite = root / "content/suites/extracting/suite.toml"
+    suite.write_text(suite.read_text().replace('scorer = "extracting"', 'scorer = "trap"'), encoding="utf-8")
+    checks = verify(root, trust=fingerprint_of(root, "test-a"), head=walk(root).head.sha256)
+    assert not marker.exists()
+    assert any(c.name == "responses rescored" and "not rescored" in c.message for c in checks)

@@ -55,7 +55,7 @@ def test_prereg_signs_then_verify_reports_a_changed_rule_page_and_early_runs(tmp
     stmt = json.loads((folder / "prereg.json").read_text())
     names = set(stmt["files"]["sha256"])
     assert {"content/pages/scoring-demo.md", "content/suites/demo/suite.toml", "content/suites/demo/prompt.toml",
-            "scorer-a/__init__.py", "scorer-b/scorer.js", "scorer-b/core.js"} <= names
+            "project/plugins/demo/__init__.py", "project/plugins/demo/scorer.js", "scorer-b/core.js"} <= names
     assert stmt["statistics"]["resamples"] >= 100 and stmt["signer"]["namespace"].startswith("tally-prereg-v1@")
 
     add_run(root, "after", "2026-11-02T09:00:00Z")
@@ -118,3 +118,22 @@ def test_the_suite_page_links_the_statement_and_marks_early_runs_and_changed_rul
     assert "Made before the preregistration: example-echo" in html
     assert "content/pages/scoring-demo.md: changed" in html
     assert (root / f"site/prereg/demo/{v}/prereg.json.sig").is_file()
+
+
+def test_verify_never_imports_the_project_s_plugins(tmp_path):
+    """A plugin is code of the project being checked: verify hashes its files as bytes, never runs them."""
+    root, key = project(tmp_path)
+    assert tally("prereg", "demo", "--key", key, "--root", root).exit_code == 0
+    marker = tmp_path / "ran"
+    init = root / "plugins" / "demo" / "__init__.py"
+    folder = prereg_dir(root, "demo", version(root))
+    trap = f"open({str(marker)!r}, 'w').write('imported')\n"
+    init.write_text(trap + init.read_text(), encoding="utf-8")
+    (root / "plugins" / "other.py").write_text(trap + "raise SystemExit(3)\n", encoding="utf-8")
+    fp = json.loads((root / "content/keys/keys.json").read_text())["keys"][0]["fingerprint"]
+    result = tally("verify", "--root", root, "--trust", fp)
+    assert not marker.exists(), "tally verify imported a plugin of the project it checks"
+    assert result.exit_code == 1 and "project/plugins/demo/__init__.py: changed" in result.output
+    assert "project/plugins/other.py: added" in result.output
+    assert status(root, folder).changed == ["project/plugins/demo/__init__.py: changed",
+                                            "project/plugins/other.py: added"]

@@ -68,22 +68,40 @@ def _python_files(plugin: object) -> dict[str, Path]:
     return {f"scorer-a/{path.name}": path}
 
 
-def hashed_files(root: Path, suite: SuiteConfig) -> dict[str, Path]:
-    """What a preregistration fixes, by the name the statement gives each file."""
-    from ..plugins import PluginError
-    from ..plugins import load_registry as load_plugins
+def _plugin_folder_files(root: Path) -> dict[str, Path]:
+    """Every file of the project's plugin folders (tally.toml), by its path in the project, read as
+    bytes and never imported: verification runs no code of the project it checks."""
+    from ..config import load_config
 
-    try:
-        plugin = load_plugins(root).get(suite.scorer)
-    except PluginError as exc:
-        raise CommitError(str(exc)) from None
+    out: dict[str, Path] = {}
+    base = root.resolve()
+    for entry in load_config(root).get("suites", {}).get("paths", []):
+        folder = (root / str(entry)).resolve()
+        if not folder.is_dir() or not folder.is_relative_to(base):
+            continue
+        for p in sorted(folder.rglob("*")):
+            if p.is_file() and not p.is_symlink() and "__pycache__" not in p.parts and p.resolve().is_relative_to(base):
+                out[f"project/{p.relative_to(base).as_posix()}"] = p
+    return out
+
+
+def hashed_files(root: Path, suite: SuiteConfig) -> dict[str, Path]:
+    """What a preregistration fixes, by the name the statement gives each file. A suite whose scorer
+    is installed with Tally (an entry point) is read from its installed package; any other scorer can
+    only come from the project's plugin folders, whose files are all hashed as bytes (never imported)."""
+    from ..plugins import load_registry as load_installed
+
+    installed = load_installed(None).suites.get(suite.scorer)
     files = {
         f"content/pages/scoring-{suite.name}.md": root / "content" / "pages" / f"scoring-{suite.name}.md",
         f"content/suites/{suite.name}/suite.toml": suite.root / "suite.toml",
         f"content/suites/{suite.name}/prompt.toml": suite.root / "prompt.toml",
     }
-    files |= _python_files(plugin)
-    files |= {f"scorer-b/{p.name}": p for p in plugin.scorer_b.scripts}
+    if installed is not None:
+        files |= _python_files(installed)
+        files |= {f"scorer-b/{p.name}": p for p in installed.scorer_b.scripts}
+    else:
+        files |= _plugin_folder_files(root)
     files["scorer-b/core.js"] = CORE
     return files
 
@@ -133,6 +151,9 @@ def preregister(root: Path, suite_name: str, key_path: Path, registered_at: str 
     if record is None or record.get("status") != "active":
         raise CommitError(f"key {fingerprint(bytes(key.verify_key))} is not an active key in content/keys/keys.json")
     files = hashed_files(root, suite)
+    if not any(n.startswith(("scorer-a/", "project/")) for n in files):
+        raise CommitError(f"suite {suite.name}: its scorer {suite.scorer!r} is neither installed with Tally nor in "
+                          "a plugin folder named in tally.toml")
     missing = [n for n, p in files.items() if not p.is_file()]
     if missing:
         raise CommitError(f"cannot preregister: missing {', '.join(missing)}")

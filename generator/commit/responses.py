@@ -263,15 +263,24 @@ def _check_revealed_responses(name: str, folder: Path, data: bytes, runs: list[d
 def _check_rescored(root: Path, name: str, folder: Path, runs: list[dict], checks: Checks) -> None:
     """Rescore each revealed response with the suite's scorer and compare with the verdicts that the
     sealed records in results/ published for it (the formerly private scores)."""
-    from ..errors import TallyError
+    from ..content import load_suite
+    from ..errors import ErrorLog, TallyError
     from ..parse.response import read_outcome
     from ..pipeline import load
+    from ..plugins import load_registry as load_installed
 
     problems: list[str] = []
     compared = 0
+    installed = load_installed(None)  # the scorers installed with Tally: never the project's plugin folders
     for suite_name in sorted({str(r.get("suite")) for r in runs}):
+        config = load_suite(root / "content" / "suites" / suite_name, ErrorLog(root)) if is_safe_id(suite_name) else None
+        if config is not None and config.scorer not in installed.suites:
+            checks.add(name, "responses rescored", True, f"not rescored: suite {suite_name} is scored by "
+                       f"{config.scorer!r}, which is not installed with Tally; `tally verify` never runs code of "
+                       "the project it checks (its plugin folders): read the plugin, then run `tally rescore`")
+            return
         try:
-            (ls,) = load(root, [suite_name])
+            (ls,) = load(root, [suite_name], registry=installed)
         except (TallyError, ValueError) as exc:
             checks.add(name, "responses rescored", False, f"cannot load suite {suite_name}: {exc}")
             return
