@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 
 from ..ids import is_safe_id
-from ..sealing import line_sha256, private_file, sealed_info
+from ..sealing import SEALED_FORMAT, blind_rows, line_sha256, private_file, sealed_info
 from . import ITEMS, RESPONSES, RESPONSES_DIR, RESPONSES_SIG, SUMS, CommitError
 from .canonical import canonical, parse_canonical, sha256_hex
 from .checks import Checks
@@ -301,9 +301,13 @@ def _check_rescored(root: Path, name: str, folder: Path, runs: list[dict], check
                     continue
                 outcome = read_outcome(record, ls.plugin.extract_answer, ls.plugin.answer_what)
                 rows = ls.plugin.score(item, outcome, entry["run"], record["repeat"])
-                got = [[v.unit, v.kind, v.verdict, v.points, v.order] for v in rows]
+                if stub["sealed"].get("format") == SEALED_FORMAT:
+                    got = blind_rows(ls.plugin.name, rows)
+                    same_figures = stub.get("figures") == list(ls.plugin.item_figures(rows))
+                else:
+                    got, same_figures = [[v.unit, v.kind, v.verdict, v.points, v.order] for v in rows], True
                 compared += 1
-                if got != stub.get("verdicts") or outcome.status != stub.get("outcome"):
+                if got != stub.get("verdicts") or not same_figures or outcome.status != stub.get("outcome"):
                     problems.append(f"run {entry['run']} item {item.id} repeat {record['repeat']}: rescored, the "
                                     "revealed response does not give the published verdicts")
     checks.add(name, "responses rescored", not problems, "; ".join(problems[:5]) or
