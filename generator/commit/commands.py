@@ -130,15 +130,19 @@ def commit_responses(round_name: str, key_path: Path, committed_at: str | None, 
 @click.option("--key", "key_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Private signing key for the reveal statement (the active key; outside the project).")
 @click.option("--revealed-at", default=None, help="Date to claim (default: now). Only ever the signer's claim.")
+@click.option("--responses-withheld", default=None, metavar="REASON",
+              help="Reveal the items without the committed private responses (e.g. their full records were not "
+                   "kept); the signed reveal statement gives REASON.")
 @ROOT_OPTION
-def reveal(round_name: str, source: Path, key_path: Path, revealed_at: str | None, root: Path) -> None:
+def reveal(round_name: str, source: Path, key_path: Path, revealed_at: str | None, responses_withheld: str | None,
+           root: Path) -> None:
     """Publish ROUND's exact committed item files with a signed reveal statement, and check them."""
     from . import CommitError
     from .reveals import reveal as run_reveal
     from .verify import verify as run_verify
 
     try:
-        paths = run_reveal(root, round_name, source, key_path, revealed_at)
+        paths = run_reveal(root, round_name, source, key_path, revealed_at, responses_withheld)
     except CommitError as exc:
         _fail(exc)
     click.echo(f"revealed {len(paths)} items of {round_name}; the new head is printed below")

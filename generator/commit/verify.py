@@ -153,6 +153,10 @@ def verify_round(root: Path, name: str, trust: Trust, checks: Checks) -> None:
         from .responses import check_responses
 
         check_responses(root, name, folder, manifest, trust, checks)
+    else:
+        from .responses import check_uncommitted
+
+        check_uncommitted(root, name, manifest, checks)
     if (folder / REVEAL).is_file():
         _check_reveal(name, folder, sums, manifest, trust, checks)
         _check_revealed(name, folder, entries, manifest, checks)
