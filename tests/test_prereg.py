@@ -137,3 +137,69 @@ def test_verify_never_imports_the_project_s_plugins(tmp_path):
     assert "project/plugins/other.py: added" in result.output
     assert status(root, folder).changed == ["project/plugins/demo/__init__.py: changed",
                                             "project/plugins/other.py: added"]
+
+
+def _bump(root: Path, new: str) -> None:
+    toml = root / "content/suites/demo/suite.toml"
+    old = version(root)
+    toml.write_text(toml.read_text().replace(f'version = "{old}"', f'version = "{new}"'), encoding="utf-8")
+
+
+def test_raising_the_version_with_changed_rules_is_reported(tmp_path):
+    """Runs are scored by today's files whatever version they name: the old statement must still match
+    while its runs are stored, and a version with no statement is reported."""
+    root, key = project(tmp_path)
+    assert tally("prereg", "demo", "--key", key, "--registered-at", "2026-11-01T09:00:00Z", "--root", root).exit_code == 0
+    old = version(root)
+    add_run(root, "after", "2026-11-02T09:00:00Z")
+    page = root / "content/pages/scoring-demo.md"
+    page.write_text(page.read_text() + "\nA changed rule.\n", encoding="utf-8")
+    _bump(root, old + "9")
+    bad = tally("verify", "--root", root)
+    assert bad.exit_code == 1, bad.output
+    assert f"version {old}9 (current) has no statement" in bad.output
+    assert "content/pages/scoring-demo.md: changed" in bad.output  # the runs of the old version use it
+
+
+def test_the_shared_scoring_code_is_hashed(tmp_path, monkeypatch):
+    """generator/score/, generator/parse/ and scorer B's runner decide verdicts too: a change is reported."""
+    import generator.commit.prereg as prereg
+
+    root, key = project(tmp_path)
+    shared = {name: p for name, p in prereg.shared_files().items()}
+    assert {"tally/generator/score/verdicts.py", "tally/generator/parse/response.py", "tally/scorer-js/cli.js"} <= set(shared)
+    copy = tmp_path / "verdicts.py"
+    copy.write_bytes(shared["tally/generator/score/verdicts.py"].read_bytes())
+    monkeypatch.setattr(prereg, "shared_files", lambda: shared | {"tally/generator/score/verdicts.py": copy})
+    assert tally("prereg", "demo", "--key", key, "--root", root).exit_code == 0
+    stmt = json.loads((prereg_dir(root, "demo", version(root)) / "prereg.json").read_text())
+    assert stmt["format"] == "tally-prereg-v2" and "tally/generator/score/verdicts.py" in stmt["files"]["sha256"]
+    assert tally("verify", "--root", root).exit_code == 0
+    copy.write_text(copy.read_text() + "\n# a change\n")
+    bad = tally("verify", "--root", root)
+    assert bad.exit_code == 1 and "tally/generator/score/verdicts.py: changed" in bad.output
+
+
+def test_a_v1_statement_still_verifies_and_resign_keeps_its_date(tmp_path, monkeypatch):
+    import generator.commit.prereg as prereg
+
+    root, key = project(tmp_path)
+    monkeypatch.setattr(prereg, "PREREG_FORMAT", prereg.PREREG_FORMAT_V1)
+    assert tally("prereg", "demo", "--key", key, "--registered-at", "2026-11-01T09:00:00Z", "--root", root).exit_code == 0
+    monkeypatch.undo()
+    folder = prereg_dir(root, "demo", version(root))
+    assert json.loads((folder / "prereg.json").read_text())["format"] == "tally-prereg-v1"
+    add_run(root, "after", "2026-11-02T09:00:00Z")
+    ok = tally("verify", "--root", root)
+    assert ok.exit_code == 0 and "does not hash the shared scoring code" in ok.output
+    page = root / "content/pages/scoring-demo.md"
+    page.write_text(page.read_text() + "\nChanged.\n", encoding="utf-8")
+    assert tally("verify", "--root", root).exit_code == 1
+    assert tally("prereg", "demo", "--key", key, "--root", root).exit_code == 2  # exists, runs exist
+    again = tally("prereg", "demo", "--key", key, "--resign", "--root", root)
+    assert again.exit_code == 0, again.output
+    stmt = json.loads((folder / "prereg.json").read_text())
+    assert stmt["format"] == "tally-prereg-v2" and stmt["registered_at"] == "2026-11-01T09:00:00Z"
+    assert stmt["resigned_at"] > "2026-11-02"
+    ok = tally("verify", "--root", root)
+    assert ok.exit_code == 0 and "signed again on" in ok.output

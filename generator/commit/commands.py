@@ -154,15 +154,19 @@ def reveal(round_name: str, source: Path, key_path: Path, revealed_at: str | Non
 @click.option("--key", "key_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Private signing key (mode 0600, outside the project).")
 @click.option("--registered-at", default=None, help="Date to claim (default: now). Only ever the signer's claim.")
+@click.option("--resign", is_flag=True,
+              help="Sign the existing statement again over today's files, keeping its claimed date (unless "
+                   "--registered-at) and recording when (resigned_at): `tally verify` and the suite page say so.")
 @ROOT_OPTION
-def prereg(suite_name: str, key_path: Path, registered_at: str | None, root: Path) -> None:
+def prereg(suite_name: str, key_path: Path, registered_at: str | None, resign: bool, root: Path) -> None:
     """Sign the preregistration of SUITE's current version: the SHA-256 of its rule page, suite.toml,
-    prompt, both scorers' source files and its statistics settings. Refused once a run of that version exists."""
+    prompt, both scorers' source files, the shared scoring code and its statistics settings. Refused once a
+    run of that version exists (except --resign)."""
     from . import CommitError
     from .prereg import preregister
 
     try:
-        path = preregister(root, suite_name, key_path, registered_at)
+        path = preregister(root, suite_name, key_path, registered_at, resign)
     except CommitError as exc:
         _fail(exc)
     click.echo(f"wrote {path} and its signature; `tally verify` checks it against every run of this version")
