@@ -203,3 +203,35 @@ def test_a_v1_statement_still_verifies_and_resign_keeps_its_date(tmp_path, monke
     assert stmt["resigned_at"] > "2026-11-02"
     ok = tally("verify", "--root", root)
     assert ok.exit_code == 0 and "signed again on" in ok.output
+
+
+def _manual_check(folder: Path, pub: Path, site: str) -> int:
+    """The by-hand check of docs/formats.md, verbatim, with the statement's signing key's .pub."""
+    import re
+    import subprocess
+
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "formats.md").read_text(encoding="utf-8")
+    block = re.search(r"Check it by hand, pinning the signer.*?```sh\n(.*?)```", docs, flags=re.DOTALL).group(1)
+    (folder / "keys").mkdir(exist_ok=True)
+    shutil.copy(pub, folder / "keys" / "example-2026b.pub")
+    done = subprocess.run(["sh", "-c", "set -e\n" + block], cwd=folder, env={"PATH": "/usr/bin:/bin", "SITE": site},
+                          capture_output=True, check=False)
+    return done.returncode
+
+
+def test_the_manual_check_pins_the_signer(tmp_path):
+    from nacl.signing import SigningKey
+
+    from generator.commit import sshsig
+
+    root, key = project(tmp_path)
+    assert tally("prereg", "demo", "--key", key, "--root", root).exit_code == 0
+    folder = prereg_dir(root, "demo", version(root))
+    pub = next((root / "content/keys").glob("*.pub"))
+    stmt = json.loads((folder / "prereg.json").read_text())
+    site = stmt["signer"]["namespace"].split("@", 1)[1]
+    assert _manual_check(folder, pub, site) == 0
+    redated = (folder / "prereg.json").read_bytes().replace(b'"registered_at":"2', b'"registered_at":"1')
+    (folder / "prereg.json").write_bytes(redated)
+    (folder / "prereg.json.sig").write_text(sshsig.sign(SigningKey.generate(), redated, stmt["signer"]["namespace"]))
+    assert _manual_check(folder, pub, site) != 0  # a fresh key's signature is not "Good"

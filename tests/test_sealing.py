@@ -227,3 +227,14 @@ def test_no_private_answer_can_be_recovered_from_the_published_files():
     assert len(gold) > 20 and not got & gold
     for suite in ("au-bas", "ra-bench", "ledgershield", "extracting"):
         assert all("body" not in a for r in _sealed(suite) for a in r["attempts"])
+
+
+def test_downloaded_calls_do_not_give_a_private_item_s_prompt_size(tmp_path):
+    """calls.csv in the downloads: a private item's prompt_tokens would tell its document's length."""
+    from generator.render.downloads import _calls_without_private_sizes
+
+    src = tmp_path / "calls.csv"
+    src.write_text("run,item,repeat,prompt_tokens,completion_tokens\nm,a-pub-1,0,433,89\nm,a-prv-1,0,1306,87\n")
+    _calls_without_private_sizes(src, tmp_path / "out.csv", {"a-pub-1"})
+    assert (tmp_path / "out.csv").read_text() == \
+        "run,item,repeat,prompt_tokens,completion_tokens\nm,a-pub-1,0,433,89\nm,a-prv-1,0,,87\n"

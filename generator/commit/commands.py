@@ -179,9 +179,12 @@ def prereg(suite_name: str, key_path: Path, registered_at: str | None, resign: b
                    "Default: trust in the [commitments] section of ROOT/tally.toml.")
 @click.option("--head", "head", default=None, metavar="HASH",
               help="The published SHA-256 of the newest signed file; the chain must end there.")
+@click.option("--site", "site", default=None, metavar="NAME",
+              help="The published site name (e.g. tally.example): every signature's namespace must name it.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only failures and the summary.")
 @ROOT_OPTION
-def verify(round_name: str | None, trust: str | None, head: str | None, quiet: bool, root: Path) -> None:
+def verify(round_name: str | None, trust: str | None, head: str | None, site: str | None, quiet: bool,
+           root: Path) -> None:
     """Check keys from the pinned root, the chain of rounds, signatures, hashes, Merkle roots, canonical
     form, salts and item counts. Exit status 1 when a check fails, 2 on a bad option or tally.toml."""
     from ..config import ConfigError, is_fingerprint, load_config
@@ -195,7 +198,7 @@ def verify(round_name: str | None, trust: str | None, head: str | None, quiet: b
         load_config(root)
     except ConfigError as exc:
         _fail(exc)
-    _report(run_verify(root, round_name, trust=trust, head=head), quiet)
+    _report(run_verify(root, round_name, trust=trust, head=head, site=site), quiet)
 
 
 def _report(checks, quiet: bool = False) -> None:
