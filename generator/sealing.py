@@ -340,14 +340,20 @@ def _seal_turns(run_dir: Path, private_dir: Path, half: dict) -> int:
     return len(move)
 
 
-def _upgrade_run(responses: Path, plugin, run_id: str) -> None:
+def _upgrade_run(responses: Path, plugin, run_id: str, commitments: dict[str, str]) -> None:
+    """Sealed records of an earlier format upgraded, and their item commitment hashes set from the
+    round's salted item files when these are here (a round committed again has new salts)."""
     before = responses.read_bytes()
     out = []
     for line in before.split(b"\n"):
         if sealed_info(line) is not None:
             stub = orjson.loads(line)
-            if stub["sealed"].get("format") != SEALED_FORMAT and stub_problem(stub) is None:
-                line = orjson.dumps(upgrade_stub(stub, plugin, run_id), option=orjson.OPT_SORT_KEYS)
+            if stub_problem(stub) is None:
+                new = dict(upgrade_stub(stub, plugin, run_id))
+                if commitments.get(stub["item"]):
+                    new["sealed"] = dict(new["sealed"], item_commitment=commitments[stub["item"]])
+                if new != stub:
+                    line = orjson.dumps(new, option=orjson.OPT_SORT_KEYS)
         out.append(line)
     after = b"\n".join(out)
     if after != before:
@@ -381,7 +387,7 @@ def seal_suite(root: Path, suite_name: str) -> list[SealReport]:
         for run in ls.runs:
             rs = by_run[run.id]
             if rs.sealed:  # private storage not here: nothing to move; earlier sealed formats are upgraded
-                _upgrade_run(run.responses, ls.plugin, run.id)
+                _upgrade_run(run.responses, ls.plugin, run.id, item_commitments(root, str(run.meta.get("round", ""))))
                 reports.append(SealReport(run.id, rs.responses - rs.sealed, rs.sealed, 0, False))
                 continue
             rows: dict[tuple[str, int], list] = {}
