@@ -238,3 +238,24 @@ def test_downloaded_calls_do_not_give_a_private_item_s_prompt_size(tmp_path):
     _calls_without_private_sizes(src, tmp_path / "out.csv", {"a-pub-1"})
     assert (tmp_path / "out.csv").read_text() == \
         "run,item,repeat,prompt_tokens,completion_tokens\nm,a-pub-1,0,433,89\nm,a-prv-1,0,,87\n"
+
+
+def test_no_au_bas_pair_or_private_prompt_size_in_the_built_site_s_downloads():
+    """The attacker's second source: every download of the au-bas example site. No line that names a
+    private item names one of its (transaction, fault) pairs, and calls.csv gives no private prompt size."""
+    import csv
+
+    from tests.site_support import aubas_site
+
+    downloads = aubas_site() / "downloads"
+    private = _private_items("au-bas")
+    pairs = {i: {f"{t}:{c}" for t, codes in item["key"]["faults"].items() for c in codes} for i, item in private.items()}
+    found = []
+    for path in sorted(p for p in downloads.rglob("*") if p.is_file() and p.suffix in (".csv", ".json", ".jsonl")):
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            for item in (i for i in private if i in line):
+                found += [(path.name, item, pair) for pair in pairs[item] if pair in line]
+    assert not found, found[:5]
+    with (downloads / "au-bas" / "calls.csv").open(encoding="utf-8", newline="") as fh:
+        rows = [r for r in csv.DictReader(fh) if r["item"] in private]
+    assert rows and all(r["prompt_tokens"] == "" for r in rows)
