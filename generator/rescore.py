@@ -248,7 +248,11 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
                 s.log.add(run.responses, _line, problem or f"item {item.id!r} is public: it is never sealed")
                 continue
             rows = sealing.stub_rows(record, run_id)
-            scored = _Scored(record["outcome"], None, rows, item_figures(rows), tuple(record["answers"]))
+            stored = sealing.stub_figures(record)
+            if stored is not None and len(stored) != width:
+                s.log.add(run.responses, _line, f"a sealed record's figures must be {width} numbers")
+                continue
+            scored = _Scored(record["outcome"], None, rows, stored or item_figures(rows), tuple(record["answers"]))
             per_response.append((k, repeat, scored, False))
             calls.append(call_row(run_id, sealing.stub_call_record(record), record["outcome"]))
             result.sealed += 1

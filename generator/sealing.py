@@ -9,9 +9,13 @@ public-item records in full and, for each private record, a *sealed record* in i
      "sealed": {"format", "record_sha256" (of the full line), "item_commitment" (SHA-256 of the
                 item's salted commitment file, or null when the round's private storage is not here)},
      "outcome", "finish_reason", "refusal", "verdicts": [[unit, kind, verdict, points, order], ...],
+     "figures": [the suite's per-item figures of this response],
      "answers": [per unit, which of the item's repeats answered alike: "=0", "=1", ...]}
 
-No request, no response text, no verdict reason (a reason can quote the expected value).
+No request, no response text, no rejected response body, no verdict reason, and nothing of the answer
+key: a unit naming something of the item and an `order` quoting the key are blinded (`blind_rows`);
+the private scores are recomputed from the stored figures. Records sealed in format v1 (full units and
+`order`s) are upgraded in place by `seal` without their private records.
 
 Reading a run (`read_run`): when its private file is here (or its round's revealed responses,
 generator/commit/responses.py), every sealed record is replaced by the
@@ -29,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,8 +42,21 @@ import orjson
 from .errors import ErrorLog
 
 PRIVATE_RESULTS = ("private", "results")
-SEALED_FORMAT = "tally-sealed-record-v1"
+SEALED_FORMAT = "tally-sealed-record-v2"
+SEALED_FORMATS = ("tally-sealed-record-v1", SEALED_FORMAT)
 _MARK = b'"sealed":{'
+# Attempt fields a sealed record keeps: the call's figures; never a rejected response's body.
+ATTEMPT_FIELDS = ("error", "latency_ms", "start", "status")
+# Where a suite installed with Tally keeps, in a verdict row's `order`, a figure of the model's own
+# or a comparison result rather than a value of the answer key (all other `order`s are blanked):
+_ORDER_KEPT = {
+    "extracting": lambda unit: True,  # "same" / "different": the line items' order compared
+    "au-bas": lambda unit: True,  # a fault row's code: the per-code figures read it
+    "cortifybench": lambda unit: True,  # a prediction's number
+    "ra-bench": lambda unit: unit in ("decision", "line_items"),  # the model's risk; tp fp fn counts
+    "ledgershield": lambda unit: unit != "decision",  # scores and counts; a right decision quotes the key
+}
+_ID_UNIT = re.compile(r"([^:]*[0-9][^:]*):(.+)")  # "<something of the item>:<what>", e.g. "T09:outside_period"
 
 
 def private_file(root: Path, suite: str, run_id: str) -> Path:
@@ -156,6 +174,37 @@ def read_run(responses: Path, log: ErrorLog, public: bytes | None = None) -> Run
     return merge(public, private, responses, log)
 
 
+def blind_rows(suite: str, rows: list) -> list[list]:
+    """A response's verdict rows as a sealed record shows them: nothing from which the answer key can
+    be read. A unit that names something of the item ("T09:outside_period": a transaction and its
+    fault) shows only its position and what it is ("#4:outside_period"); `order` is kept only where
+    `_ORDER_KEPT` says it is the model's own figure or a comparison; a suite not installed with Tally
+    shows positions only ("#4") and no `order`. The kind, verdict and points stay: the private scores
+    are recomputed from them and from the stored figures."""
+    keep = _ORDER_KEPT.get(suite)
+    out = []
+    for k, v in enumerate(rows):
+        if keep is None:
+            out.append([f"#{k}", v.kind, v.verdict, v.points, ""])
+            continue
+        m = _ID_UNIT.fullmatch(v.unit)
+        out.append([f"#{k}:{m.group(2)}" if m else v.unit, v.kind, v.verdict, v.points, v.order if keep(v.unit) else ""])
+    return out
+
+
+def sealed_attempts(attempts: object) -> list:
+    """A record's attempts with the call's figures only (a rejected response's body is dropped)."""
+    if not isinstance(attempts, list):
+        return []
+    return [{k: a[k] for k in ATTEMPT_FIELDS if k in a} if isinstance(a, dict) else a for a in attempts]
+
+
+def stub_figures(record: dict) -> tuple | None:
+    """The per-item figures a sealed record stores (format v2), or None (v1: from its rows)."""
+    figures = record.get("figures")
+    return tuple(figures) if isinstance(figures, list) else None
+
+
 def stub_rows(record: dict, run_id: str):
     """Verdict rows of a sealed record, as stored (the reason is not stored)."""
     from .score.verdicts import Verdict
@@ -174,6 +223,12 @@ def stub_problem(record: dict) -> str | None:
         return "a sealed record needs one answer class per verdict row"
     if not isinstance(record.get("outcome"), str):
         return "a sealed record needs its outcome"
+    figures = record.get("figures")
+    if figures is not None and not (isinstance(figures, list) and all(
+            type(f) in (int, float) for f in figures)):
+        return "a sealed record's figures must be a list of numbers"
+    if record["sealed"].get("format") not in SEALED_FORMATS:
+        return f"a sealed record's format must be one of {', '.join(SEALED_FORMATS)}"
     return None
 
 
@@ -216,19 +271,33 @@ def _answer_classes(answers_by_repeat: dict[int, tuple[str, ...]]) -> dict[int, 
 
 
 def stub_of(record: dict, full_line: bytes, rows: list, answers: list[str], commitment: str | None,
-            outcome) -> dict:
+            outcome, plugin) -> dict:
     from .calls import call_row
 
     row = call_row("", record, outcome)
     stub = {k: record[k] for k in ("item", "repeat", "attempts", "latency_ms", "usage") if k in record}
+    stub["attempts"] = sealed_attempts(stub.get("attempts"))
     stub["sealed"] = {"format": SEALED_FORMAT, "record_sha256": line_sha256(full_line),
                       "item_commitment": commitment}
     stub["outcome"] = outcome.status
     stub["finish_reason"] = row[11]
     stub["refusal"] = bool(row[12])
-    stub["verdicts"] = [[v.unit, v.kind, v.verdict, v.points, v.order] for v in rows]
+    stub["verdicts"] = blind_rows(plugin.name, rows)
+    stub["figures"] = list(plugin.item_figures(rows))
     stub["answers"] = answers
     return stub
+
+
+def upgrade_stub(stub: dict, plugin, run_id: str) -> dict:
+    """A sealed record of an earlier format as `stub_of` makes it now, from what it stores (its private
+    record need not be here): figures from its rows, then the rows blinded and the attempts trimmed."""
+    if stub["sealed"].get("format") == SEALED_FORMAT:
+        return stub
+    rows = stub_rows(stub, run_id)
+    out = dict(stub, attempts=sealed_attempts(stub.get("attempts")), verdicts=blind_rows(plugin.name, rows),
+               figures=list(plugin.item_figures(rows)))
+    out["sealed"] = dict(stub["sealed"], format=SEALED_FORMAT)
+    return out
 
 
 def write_private(path: Path, data: bytes) -> None:
@@ -271,6 +340,26 @@ def _seal_turns(run_dir: Path, private_dir: Path, half: dict) -> int:
     return len(move)
 
 
+def _upgrade_run(responses: Path, plugin, run_id: str, commitments: dict[str, str]) -> None:
+    """Sealed records of an earlier format upgraded, and their item commitment hashes set from the
+    round's salted item files when these are here (a round committed again has new salts)."""
+    before = responses.read_bytes()
+    out = []
+    for line in before.split(b"\n"):
+        if sealed_info(line) is not None:
+            stub = orjson.loads(line)
+            if stub_problem(stub) is None:
+                new = dict(upgrade_stub(stub, plugin, run_id))
+                if commitments.get(stub["item"]):
+                    new["sealed"] = dict(new["sealed"], item_commitment=commitments[stub["item"]])
+                if new != stub:
+                    line = orjson.dumps(new, option=orjson.OPT_SORT_KEYS)
+        out.append(line)
+    after = b"\n".join(out)
+    if after != before:
+        _replace(responses, after)
+
+
 @dataclass
 class SealReport:
     run: str
@@ -297,7 +386,8 @@ def seal_suite(root: Path, suite_name: str) -> list[SealReport]:
         by_run = {r.run.id: r for r in ss.runs}
         for run in ls.runs:
             rs = by_run[run.id]
-            if rs.sealed:  # private storage not here: nothing can be moved, nothing to check against
+            if rs.sealed:  # private storage not here: nothing to move; earlier sealed formats are upgraded
+                _upgrade_run(run.responses, ls.plugin, run.id, item_commitments(root, str(run.meta.get("round", ""))))
                 reports.append(SealReport(run.id, rs.responses - rs.sealed, rs.sealed, 0, False))
                 continue
             rows: dict[tuple[str, int], list] = {}
@@ -320,7 +410,7 @@ def seal_suite(root: Path, suite_name: str) -> list[SealReport]:
                     continue
                 key = (record["item"], record["repeat"])
                 stub = stub_of(record, line, rows.get(key, []), classes[key[0]][key[1]],
-                               commitments.get(key[0]), outcomes[key])
+                               commitments.get(key[0]), outcomes[key], ls.plugin)
                 public_out.append(orjson.dumps(stub, option=orjson.OPT_SORT_KEYS))
                 private_out.append(line)
             before = run.responses.read_bytes()

@@ -59,10 +59,10 @@ def test_the_example_has_retired_and_current_rounds():
     assert (r0["status"], r0["item_count"], r0["signer"]["key"], r0["signer"]["key_status"]) == \
         ("revealed-and-verified", 60, "example-2026a", "retired")
     assert (r1["status"], r1["item_count"], r1["signer"]["key"], r1["signer"]["key_status"]) == \
-        ("committed", 412, "example-2026b", "active")
+        ("revealed-and-verified", 412, "example-2026b", "active")
     assert r0["signer"]["pinned"] and not r1["signer"]["pinned"]
     assert r0["previous"] is None and r1["previous"]["path"] == "2026-r0/reveal.json"
-    assert len(r0["item_files"]) == 60 and r1["item_files"] == []
+    assert len(r0["item_files"]) == 60 and len(r1["item_files"]) == 412
     assert all("claim" in r["committed_at_label"] for r in rounds.values())
     cortify = rounds["2026-cortify-r1"]
     assert (cortify["status"], cortify["item_count"], cortify["signer"]["key"]) == \
@@ -111,7 +111,7 @@ def test_the_page_recipe_passes_verbatim_on_the_published_example(tmp_path):
     assert not any(p.endswith("README.md") for p in published)
     done = run_recipe(tmp_path, values["PIN"], values["HEAD"], values["SITE"])
     assert done.returncode == 0, done.stderr.decode()
-    assert done.stdout.decode().startswith("OK: 2 keys from the pinned key, 6 signed files")
+    assert done.stdout.decode().startswith("OK: 2 keys from the pinned key, 8 signed files")
     stale = run_recipe(tmp_path, values["PIN"], "0" * 64, values["SITE"])
     assert stale.returncode != 0 and b"was removed" in stale.stderr
 
@@ -143,3 +143,18 @@ def test_gitattributes_mark_commitment_files_binary_safe():
         probe = subprocess.run(["git", "check-attr", "text", "content/commitments/2026-r1/SHA256SUMS",
                                 "content/keys/allowed_signers"], cwd=ROOT, capture_output=True, text=True, check=False)
         assert probe.stdout.count("text: unset") == 2, probe.stdout
+
+
+def test_the_current_round_s_sealed_records_are_committed_and_its_exposed_items_retired():
+    """2026-r1: a signed responses commitment covers every sealed record in results/extracting/ (verdicts
+    included); its items, exposed in the project's history, are revealed with the responses withheld."""
+    folder = CONTENT / "commitments" / "2026-r1"
+    statement = json.loads((folder / "responses.json").read_bytes())
+    assert statement["format"] == "tally-response-commitment-v2" and statement["records"] == 4464
+    reveal = json.loads((folder / "reveal.json").read_bytes())
+    assert "four commits" in reveal["responses_withheld"] and reveal["item_count"] == 412
+    from generator.commit.verify import verify
+
+    checks = verify(ROOT, "2026-r1")
+    assert any(c.name == "sealed results" and c.ok and "verdicts and all" in c.message for c in checks)
+    assert not checks.failed(), checks.failed()

@@ -302,6 +302,40 @@ def changed_private_verdict(root, w, mp):
     path.write_text("\n".join(lines) + "\n")
 
 
+def reused_salts(root, w, mp):
+    """A key holder commits and reveals r3 with the salts r1 already revealed."""
+    from generator.commit import rounds
+
+    salts = iter([json.loads(p.read_bytes())["salt"] for p in sorted((round_dir(root, "r1") / "items").iterdir())])
+    mp.setattr(rounds, "new_salt", lambda: next(salts))
+    commit_r3(root, w.key_b)
+    _ok(invoke("reveal", "r3", "--from", root / "private/commitments/r3", "--key", w.key_b, "--root", root,
+               "--revealed-at", "2026-09-02T00:00:00Z"))
+    return sums_hash(root, "r3", "reveal.json")
+
+
+def replaced_ed25519(root, w, mp):
+    other = SigningKey.generate()
+    sums = (round_dir(root, "r2") / "SHA256SUMS").read_bytes()
+    (round_dir(root, "r2") / "SHA256SUMS.ed25519").write_bytes(base64.b64encode(other.sign(sums).signature) + b"\n")
+
+
+def hidden_round(root, w, mp):
+    shutil.copytree(round_dir(root, "r2"), round_dir(root, "r2").with_name(".r2"))
+
+
+def uncommitted_results(root, w, mp):
+    from tests.test_commit_responses import _answers, _run
+
+    _run(root, "model-c", _answers(7), "r2")
+    from click.testing import CliRunner
+
+    from generator.cli import main
+
+    sealed = CliRunner().invoke(main, ["results", "seal", "--all", "--root", str(root)])
+    assert sealed.exit_code == 0, sealed.output
+
+
 def dropped_sealed_record(root, w, mp):
     path = root / "results/extracting/model-a/responses.jsonl"
     lines = path.read_text().splitlines()
@@ -336,9 +370,12 @@ CASES = {
     "A committed run's revealed responses withheld": withheld_responses,
     "An uncommitted response file added to a revealed round": extra_responses,
     "A round's responses commitment removed": removed_responses_commitment,
-    "A published private verdict changed (after the reveal: it no longer rescores from the response)":
-        changed_private_verdict,
+    "A round revealed with the salts of an earlier revealed round (key holder)": reused_salts,
+    "A round's SHA256SUMS.ed25519 replaced": replaced_ed25519,
+    "A copy of a round added as a hidden folder": hidden_round,
+    "A published private verdict or figure changed, before or after the reveal": changed_private_verdict,
     "A sealed private record dropped from `results/`": dropped_sealed_record,
+    "A round's results published with no responses commitment": uncommitted_results,
     "A wrong Merkle root signed (key holder)": wrong_merkle,
     "A round signed by a retired key after its rotation (key holder)": retired_key_signs,
 }
@@ -369,7 +406,7 @@ def test_each_tamper_case_is_caught_as_the_page_says(case, world, tmp_path, monk
     root = copy_project(world.root, tmp_path)
     head = CASES[case](root, world, monkeypatch) or world.head
     monkeypatch.undo()
-    result = invoke("verify", "--root", root, "--trust", world.pin, "--head", head)
+    result = invoke("verify", "--root", root, "--trust", world.pin, "--head", head, "--site", "tally.example")
     assert result.exit_code in (0, 1), result.output
     stock = run_recipe(root / "content", world.pin, head)
     assert stock.returncode in (0, 1), stock.stderr.decode()
@@ -377,3 +414,11 @@ def test_each_tamper_case_is_caught_as_the_page_says(case, world, tmp_path, monk
     assert got == page_table()[case], (result.output, stock.stdout.decode(), stock.stderr.decode())
     if stock.returncode:
         assert stock.stderr.decode().splitlines()[-1].startswith("FAILED: ")  # the reason, last
+
+
+def test_a_project_signed_for_another_site_fails_with_the_published_site_name(world):
+    result = invoke("verify", "--root", world.root, "--trust", world.pin, "--head", world.head, "--site", "other.example")
+    assert result.exit_code == 1 and "not the published other.example" in result.output
+    assert run_recipe(world.root / "content", world.pin, world.head, site="other.example").returncode == 1
+    ok = invoke("verify", "--root", world.root, "--trust", world.pin, "--head", world.head, "--site", "tally.example")
+    assert ok.exit_code == 0 and "every signature names the published site tally.example" in ok.output

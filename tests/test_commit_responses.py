@@ -45,9 +45,7 @@ def _run(root: Path, run_id: str, records: list[dict], round_name: str = ROUND) 
 
 def publish_round_results(root: Path, round_name: str, key: Path, committed_at: str, n_private: int) -> None:
     """Two runs of `round_name` over every item, sealed, and their private responses committed."""
-    (root / "content" / "suites" / "extracting" / "suite.toml").write_text(
-        'name = "extracting"\ntitle = "Extracting"\nversion = "0.3"\nscorer = "extracting"\n'
-        'reference_date = "2026-10-20"\n\n[[datasets]]\nid = "receipts"\ntitle = "Receipts"\n', encoding="utf-8")
+    _suite_toml(root)
     _run(root, "model-a", _answers(n_private), round_name)
     _run(root, "model-b", list(reversed(_answers(n_private))), round_name)
     r = tally("results", "seal", "--all", "--root", root)
@@ -55,6 +53,12 @@ def publish_round_results(root: Path, round_name: str, key: Path, committed_at: 
     r = tally("commit-responses", round_name, "--key", key, "--root", root, "--committed-at", committed_at)
     assert r.exit_code == 0, r.output
     assert f"committed {2 * n_private} private responses of 2 runs" in r.output
+
+
+def _suite_toml(root: Path) -> None:
+    (root / "content" / "suites" / "extracting" / "suite.toml").write_text(
+        'name = "extracting"\ntitle = "Extracting"\nversion = "0.3"\nscorer = "extracting"\n'
+        'reference_date = "2026-10-20"\n\n[[datasets]]\nid = "receipts"\ntitle = "Receipts"\n', encoding="utf-8")
 
 
 @pytest.fixture
@@ -142,6 +146,14 @@ def _changed_stub_verdict(root):
     path.write_text("\n".join(lines) + "\n")
 
 
+def _changed_stub_figures(root):
+    path = root / "results/extracting/model-a/responses.jsonl"
+    lines = path.read_text().splitlines()
+    k = next(i for i, line in enumerate(lines) if '"figures":[' in line)
+    lines[k] = lines[k].replace('"figures":[', '"figures":[9', 1)
+    path.write_text("\n".join(lines) + "\n")
+
+
 def _dropped_stub(root):
     path = root / "results/extracting/model-a/responses.jsonl"
     lines = path.read_text().splitlines()
@@ -157,9 +169,12 @@ def _removed_commitment(root):
     (_edit_revealed, True, "revealed responses", True),
     (_withhold_revealed, True, "revealed responses", True),
     (_add_revealed, True, "revealed responses", True),
-    (_changed_stub_verdict, True, "responses rescored", False),
+    (_changed_stub_verdict, True, "sealed results", False),
+    (_changed_stub_verdict, False, "sealed results", False),
+    (_changed_stub_figures, False, "sealed results", False),
     (_dropped_stub, False, "sealed results", False),
     (_removed_commitment, False, "head", True),
+    (_removed_commitment, False, "responses commitment", True),
 ])
 def test_tampering_with_private_responses_is_caught(committed, tamper, revealed, by_verify, by_recipe):
     root, key = committed
@@ -179,3 +194,53 @@ def test_unsealed_results_are_refused(tmp_path):
     _run(root, "model-a", _answers(2))
     r = tally("commit-responses", ROUND, "--key", key, "--root", root)
     assert r.exit_code == 2 and "no run of round" in r.output
+
+
+def test_rescoring_revealed_responses_never_imports_the_project_s_plugins(committed, tmp_path):
+    root, key = committed
+    _revealed(root, key)
+    marker = tmp_path / "ran"
+    (root / "plugins").mkdir()
+    (root / "plugins" / "trap.py").write_text(f"open({str(marker)!r}, 'w').write('imported')\n", encoding="utf-8")
+    with (root / "tally.toml").open("a", encoding="utf-8") as fh:
+        fh.write('\n[suites]\npaths = ["plugins"]\n')
+    from generator.commit.verify import verify
+
+    checks = verify(root, trust=fingerprint_of(root, "test-a"), head=walk(root).head.sha256)
+    assert not marker.exists(), "tally verify imported a plugin of the project it checks"
+    assert any(c.name == "responses rescored" and c.ok and "all 10 revealed" in c.message for c in checks)
+    suite = root / "content/suites/extracting/suite.toml"
+    suite.write_text(suite.read_text().replace('scorer = "extracting"', 'scorer = "trap"'), encoding="utf-8")
+    checks = verify(root, trust=fingerprint_of(root, "test-a"), head=walk(root).head.sha256)
+    assert not marker.exists()
+    assert any(c.name == "responses rescored" and "not rescored" in c.message for c in checks)
+
+
+def test_published_results_without_a_responses_commitment_fail(tmp_path):
+    """A round whose runs publish sealed private records must commit to them."""
+    root, key = make_project(tmp_path, n_private=2)
+    assert tally("commit", ROUND, "--items", items_dir(root), "--key", key, "--root", root).exit_code == 0
+    _suite_toml(root)
+    _run(root, "model-a", _answers(2))
+    assert tally("results", "seal", "--all", "--root", root).exit_code == 0
+    failures = _verify_failures(root)
+    assert any(": responses commitment:" in f and "model-a" in f for f in failures), failures
+    assert tally("commit-responses", ROUND, "--key", key, "--root", root).exit_code == 0
+    assert _verify_failures(root) == []
+
+
+def test_a_round_revealed_with_its_responses_withheld(committed, tmp_path):
+    """When the full private records were not kept, the round's items can be revealed with the signed
+    reason; the sealed records stay covered by the commitment, and publishing responses/ then fails."""
+    root, key = committed
+    shutil.rmtree(root / "private" / "results")
+    refused = tally("reveal", ROUND, "--from", root / "private" / "commitments" / ROUND, "--key", key, "--root", root)
+    assert refused.exit_code != 0 and "--responses-withheld" in refused.output
+    r = tally("reveal", ROUND, "--from", root / "private" / "commitments" / ROUND, "--key", key, "--root", root,
+              "--revealed-at", "2026-12-01T09:00:00Z", "--responses-withheld", "the full records were not kept")
+    assert r.exit_code == 0, r.output
+    assert _verify_failures(root) == [] and _recipe(root).returncode == 0, _recipe(root).stderr
+    (round_dir(root, ROUND) / "responses").mkdir()
+    (round_dir(root, ROUND) / "responses" / "model-a.jsonl").write_text("{}\n")
+    assert any(": revealed responses:" in f for f in _verify_failures(root))
+    assert _recipe(root).returncode != 0

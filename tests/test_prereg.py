@@ -55,7 +55,7 @@ def test_prereg_signs_then_verify_reports_a_changed_rule_page_and_early_runs(tmp
     stmt = json.loads((folder / "prereg.json").read_text())
     names = set(stmt["files"]["sha256"])
     assert {"content/pages/scoring-demo.md", "content/suites/demo/suite.toml", "content/suites/demo/prompt.toml",
-            "scorer-a/__init__.py", "scorer-b/scorer.js", "scorer-b/core.js"} <= names
+            "project/plugins/demo/__init__.py", "project/plugins/demo/scorer.js", "scorer-b/core.js"} <= names
     assert stmt["statistics"]["resamples"] >= 100 and stmt["signer"]["namespace"].startswith("tally-prereg-v1@")
 
     add_run(root, "after", "2026-11-02T09:00:00Z")
@@ -118,3 +118,120 @@ def test_the_suite_page_links_the_statement_and_marks_early_runs_and_changed_rul
     assert "Made before the preregistration: example-echo" in html
     assert "content/pages/scoring-demo.md: changed" in html
     assert (root / f"site/prereg/demo/{v}/prereg.json.sig").is_file()
+
+
+def test_verify_never_imports_the_project_s_plugins(tmp_path):
+    """A plugin is code of the project being checked: verify hashes its files as bytes, never runs them."""
+    root, key = project(tmp_path)
+    assert tally("prereg", "demo", "--key", key, "--root", root).exit_code == 0
+    marker = tmp_path / "ran"
+    init = root / "plugins" / "demo" / "__init__.py"
+    folder = prereg_dir(root, "demo", version(root))
+    trap = f"open({str(marker)!r}, 'w').write('imported')\n"
+    init.write_text(trap + init.read_text(), encoding="utf-8")
+    (root / "plugins" / "other.py").write_text(trap + "raise SystemExit(3)\n", encoding="utf-8")
+    fp = json.loads((root / "content/keys/keys.json").read_text())["keys"][0]["fingerprint"]
+    result = tally("verify", "--root", root, "--trust", fp)
+    assert not marker.exists(), "tally verify imported a plugin of the project it checks"
+    assert result.exit_code == 1 and "project/plugins/demo/__init__.py: changed" in result.output
+    assert "project/plugins/other.py: added" in result.output
+    assert status(root, folder).changed == ["project/plugins/demo/__init__.py: changed",
+                                            "project/plugins/other.py: added"]
+
+
+def _bump(root: Path, new: str) -> None:
+    toml = root / "content/suites/demo/suite.toml"
+    old = version(root)
+    toml.write_text(toml.read_text().replace(f'version = "{old}"', f'version = "{new}"'), encoding="utf-8")
+
+
+def test_raising_the_version_with_changed_rules_is_reported(tmp_path):
+    """Runs are scored by today's files whatever version they name: the old statement must still match
+    while its runs are stored, and a version with no statement is reported."""
+    root, key = project(tmp_path)
+    assert tally("prereg", "demo", "--key", key, "--registered-at", "2026-11-01T09:00:00Z", "--root", root).exit_code == 0
+    old = version(root)
+    add_run(root, "after", "2026-11-02T09:00:00Z")
+    page = root / "content/pages/scoring-demo.md"
+    page.write_text(page.read_text() + "\nA changed rule.\n", encoding="utf-8")
+    _bump(root, old + "9")
+    bad = tally("verify", "--root", root)
+    assert bad.exit_code == 1, bad.output
+    assert f"version {old}9 (current) has no statement" in bad.output
+    assert "content/pages/scoring-demo.md: changed" in bad.output  # the runs of the old version use it
+
+
+def test_the_shared_scoring_code_is_hashed(tmp_path, monkeypatch):
+    """generator/score/, generator/parse/ and scorer B's runner decide verdicts too: a change is reported."""
+    import generator.commit.prereg as prereg
+
+    root, key = project(tmp_path)
+    shared = {name: p for name, p in prereg.shared_files().items()}
+    assert {"tally/generator/score/verdicts.py", "tally/generator/parse/response.py", "tally/scorer-js/cli.js"} <= set(shared)
+    copy = tmp_path / "verdicts.py"
+    copy.write_bytes(shared["tally/generator/score/verdicts.py"].read_bytes())
+    monkeypatch.setattr(prereg, "shared_files", lambda: shared | {"tally/generator/score/verdicts.py": copy})
+    assert tally("prereg", "demo", "--key", key, "--root", root).exit_code == 0
+    stmt = json.loads((prereg_dir(root, "demo", version(root)) / "prereg.json").read_text())
+    assert stmt["format"] == "tally-prereg-v2" and "tally/generator/score/verdicts.py" in stmt["files"]["sha256"]
+    assert tally("verify", "--root", root).exit_code == 0
+    copy.write_text(copy.read_text() + "\n# a change\n")
+    bad = tally("verify", "--root", root)
+    assert bad.exit_code == 1 and "tally/generator/score/verdicts.py: changed" in bad.output
+
+
+def test_a_v1_statement_still_verifies_and_resign_keeps_its_date(tmp_path, monkeypatch):
+    import generator.commit.prereg as prereg
+
+    root, key = project(tmp_path)
+    monkeypatch.setattr(prereg, "PREREG_FORMAT", prereg.PREREG_FORMAT_V1)
+    assert tally("prereg", "demo", "--key", key, "--registered-at", "2026-11-01T09:00:00Z", "--root", root).exit_code == 0
+    monkeypatch.undo()
+    folder = prereg_dir(root, "demo", version(root))
+    assert json.loads((folder / "prereg.json").read_text())["format"] == "tally-prereg-v1"
+    add_run(root, "after", "2026-11-02T09:00:00Z")
+    ok = tally("verify", "--root", root)
+    assert ok.exit_code == 0 and "does not hash the shared scoring code" in ok.output
+    page = root / "content/pages/scoring-demo.md"
+    page.write_text(page.read_text() + "\nChanged.\n", encoding="utf-8")
+    assert tally("verify", "--root", root).exit_code == 1
+    assert tally("prereg", "demo", "--key", key, "--root", root).exit_code == 2  # exists, runs exist
+    again = tally("prereg", "demo", "--key", key, "--resign", "--root", root)
+    assert again.exit_code == 0, again.output
+    stmt = json.loads((folder / "prereg.json").read_text())
+    assert stmt["format"] == "tally-prereg-v2" and stmt["registered_at"] == "2026-11-01T09:00:00Z"
+    assert stmt["resigned_at"] > "2026-11-02"
+    ok = tally("verify", "--root", root)
+    assert ok.exit_code == 0 and "signed again on" in ok.output
+
+
+def _manual_check(folder: Path, pub: Path, site: str) -> int:
+    """The by-hand check of docs/formats.md, verbatim, with the statement's signing key's .pub."""
+    import re
+    import subprocess
+
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "formats.md").read_text(encoding="utf-8")
+    block = re.search(r"Check it by hand, pinning the signer.*?```sh\n(.*?)```", docs, flags=re.DOTALL).group(1)
+    (folder / "keys").mkdir(exist_ok=True)
+    shutil.copy(pub, folder / "keys" / "example-2026b.pub")
+    done = subprocess.run(["sh", "-c", "set -e\n" + block], cwd=folder, env={"PATH": "/usr/bin:/bin", "SITE": site},
+                          capture_output=True, check=False)
+    return done.returncode
+
+
+def test_the_manual_check_pins_the_signer(tmp_path):
+    from nacl.signing import SigningKey
+
+    from generator.commit import sshsig
+
+    root, key = project(tmp_path)
+    assert tally("prereg", "demo", "--key", key, "--root", root).exit_code == 0
+    folder = prereg_dir(root, "demo", version(root))
+    pub = next((root / "content/keys").glob("*.pub"))
+    stmt = json.loads((folder / "prereg.json").read_text())
+    site = stmt["signer"]["namespace"].split("@", 1)[1]
+    assert _manual_check(folder, pub, site) == 0
+    redated = (folder / "prereg.json").read_bytes().replace(b'"registered_at":"2', b'"registered_at":"1')
+    (folder / "prereg.json").write_bytes(redated)
+    (folder / "prereg.json.sig").write_text(sshsig.sign(SigningKey.generate(), redated, stmt["signer"]["namespace"]))
+    assert _manual_check(folder, pub, site) != 0  # a fresh key's signature is not "Good"

@@ -130,15 +130,19 @@ def commit_responses(round_name: str, key_path: Path, committed_at: str | None, 
 @click.option("--key", "key_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Private signing key for the reveal statement (the active key; outside the project).")
 @click.option("--revealed-at", default=None, help="Date to claim (default: now). Only ever the signer's claim.")
+@click.option("--responses-withheld", default=None, metavar="REASON",
+              help="Reveal the items without the committed private responses (e.g. their full records were not "
+                   "kept); the signed reveal statement gives REASON.")
 @ROOT_OPTION
-def reveal(round_name: str, source: Path, key_path: Path, revealed_at: str | None, root: Path) -> None:
+def reveal(round_name: str, source: Path, key_path: Path, revealed_at: str | None, responses_withheld: str | None,
+           root: Path) -> None:
     """Publish ROUND's exact committed item files with a signed reveal statement, and check them."""
     from . import CommitError
     from .reveals import reveal as run_reveal
     from .verify import verify as run_verify
 
     try:
-        paths = run_reveal(root, round_name, source, key_path, revealed_at)
+        paths = run_reveal(root, round_name, source, key_path, revealed_at, responses_withheld)
     except CommitError as exc:
         _fail(exc)
     click.echo(f"revealed {len(paths)} items of {round_name}; the new head is printed below")
@@ -150,15 +154,19 @@ def reveal(round_name: str, source: Path, key_path: Path, revealed_at: str | Non
 @click.option("--key", "key_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Private signing key (mode 0600, outside the project).")
 @click.option("--registered-at", default=None, help="Date to claim (default: now). Only ever the signer's claim.")
+@click.option("--resign", is_flag=True,
+              help="Sign the existing statement again over today's files, keeping its claimed date (unless "
+                   "--registered-at) and recording when (resigned_at): `tally verify` and the suite page say so.")
 @ROOT_OPTION
-def prereg(suite_name: str, key_path: Path, registered_at: str | None, root: Path) -> None:
+def prereg(suite_name: str, key_path: Path, registered_at: str | None, resign: bool, root: Path) -> None:
     """Sign the preregistration of SUITE's current version: the SHA-256 of its rule page, suite.toml,
-    prompt, both scorers' source files and its statistics settings. Refused once a run of that version exists."""
+    prompt, both scorers' source files, the shared scoring code and its statistics settings. Refused once a
+    run of that version exists (except --resign)."""
     from . import CommitError
     from .prereg import preregister
 
     try:
-        path = preregister(root, suite_name, key_path, registered_at)
+        path = preregister(root, suite_name, key_path, registered_at, resign)
     except CommitError as exc:
         _fail(exc)
     click.echo(f"wrote {path} and its signature; `tally verify` checks it against every run of this version")
@@ -171,9 +179,12 @@ def prereg(suite_name: str, key_path: Path, registered_at: str | None, root: Pat
                    "Default: trust in the [commitments] section of ROOT/tally.toml.")
 @click.option("--head", "head", default=None, metavar="HASH",
               help="The published SHA-256 of the newest signed file; the chain must end there.")
+@click.option("--site", "site", default=None, metavar="NAME",
+              help="The published site name (e.g. tally.example): every signature's namespace must name it.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only failures and the summary.")
 @ROOT_OPTION
-def verify(round_name: str | None, trust: str | None, head: str | None, quiet: bool, root: Path) -> None:
+def verify(round_name: str | None, trust: str | None, head: str | None, site: str | None, quiet: bool,
+           root: Path) -> None:
     """Check keys from the pinned root, the chain of rounds, signatures, hashes, Merkle roots, canonical
     form, salts and item counts. Exit status 1 when a check fails, 2 on a bad option or tally.toml."""
     from ..config import ConfigError, is_fingerprint, load_config
@@ -187,7 +198,7 @@ def verify(round_name: str | None, trust: str | None, head: str | None, quiet: b
         load_config(root)
     except ConfigError as exc:
         _fail(exc)
-    _report(run_verify(root, round_name, trust=trust, head=head), quiet)
+    _report(run_verify(root, round_name, trust=trust, head=head, site=site), quiet)
 
 
 def _report(checks, quiet: bool = False) -> None:

@@ -18,14 +18,16 @@ import json
 from pathlib import Path
 
 from ..ids import is_safe_id
-from ..sealing import line_sha256, private_file, sealed_info
+from ..sealing import SEALED_FORMAT, blind_rows, line_sha256, private_file, sealed_info
 from . import ITEMS, RESPONSES, RESPONSES_DIR, RESPONSES_SIG, SUMS, CommitError
 from .canonical import canonical, parse_canonical, sha256_hex
 from .checks import Checks
 from .layout import private_round_dir, read_manifest, round_dir
 from .merkle import root as merkle_root
 
-RESPONSES_FORMAT = "tally-response-commitment-v1"
+RESPONSES_FORMAT_V1 = "tally-response-commitment-v1"  # leaves: the full records' SHA-256s (still verified)
+RESPONSES_FORMAT = "tally-response-commitment-v2"  # leaves: the sealed records' SHA-256s, verdicts included
+RESPONSES_FORMATS = (RESPONSES_FORMAT_V1, RESPONSES_FORMAT)
 DATE_CLAIM = "the signer's own claim; only an external timestamp could prove it"
 
 
@@ -65,6 +67,24 @@ def round_runs(root: Path, suite: str, round_name: str) -> list[Path]:
     return out
 
 
+def covering_commitments(root: Path, suite: str, run_ids: list[str]) -> dict[str, str | None]:
+    """Run id -> the site path of the signed responses.json that commits to its sealed records (the one
+    of the round its run.json names, when that lists it), or None: what the suite page shows beside
+    the private scores (`tally verify` checks that the records are the committed ones)."""
+    out: dict[str, str | None] = {}
+    for run_id in run_ids:
+        out[run_id] = None
+        try:
+            round_name = json.loads((root / "results" / suite / run_id / "run.json").read_bytes()).get("round")
+        except (OSError, ValueError, AttributeError):
+            continue
+        folder = round_dir(root, round_name) if is_safe_id(round_name) else None
+        if folder is not None and (folder / RESPONSES).is_file() and \
+                any(r.get("run") == run_id and r.get("suite") == suite for r in statement_runs(folder)):
+            out[run_id] = f"commitments/{round_name}/{RESPONSES}"
+    return out
+
+
 def sealed_hashes(responses: Path) -> list[str]:
     """The record_sha256 of each sealed record of a results/ file, in file order."""
     out = []
@@ -73,6 +93,16 @@ def sealed_hashes(responses: Path) -> list[str]:
         if info is not None:
             out.append(str(info.get("record_sha256")))
     return out
+
+
+def sealed_line_hashes(responses: Path) -> list[str]:
+    """The SHA-256 of each sealed record line of a results/ file (without its newline), in file order:
+    the leaves of a v2 commitment, which so covers each record's verdicts, figures and `record_sha256`."""
+    return [line_sha256(line) for line in responses.read_bytes().split(b"\n") if sealed_info(line) is not None]
+
+
+def leaves(responses: Path, form: object) -> list[str]:
+    return sealed_line_hashes(responses) if form == RESPONSES_FORMAT else sealed_hashes(responses)
 
 
 def tree_root(hashes: list[str]) -> str:
@@ -98,6 +128,9 @@ def full_file(root: Path, suite: str, run_dir: Path, hashes: list[str]) -> bytes
 
 
 def run_entries(root: Path, suite: str, round_name: str) -> list[dict]:
+    """Per run of the round with sealed records: their count, the Merkle root over the sealed lines and
+    the SHA-256 of the full records' file (null when private storage does not hold them: they can then
+    never be revealed, and each revealed record would still be checked against its `record_sha256`)."""
     entries = []
     for run_dir in round_runs(root, suite, round_name):
         hashes = sealed_hashes(run_dir / "responses.jsonl")
@@ -106,9 +139,11 @@ def run_entries(root: Path, suite: str, round_name: str) -> list[dict]:
                 raise CommitError(f"run {run_dir.name}: private records not sealed: run `tally results seal "
                                   f"{suite}` first")
             continue
-        data = full_file(root, suite, run_dir, hashes)
+        kept = private_file(root, suite, run_dir.name).is_file()
+        data = full_file(root, suite, run_dir, hashes) if kept else None
+        lines = sealed_line_hashes(run_dir / "responses.jsonl")
         entries.append({"suite": suite, "run": run_dir.name, "records": len(hashes),
-                        "merkle_root": tree_root(hashes), "file_sha256": sha256_hex(data)})
+                        "merkle_root": tree_root(lines), "file_sha256": sha256_hex(data) if data is not None else None})
     return entries
 
 
@@ -140,8 +175,9 @@ def commit_responses(root: Path, round_name: str, key_path: Path, committed_at: 
         "format": RESPONSES_FORMAT, "round": round_name, "benchmark": suite,
         "sha256sums_sha256": hashlib.sha256((out / SUMS).read_bytes()).hexdigest(),
         "committed_at": committed_at or now_utc(), "committed_at_is": DATE_CLAIM,
-        "merkle": {"tree": "RFC 6962, SHA-256", "entries": "SHA-256 of each private response record (its line "
-                   "without the newline), in the order of the run's sealed records in results/"},
+        "merkle": {"tree": "RFC 6962, SHA-256", "entries": "SHA-256 of each sealed record line in the run's "
+                   "results/ file (without the newline), in file order: its verdicts, figures and the SHA-256 "
+                   "of its full private record"},
         "runs": entries, "records": sum(e["records"] for e in entries),
         "signer": {"key": record["name"], "principal": record["principal"], "namespace": record["namespaces"][0],
                    "fingerprint": record["fingerprint"]},
@@ -158,13 +194,18 @@ def statement_runs(folder: Path) -> list[dict]:
     return [r for r in runs if isinstance(r, dict) and is_safe_id(r.get("run"))] if isinstance(runs, list) else []
 
 
-def reveal_files(root: Path, round_name: str) -> dict[str, bytes]:
-    """At reveal: the file of each committed run, from private storage, checked against the commitment."""
+def reveal_files(root: Path, round_name: str, withheld: str | None = None) -> dict[str, bytes]:
+    """At reveal: the file of each committed run, from private storage, checked against the commitment.
+    `withheld`: why they are not revealed (the reveal statement says it); then nothing is read."""
     folder = round_dir(root, round_name)
-    if not (folder / RESPONSES).is_file():
+    if not (folder / RESPONSES).is_file() or withheld:
         return {}
     out, errors = {}, []
     for entry in statement_runs(folder):
+        if entry.get("file_sha256") is None:
+            errors.append(f"run {entry['run']}: its full private records were not kept when they were committed: "
+                          "reveal the items with --responses-withheld REASON")
+            continue
         run_dir = root / "results" / str(entry.get("suite")) / entry["run"]
         try:
             data = full_file(root, str(entry.get("suite")), run_dir, sealed_hashes(run_dir / "responses.jsonl"))
@@ -175,7 +216,8 @@ def reveal_files(root: Path, round_name: str) -> dict[str, bytes]:
             errors.append(f"run {entry['run']}: the private records differ from their commitment")
         out[f"{RESPONSES_DIR}/{entry['run']}.jsonl"] = data
     if errors:
-        raise CommitError("nothing revealed:\n  " + "\n  ".join(errors))
+        raise CommitError("nothing revealed:\n  " + "\n  ".join(errors) + "\n(to reveal the items without the "
+                          "committed responses, say why with --responses-withheld REASON)")
     return out
 
 
@@ -193,8 +235,10 @@ def check_responses(root: Path, name: str, folder: Path, manifest: dict, trust, 
     stmt, problem = parse_canonical(data)
     stmt = stmt if isinstance(stmt, dict) else {}
     problems = [problem] if problem else []
-    expected = {"format": RESPONSES_FORMAT, "round": name, "benchmark": manifest.get("benchmark"),
+    expected = {"round": name, "benchmark": manifest.get("benchmark"),
                 "sha256sums_sha256": hashlib.sha256((folder / SUMS).read_bytes()).hexdigest()}
+    if stmt.get("format") not in RESPONSES_FORMATS:
+        problems.append(f"format is {stmt.get('format')!r}, expected one of {', '.join(RESPONSES_FORMATS)}")
     problems += [f"{k} is {stmt.get(k)!r}, expected {v!r}" for k, v in expected.items() if stmt.get(k) != v]
     when, committed = parse_time(stmt.get("committed_at")), parse_time(manifest.get("committed_at"))
     if when is None:
@@ -212,32 +256,46 @@ def check_responses(root: Path, name: str, folder: Path, manifest: dict, trust, 
                           trust, checks)
     if key is not None and (why := trust.when_not_active(key, stmt.get("committed_at"))):
         checks.add(name, "responses signer", False, f"the responses statement is {why}")
-    _check_results(root, name, runs, str(manifest.get("benchmark")), checks)
-    if (folder / REVEAL).is_file() and _check_revealed_responses(name, folder, data, runs, checks):
+    form = stmt.get("format")
+    _check_results(root, name, runs, str(manifest.get("benchmark")), form, checks)
+    if (folder / REVEAL).is_file() and _check_revealed_responses(root, name, folder, data, runs, form, checks):
         _check_rescored(root, name, folder, runs, checks)
     elif (folder / RESPONSES_DIR).exists():
         checks.add(name, "revealed responses", False, f"{RESPONSES_DIR}/ is published without a signed reveal statement")
 
 
-def _check_results(root: Path, name: str, runs: list[dict], suite: str, checks: Checks) -> None:
+def check_uncommitted(root: Path, name: str, manifest: dict, checks: Checks) -> None:
+    """A round whose results are published (runs naming it hold sealed private records) must have a
+    signed commitment to them: without one its private scores could be changed without a trace."""
+    runs = [d.name for d in round_runs(root, str(manifest.get("benchmark")), name)
+            if sealed_hashes(d / "responses.jsonl")]
+    checks.add(name, "responses commitment", not runs, f"{len(runs)} run(s) of this round publish sealed private "
+               f"records in results/ ({', '.join(runs[:3])}), but no signed {RESPONSES} commits to them: their "
+               "private scores could be changed without a trace (`tally commit-responses`)" if runs
+               else "no run of this round publishes sealed private records yet")
+
+
+def _check_results(root: Path, name: str, runs: list[dict], suite: str, form: object, checks: Checks) -> None:
     problems = []
     for entry in runs:
         path = root / "results" / str(entry.get("suite")) / entry["run"] / "responses.jsonl"
         if not path.is_file():
             problems.append(f"run {entry['run']}: not in results/")
             continue
-        hashes = sealed_hashes(path)
+        hashes = leaves(path, form)
         if len(hashes) != entry.get("records") or tree_root(hashes) != entry.get("merkle_root"):
             problems.append(f"run {entry['run']}: the sealed records in results/ are not the committed ones "
                             f"({len(hashes)} records, root {tree_root(hashes)[:16]}...)")
     listed = {r["run"] for r in runs}
     problems += [f"run {d.name} of this round has sealed private records that are not committed"
                  for d in round_runs(root, suite, name) if d.name not in listed and sealed_hashes(d / "responses.jsonl")]
+    what = "verdicts and all" if form == RESPONSES_FORMAT else "their full records; their verdicts are not covered"
     checks.add(name, "sealed results", not problems, "; ".join(problems[:5]) or
-               f"the sealed private records of {len(runs)} runs in results/ are the committed ones")
+               f"the sealed private records of {len(runs)} runs in results/ are the committed ones ({what})")
 
 
-def _check_revealed_responses(name: str, folder: Path, data: bytes, runs: list[dict], checks: Checks) -> bool:
+def _check_revealed_responses(root: Path, name: str, folder: Path, data: bytes, runs: list[dict], form: object,
+                              checks: Checks) -> bool:
     from . import REVEAL
 
     reveal, _ = parse_canonical((folder / REVEAL).read_bytes())
@@ -247,6 +305,12 @@ def _check_revealed_responses(name: str, folder: Path, data: bytes, runs: list[d
     listed = {f"{r['run']}.jsonl": r for r in runs}
     base = folder / RESPONSES_DIR
     present = {p.name for p in base.iterdir()} if base.is_dir() else set()
+    withheld = reveal.get("responses_withheld") if isinstance(reveal, dict) else None
+    if isinstance(withheld, str) and withheld:
+        checks.add(name, "revealed responses", not present, f"{RESPONSES_DIR}/ is published though the reveal "
+                   "statement withholds the responses" if present else "not revealed; the signed reveal statement "
+                   f"says why: {withheld}")
+        return False
     problems += [f"{RESPONSES_DIR}/{f}: published but not committed" for f in sorted(present - set(listed))]
     for fname, entry in sorted(listed.items()):
         if fname not in present:
@@ -254,7 +318,12 @@ def _check_revealed_responses(name: str, folder: Path, data: bytes, runs: list[d
             continue
         raw = (base / fname).read_bytes()
         hashes = [line_sha256(x) for x in raw.split(b"\n") if x.strip()]
-        if sha256_hex(raw) != entry.get("file_sha256") or tree_root(hashes) != entry.get("merkle_root"):
+        if form == RESPONSES_FORMAT:
+            path = root / "results" / str(entry.get("suite")) / entry["run"] / "responses.jsonl"
+            same = path.is_file() and hashes == sealed_hashes(path) and sha256_hex(raw) == entry.get("file_sha256")
+        else:
+            same = sha256_hex(raw) == entry.get("file_sha256") and tree_root(hashes) == entry.get("merkle_root")
+        if not same:
             problems.append(f"{RESPONSES_DIR}/{fname}: differs from its commitment")
     return checks.add(name, "revealed responses", not problems, "; ".join(problems[:5]) or
                       f"the private responses of all {len(listed)} committed runs are published and match")
@@ -263,15 +332,24 @@ def _check_revealed_responses(name: str, folder: Path, data: bytes, runs: list[d
 def _check_rescored(root: Path, name: str, folder: Path, runs: list[dict], checks: Checks) -> None:
     """Rescore each revealed response with the suite's scorer and compare with the verdicts that the
     sealed records in results/ published for it (the formerly private scores)."""
-    from ..errors import TallyError
+    from ..content import load_suite
+    from ..errors import ErrorLog, TallyError
     from ..parse.response import read_outcome
     from ..pipeline import load
+    from ..plugins import load_registry as load_installed
 
     problems: list[str] = []
     compared = 0
+    installed = load_installed(None)  # the scorers installed with Tally: never the project's plugin folders
     for suite_name in sorted({str(r.get("suite")) for r in runs}):
+        config = load_suite(root / "content" / "suites" / suite_name, ErrorLog(root)) if is_safe_id(suite_name) else None
+        if config is not None and config.scorer not in installed.suites:
+            checks.add(name, "responses rescored", True, f"not rescored: suite {suite_name} is scored by "
+                       f"{config.scorer!r}, which is not installed with Tally; `tally verify` never runs code of "
+                       "the project it checks (its plugin folders): read the plugin, then run `tally rescore`")
+            return
         try:
-            (ls,) = load(root, [suite_name])
+            (ls,) = load(root, [suite_name], registry=installed)
         except (TallyError, ValueError) as exc:
             checks.add(name, "responses rescored", False, f"cannot load suite {suite_name}: {exc}")
             return
@@ -292,9 +370,13 @@ def _check_rescored(root: Path, name: str, folder: Path, runs: list[dict], check
                     continue
                 outcome = read_outcome(record, ls.plugin.extract_answer, ls.plugin.answer_what)
                 rows = ls.plugin.score(item, outcome, entry["run"], record["repeat"])
-                got = [[v.unit, v.kind, v.verdict, v.points, v.order] for v in rows]
+                if stub["sealed"].get("format") == SEALED_FORMAT:
+                    got = blind_rows(ls.plugin.name, rows)
+                    same_figures = stub.get("figures") == list(ls.plugin.item_figures(rows))
+                else:
+                    got, same_figures = [[v.unit, v.kind, v.verdict, v.points, v.order] for v in rows], True
                 compared += 1
-                if got != stub.get("verdicts") or outcome.status != stub.get("outcome"):
+                if got != stub.get("verdicts") or not same_figures or outcome.status != stub.get("outcome"):
                     problems.append(f"run {entry['run']} item {item.id} repeat {record['repeat']}: rescored, the "
                                     "revealed response does not give the published verdicts")
     checks.add(name, "responses rescored", not problems, "; ".join(problems[:5]) or

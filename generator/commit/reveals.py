@@ -51,7 +51,8 @@ def _source_problems(source: Path, listed: dict[str, str], out: Path) -> list[st
     return errors + [f"{p}: in {source} but not committed in this round" for p in extra]
 
 
-def reveal(root: Path, round_name: str, source: Path, key_path: Path, revealed_at: str | None = None) -> list[str]:
+def reveal(root: Path, round_name: str, source: Path, key_path: Path, revealed_at: str | None = None,
+           responses_withheld: str | None = None) -> list[str]:
     """Copy the exact committed item files from `source` into the round's items/ and sign a reveal
     statement; returns the item paths. Nothing is written unless every listed file is present in
     `source` with its committed hash and `source` holds no other item file."""
@@ -75,7 +76,7 @@ def reveal(root: Path, round_name: str, source: Path, key_path: Path, revealed_a
     if errors:
         raise CommitError("nothing revealed:\n  " + "\n  ".join(errors))
     manifest = read_manifest(root, round_name) or {}
-    responses = reveal_files(root, round_name)  # the committed private responses, checked (none: {})
+    responses = reveal_files(root, round_name, responses_withheld)  # the committed private responses, checked
     site = record["namespaces"][0].split("@", 1)[1]
     namespace = REVEAL_NAMESPACE.format(site=site)
     statement = canonical({
@@ -86,7 +87,9 @@ def reveal(root: Path, round_name: str, source: Path, key_path: Path, revealed_a
                    "fingerprint": record["fingerprint"]},
         "previous": head_link(root),
     } | ({"responses_sha256": sha256_hex((out / RESPONSES).read_bytes()),
-          "response_records": sum(x.count(b"\n") for x in responses.values())} if responses else {}))
+          "response_records": sum(x.count(b"\n") for x in responses.values())} if responses else {})
+      | ({"responses_sha256": sha256_hex((out / RESPONSES).read_bytes()), "responses_withheld": responses_withheld}
+         if responses_withheld and (out / RESPONSES).is_file() else {}))
     (out / ITEMS).mkdir(exist_ok=True)
     for path in listed:
         (out / path).write_bytes((source / path).read_bytes())

@@ -57,9 +57,11 @@ from .verify_keys import check_keys
 KNOWN = {MANIFEST, SUMS, SUMS_SSHSIG, SUMS_ED25519, ITEMS, REVEAL, REVEAL_SIG, RESPONSES, RESPONSES_SIG, RESPONSES_DIR}
 
 
-def verify(root: Path, round_name: str | None = None, *, trust: str | None = None, head: str | None = None) -> Checks:
+def verify(root: Path, round_name: str | None = None, *, trust: str | None = None, head: str | None = None,
+           site: str | None = None) -> Checks:
     """Check the keys from the pinned root (`trust` overrides tally.toml), the chain up to `head` (when
-    given) and every round, or only `round_name` (with the chain checks that concern it)."""
+    given) and every round, or only `round_name` (with the chain checks that concern it); every
+    signature's namespace must name `site` when given."""
     checks = Checks()
     trusted = build_trust(root, trust, checks)
     check_keys(root, trusted, checks)
@@ -78,7 +80,42 @@ def verify(root: Path, round_name: str | None = None, *, trust: str | None = Non
         from .prereg import check_preregs
 
         check_preregs(root, trusted, checks)
+        _check_salt_reuse(root, selected, checks)
+    _check_site(trusted, site, checks)
     return checks
+
+
+def _check_site(trust: Trust, site: str | None, checks: Checks) -> None:
+    signed = sorted(trust.sites)
+    if site is None:
+        checks.add("trust", "site", True, f"signatures name the site {', '.join(signed) or '(none)'} (not compared "
+                   "with the published site name: pass --site)")
+    else:
+        others = [s for s in signed if s != site]
+        checks.add("trust", "site", not others, f"signatures name the site {', '.join(others)}, not the published "
+                   f"{site}: the project was signed for another site" if others else
+                   f"every signature names the published site {site}")
+
+
+def _check_salt_reuse(root: Path, names: list[str], checks: Checks) -> None:
+    """A salt published by a revealed round must never be used again: with it, anyone could test a
+    guessed item against a later commitment."""
+    seen: dict[str, str] = {}
+    problems = []
+    for name in names:  # chain order: the earlier round keeps the salt
+        items = round_dir(root, name) / ITEMS
+        for path in sorted(items.glob("*.json")) if items.is_dir() else []:
+            try:
+                salt = json.loads(path.read_bytes()).get("salt")
+            except (ValueError, AttributeError, OSError):
+                continue
+            where = f"{name}/{ITEMS}/{path.name}"
+            if isinstance(salt, str) and salt in seen and not seen[salt].startswith(f"{name}/"):
+                problems.append(f"{where} reuses the salt of {seen[salt]}, which was revealed earlier")
+            elif isinstance(salt, str):
+                seen.setdefault(salt, where)
+    if problems:
+        checks.add("commitments", "salts across rounds", False, "; ".join(problems[:5]))
 
 
 def _check_chain(chain: Chain, head: str | None, selected: set[str], checks: Checks) -> None:
@@ -153,6 +190,10 @@ def verify_round(root: Path, name: str, trust: Trust, checks: Checks) -> None:
         from .responses import check_responses
 
         check_responses(root, name, folder, manifest, trust, checks)
+    else:
+        from .responses import check_uncommitted
+
+        check_uncommitted(root, name, manifest, checks)
     if (folder / REVEAL).is_file():
         _check_reveal(name, folder, sums, manifest, trust, checks)
         _check_revealed(name, folder, entries, manifest, checks)

@@ -36,10 +36,13 @@ def write_data_files(site_dir: Path, site: SiteData) -> None:
     for sd in site.suites:
         out = site_dir / "downloads" / sd.suite.name
         out.mkdir(parents=True, exist_ok=True)
-        for name in RESCORE_FILES:
-            shutil.copyfile(sd.rescore_dir / name, out / name)
-        shutil.copyfile(sd.stats_path, out / "stats.json")
         public = {i.id for i in sd.public_items}
+        for name in RESCORE_FILES:
+            if name == "calls.csv":  # a private item's prompt size would tell its document's length
+                _calls_without_private_sizes(sd.rescore_dir / name, out / name, public)
+            else:
+                shutil.copyfile(sd.rescore_dir / name, out / name)
+        shutil.copyfile(sd.stats_path, out / "stats.json")
         with (sd.rescore_dir / "verdicts.csv").open(encoding="utf-8", errors="backslashreplace", newline="") as src, \
                 (out / "verdicts-public.csv").open("w", encoding="utf-8", errors="backslashreplace", newline="") as dst:
             dst.write(src.readline())
@@ -62,6 +65,19 @@ def write_data_files(site_dir: Path, site: SiteData) -> None:
             path = site_dir / rel_path
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8", errors="backslashreplace")
+
+
+def _calls_without_private_sizes(src: Path, dst: Path, public: set[str]) -> None:
+    """calls.csv with `prompt_tokens` left empty on the rows of items that are not public."""
+    with src.open(encoding="utf-8", errors="backslashreplace", newline="") as fh:
+        rows = list(csv.reader(fh))
+    if rows and "prompt_tokens" in rows[0]:
+        at, item = rows[0].index("prompt_tokens"), rows[0].index("item")
+        for row in rows[1:]:
+            if len(row) > at and row[item] not in public:
+                row[at] = ""
+    with dst.open("w", encoding="utf-8", errors="backslashreplace", newline="") as fh:
+        csv.writer(fh, lineterminator="\n").writerows(rows)
 
 
 def listing(site_dir: Path) -> list[dict]:

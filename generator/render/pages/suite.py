@@ -3,6 +3,7 @@ per-dataset tables and links to every stratum; plus one page per stratum."""
 
 from __future__ import annotations
 
+from ...commit.responses import covering_commitments
 from ..context import Column, Table, interval, number, text
 from ..facts import site_facts
 from ..gather import SiteData, SuiteView
@@ -282,6 +283,8 @@ def suite_pages(sd: SuiteView, facts: dict):
            "episodes_href": episodes_path(sd) if has_episodes(sd) else None, "imported": imported_table(sd),
            "n_items": len(sd.result.items), "inputs": inputs,
            "sealed": {r.run.id: r.sealed for r in sd.result.runs if r.sealed},
+           "sealed_commitments": covering_commitments(sd.suite.root.parents[2], sd.suite.name,
+                                                      [r.run.id for r in sd.result.runs if r.sealed]),
            "filters": filter_views(sd, facts, suite_path(sd)) | {"initial": head_key}}
     ctx |= {"labels": labels, "sources": sources, "sources_note": source_note(sd)}
     ctx["compare_href"] = suite_path(sd, "compare.html") if len(main["pairwise"]["order"]) > 1 else None
