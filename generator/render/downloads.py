@@ -3,6 +3,7 @@ statistics outputs, and the stored responses of the public half; each listed wit
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import io
 import json
@@ -10,6 +11,7 @@ import shutil
 from pathlib import Path
 
 from ..csvsafe import csv_safe, dict_writer
+from ..csvsafe import writer as csv_writer
 from .gather import SiteData
 from .pages.items import oversize_files, page_files
 
@@ -77,7 +79,7 @@ def _calls_without_private_sizes(src: Path, dst: Path, public: set[str]) -> None
             if len(row) > at and row[item] not in public:
                 row[at] = ""
     with dst.open("w", encoding="utf-8", errors="backslashreplace", newline="") as fh:
-        csv.writer(fh, lineterminator="\n").writerows(rows)
+        csv_writer(fh).writerows(rows)
 
 
 def listing(site_dir: Path) -> list[dict]:
