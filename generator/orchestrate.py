@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .cache import Cache, stats_key
 from .memory import peak_mb, release_freed
@@ -58,7 +59,7 @@ class Statistics:
     """A suite's statistics document (stats/engine.py), as written to `path`."""
 
     result: ScoredSuite
-    doc: dict
+    doc: dict[str, Any]
     resamples: int
     path: Path
     cached: bool  # taken from the build cache, not computed
@@ -116,7 +117,7 @@ def run(root: Path, options: Options, targets: Targets, names: list[str] | None 
 
 
 def statistics(res: ScoredSuite, resamples: int, progress: ProgressFactory = None,
-               cache: Cache | None = None) -> tuple[dict, bool]:
+               cache: Cache | None = None) -> tuple[dict[str, Any], bool]:
     """The suite's statistics document and whether it came from the cache: taken from the cache when
     every run's key, the number of resamples and the engine's sources are unchanged (cache.stats_key),
     else computed (and kept there). Needs the runs' keys: a suite scored without the cache, or with no
@@ -145,7 +146,7 @@ def statistics(res: ScoredSuite, resamples: int, progress: ProgressFactory = Non
 
 
 @contextlib.contextmanager
-def _bar(progress: ProgressFactory, total: int, label: str) -> Iterator:
+def _bar(progress: ProgressFactory, total: int, label: str) -> Iterator[Any]:
     if progress is None:
         yield None
     else:

@@ -57,7 +57,7 @@ class Faults:
                 raise ValueError(f"fault {kind!r} needs a rate, as in {kind}=0.01") from None
             if not 0 <= values[kind] <= 1:
                 raise ValueError(f"fault {kind!r}: the rate must be from 0 to 1")
-        faults = cls(**values)
+        faults = cls(**values)  # type: ignore[arg-type]  # rates only: "script" is not a kind
         if sum(values.values()) > 1:
             raise ValueError("the fault rates add up to more than 1")
         return faults
