@@ -89,7 +89,7 @@ def run(root: Path, options: Options, targets: Targets, names: list[str] | None 
     `public_dir`, each run's public lines and bulky parts are kept in files there (the site's pages
     read them: run_files.py). `warn` hears each warning of loading and scoring (default: stderr).
     """
-    store = (cache or options.open_cache(root)) if options.cache else None
+    store = (cache if cache is not None else options.open_cache(root)) if options.cache else None
     outcome = Outcome([])
     clock = time.perf_counter()
     outcome.scored = load_and_score(root, names, options.jobs, not options.skip_scorer_b, options.progress,
