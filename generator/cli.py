@@ -47,24 +47,18 @@ def rescore(root: Path, suites: tuple[str, ...], out: Path | None, jobs: int | N
     written), 3 when the scorers disagree (outputs are written, with the differences in
     agreement.json), 4 when scorer B cannot run (Node.js missing or too old).
     """
-    from .cache import Cache
     from .errors import Disagreement
-    from .folders import check_project_outputs
-    from .outputs import write_outputs
-    from .pipeline import load_and_score
+    from .orchestrate import Targets, run
     from .report import print_agreement, print_summary
 
     out = out or root / "build" / "rescore"
-    check_project_outputs(root, out)
-    scored = load_and_score(root, list(suites) or None, options.jobs_or_cpus(jobs), not skip_scorer_b,
-                            options.progress_factory(quiet), cache=None if no_cache else Cache(root / "build" / "cache"),
-                            scheduler=scheduler)
-    write_outputs(out, scored, only=bool(suites))
-    for res in scored:
+    outcome = run(root, options.options(jobs, skip_scorer_b, no_cache, scheduler, quiet), Targets(out, only=bool(suites)),
+                  list(suites) or None)
+    for res in outcome.scored:
         click.echo(print_summary(res))
         click.echo(print_agreement(res.agreement))
     click.echo(f"wrote {out}")
-    if any(res.agreement.get("status") == "disagree" for res in scored):
+    if outcome.disagree:
         raise Disagreement("the scorers disagree: see agreement.json of each suite")
 
 

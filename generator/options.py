@@ -39,3 +39,12 @@ def progress_factory(quiet: bool):
         return click.progressbar(length=max(total, 1), label=label, file=sys.stderr, show_eta=True)
 
     return factory
+
+
+def options(jobs: int | None, skip_scorer_b: bool, no_cache: bool, scheduler: str | None, quiet: bool,
+            resamples: int | None = None, draft: bool = False):
+    """The orchestrator's options (orchestrate.Options) from the command line's."""
+    from .orchestrate import Options
+
+    return Options(cache=not no_cache, scheduler=scheduler, jobs=jobs_or_cpus(jobs), resamples=resamples,
+                   skip_scorer_b=skip_scorer_b, draft=draft, progress=progress_factory(quiet))

@@ -1,8 +1,8 @@
-"""The one pipeline every command runs: load -> score (A, with B alongside) -> statistics -> (render).
+"""The pipeline's first stages: load -> score (A, with B alongside) -> per-run summaries.
 
-`tally rescore`, `tally stats` and `tally site build` all call `load` and `score`; statistics are
-computed in memory from the scored runs. Each stored responses.jsonl is read whole once: the same
-bytes go to scorer A and to scorer B.
+`tally rescore`, `tally stats` and `tally site build` run them through the orchestrator
+(generator/orchestrate.py), which then computes the statistics and writes the outputs. Each stored
+responses.jsonl is read whole once: the same bytes go to scorer A and to scorer B.
 """
 
 from __future__ import annotations

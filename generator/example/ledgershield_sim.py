@@ -16,9 +16,10 @@ import json
 import threading
 import time
 
+from ..harness.simulation import FAULT_STATUS, RETRY_AFTER_S, Faults, Reply, error_reply
 from ..suites.ledgershield.replay import SUBMIT
 from .ledgershield_agents import AGENTS, noisy
-from .simmodels import _STATUS, RETRY_AFTER_S, Faults, Reply, error_reply, usage_for
+from .simmodels import usage_for
 
 PROVIDER = "local"
 SLIP_RATE = 0.15  # share of the careful agent's episodes with a seeded slip
@@ -105,8 +106,8 @@ class ScriptedAgents:
             if len(self.seen) < 2_000_000:
                 self.seen.append((provider, model, item["id"], repeat, number))
         fault = self.faults.draw(number, self.seed, *key)
-        if fault in _STATUS:
-            status = _STATUS[fault]
+        if fault in FAULT_STATUS:
+            status = FAULT_STATUS[fault]
             headers = {"retry-after": str(int(RETRY_AFTER_S))} if status == 429 else None
             return error_reply(status, f"injected fault: {fault}", fault, 0.0, headers)
         if fault in ("timeout", "disconnect"):

@@ -9,9 +9,9 @@ come from the X-Tally-Repeat and X-Tally-Attempt headers the harness sends to si
 and per attempt the HTTP status (429 with Retry-After, 500/503, or a hang the client times out
 on) and the latency, slept scaled by `scale`. The baselines run their real code.
 
-`Faults` injects further faults at fixed rates per attempt, drawn from their own seeded stream,
-on top of the profiles: 429 with Retry-After, 500, 408, hangs, dropped connections, malformed
-bodies, a wrong model name, slow responses.
+`Faults` (generator/harness/simulation.py) injects further faults at fixed rates per attempt,
+drawn from their own seeded stream, on top of the profiles: 429 with Retry-After, 500, 408, hangs,
+dropped connections, malformed bodies, a wrong model name, slow responses.
 """
 
 from __future__ import annotations
@@ -21,88 +21,18 @@ import json
 import math
 import threading
 import time
-from dataclasses import dataclass, fields
 from typing import Callable
 
 from generator.example.image_profiles import image_profile
 from generator.example.ocr import OCR_BASELINE, OcrError, ocr_answer
 from generator.example.profiles import BASELINES, PROFILES, Profile
 from generator.example.prompt import Template, build_messages, encode_value, to_json
-from generator.example.simulate import SimCall, estimate_tokens, rng_for, simulate_call
+from generator.example.simulate import SimCall, estimate_tokens, simulate_call
 from generator.harness.images import image_bytes, image_hashes
+from generator.harness.simulation import DEFAULT_SEED, FAULT_STATUS, RETRY_AFTER_S, SLOW_FACTOR, Faults, Reply, error_reply
 
-DEFAULT_SEED = 20261020
-
-
-@dataclass(frozen=True)
-class Faults:
-    """Extra faults per attempt (rates from 0 to 1, drawn in this order from one number)."""
-
-    rate_limit: float = 0.0  # 429 with Retry-After
-    server_error: float = 0.0  # 500
-    request_timeout: float = 0.0  # 408
-    timeout: float = 0.0  # no answer until the client gives up
-    disconnect: float = 0.0  # the connection closed without an answer
-    malformed: float = 0.0  # 200 with the body cut short
-    wrong_model: float = 0.0  # 200 naming another model
-    slow: float = 0.0  # the answer, SLOW_FACTOR times slower
-    bad_request: float = 0.0  # 400
-    script: tuple[str | None, ...] = ()  # attempt n gets script[n] instead of a draw (tests)
-
-    @classmethod
-    def parse(cls, specs: list[str] | tuple[str, ...]) -> "Faults":
-        """From "kind=rate" strings, e.g. ["malformed=0.01", "timeout=0.002"]."""
-        names = {f.name for f in fields(cls)} - {"script"}
-        values: dict[str, float] = {}
-        for spec in specs:
-            kind, _, rate = spec.partition("=")
-            if kind not in names:
-                raise ValueError(f"unknown fault {kind!r}; known: {', '.join(sorted(names))}")
-            try:
-                values[kind] = float(rate)
-            except ValueError:
-                raise ValueError(f"fault {kind!r} needs a rate, as in {kind}=0.01") from None
-            if not 0 <= values[kind] <= 1:
-                raise ValueError(f"fault {kind!r}: the rate must be from 0 to 1")
-        faults = cls(**values)
-        if sum(values.values()) > 1:
-            raise ValueError("the fault rates add up to more than 1")
-        return faults
-
-    def draw(self, attempt: int, *key: object) -> str | None:
-        if attempt < len(self.script):
-            return self.script[attempt]
-        u = rng_for(*key, attempt, "fault").random()
-        for f in fields(self):
-            if f.name == "script":
-                continue
-            u -= getattr(self, f.name)
-            if u < 0:
-                return f.name
-        return None
-
-
-_STATUS = {"rate_limit": 429, "server_error": 500, "request_timeout": 408, "bad_request": 400}
-SLOW_FACTOR = 10.0
-RETRY_AFTER_S = 1.0  # what the server asks for on an injected 429
-
-
-@dataclass
-class Reply:
-    """What the server does: send `status` with `body` after `delay_s`, hang, or disconnect."""
-
-    action: str  # "send" | "hang" | "disconnect"
-    status: int = 200
-    body: bytes = b""
-    headers: dict[str, str] | None = None
-    delay_s: float = 0.0
-
-
-def error_reply(status: int, message: str, kind: str, delay_s: float = 0.0,
-                headers: dict[str, str] | None = None) -> Reply:
-    body = json.dumps({"error": {"message": message, "type": kind}}).encode("utf-8")
-    return Reply("send", status, body, headers, delay_s)
-
+__all__ = ["DEFAULT_SEED", "RETRY_AFTER_S", "SLOW_FACTOR", "Faults", "Reply", "SimModels", "error_reply",
+           "null_answer", "rules_answer", "usage_for"]  # the server's parts, kept importable from here
 
 def null_answer(item: dict) -> str:
     return to_json({f["name"]: None for f in item["fields"]})
@@ -194,8 +124,8 @@ class SimModels:
         if len(self.seen) < 2_000_000:
             self.seen.append((provider, model, item["id"], repeat, number))
         fault = self.faults.draw(number, self.seed, provider, model, item["id"], repeat)
-        if fault in _STATUS:
-            status = _STATUS[fault]
+        if fault in FAULT_STATUS:
+            status = FAULT_STATUS[fault]
             headers = self._retry_after(RETRY_AFTER_S * 1000) if status == 429 else None
             return error_reply(status, f"injected fault: {fault}", fault, 0.0, headers)
         if fault in ("timeout", "disconnect"):

@@ -14,7 +14,6 @@ The model's answer is the item's checked answers with errors injected (see
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import math
 import random
@@ -25,6 +24,7 @@ from decimal import Decimal
 
 from generator.example.profiles import ERROR_KINDS, Profile
 from generator.example.prompt import JsonNumber, encode_value, is_decimal, json_number, to_json
+from generator.harness.simulation import seeded_rng as rng_for
 
 MAX_ATTEMPTS = 3
 TIMEOUT_MS = 60000.0
@@ -44,11 +44,6 @@ _PROSE = (
 )
 _FENCES = (("```json\n", "\n```"), ("```\n", "\n```"),
            ("Here is the JSON:\n\n```json\n", "\n```\n"))
-
-
-def rng_for(*parts: object) -> random.Random:
-    digest = hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).digest()
-    return random.Random(int.from_bytes(digest[:16], "big"))
 
 
 def estimate_tokens(text: str) -> int:

@@ -11,7 +11,7 @@ agent_loop.py  one tool-calling episode of a suite with a tool environment
 turnlog.py    turns.jsonl: every turn of those episodes, append-only
 progress.py   the progress line on stderr
 importer.py   OpenAI Batch API output -> a stored run
-simmodels.py  what the simulation server answers (simulated models, baselines, injected faults)
+simulation.py what a simulation server's answers are made of: replies, error bodies, injected faults
 server.py     the simulation server's HTTP plumbing
 localserver.py  start it in a child process or a thread
 example.py    the example results, made by running the harness against it

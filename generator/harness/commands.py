@@ -163,9 +163,9 @@ def serve(root: Path, suite: str, port: int, scale: float, faults: tuple[str, ..
     """
     import os
 
-    from ..example.simmodels import Faults
     from .localserver import ServerConfig, build_server
     from .plan import PlanError
+    from .simulation import Faults
 
     key = os.environ.get(require_key_env, "") if require_key_env else None
     if require_key_env and not key:

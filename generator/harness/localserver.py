@@ -9,8 +9,8 @@ import multiprocessing as mp
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..example.simmodels import DEFAULT_SEED, Faults, SimModels
 from .server import Simulation
+from .simulation import DEFAULT_SEED, Faults
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,8 @@ def build_models(config: ServerConfig) -> Simulation:
     plan = load_plan(Path(config.root), config.suite, "both")
     if (target := getattr(plan.plugin, "local_simulation", None)) is not None:
         return load_simulation(target)(plan.items, plan.messages, config.seed, config.faults)
+    from ..example.simmodels import SimModels  # the example's simulated document readers, imported only to serve them
+
     return SimModels(plan.items, plan.suite.reference_date, config.seed, config.scale, config.faults,
                      plan.template)
 

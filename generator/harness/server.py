@@ -16,7 +16,7 @@ import threading
 from http import HTTPStatus
 from typing import Protocol
 
-from ..example.simmodels import Reply, error_reply
+from .simulation import Reply, error_reply
 
 MAX_HEAD = 64 * 1024
 MAX_BODY = 32 * 1024 * 1024

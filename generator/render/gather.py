@@ -19,16 +19,14 @@ from pathlib import Path
 
 import numpy as np
 
-from ..cache import Cache, stats_key
+from .. import orchestrate
+from ..cache import Cache
 from ..content import Item
 from ..errors import Disagreement, InputProblem
-from ..memory import peak_mb, release_freed
-from ..outputs import write_outputs
-from ..pipeline import ScoredSuite, load_and_score
+from ..orchestrate import SCORING, STATISTICS, Options, Statistics, Targets
+from ..pipeline import ScoredSuite
 from ..results import Run
 from ..stats.declared import Declared
-from ..stats.engine import compute, planned_rows, write_stats
-from ..stats.inputs import suite_data
 from ..suite_api import Suite
 from .prose import Prose, load_pages
 
@@ -175,84 +173,69 @@ def _prereg(root: Path, res: ScoredSuite):
     return status(root, folder) if (folder / STATEMENT).is_file() else None
 
 
-def _statistics(res: ScoredSuite, data, count: int, progress, cache: Cache | None) -> dict:
-    """The suite's statistics document, from the cache when its inputs are unchanged."""
-    key = stats_key(res.suite.name, [res.run_keys[r.run.id] for r in res.runs], count) if cache else ""
-    if cache is not None and res.run_keys:
-        doc = cache.read("stats", res.suite.name, key)
-        if isinstance(doc, dict):
-            if progress is not None:  # shown all the same, so every suite's statistics stage is seen
-                with progress(1, f"statistics of {res.suite.name} (unchanged: from the cache)") as bar:
-                    bar.update(1)
-            return doc
-    if progress is None:
-        doc = compute(data, count)
-    else:
-        with progress(planned_rows(data, count), f"statistics of {res.suite.name}") as bar:
-            doc = compute(data, count, bar.update)
-    if cache is not None and res.run_keys:
-        cache.write("stats", res.suite.name, key, doc)
-        cache.prune("stats", res.suite.name, {key})
-    return doc
-
-
 def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: int = 1,
            progress=None, skip_scorer_b: bool = False, cache: Cache | None = None,
            scheduler: str | None = None) -> SiteData:
-    """Phase 1: load, score (A and B), statistics, pages' data. `progress(total, label)` as in
-    options.progress_factory (None: quiet). With `cache`, unchanged runs and statistics are reused."""
+    """Phase 1: load, score (A and B), statistics and the rescore and statistics outputs (the
+    orchestrator, generator/orchestrate.py, into a staging folder), then the pages' data.
+    `progress(total, label)` as in options.progress_factory (None: quiet). With `cache`, unchanged
+    runs and statistics are reused."""
+    options = Options(cache=cache is not None, scheduler=scheduler, jobs=jobs, resamples=resamples,
+                      skip_scorer_b=skip_scorer_b, draft=draft, progress=progress)
     if skip_scorer_b and not draft:
         raise BuildError("--skip-scorer-b needs --draft: a site whose verdicts scorer B did not check is a draft")
     public_dir = root / "build" / "public"
     shutil.rmtree(public_dir, ignore_errors=True)
-    clock = time.perf_counter()
-    results = load_and_score(root, None, jobs, not skip_scorer_b, progress, public_dir, cache=cache,
-                             scheduler=scheduler, offload_to_files=True)
-    seconds = {"gather: load, scorer A and scorer B": time.perf_counter() - clock}
-    peaks = {"gather: load, scorer A and scorer B": peak_mb()}
-    release_freed()
-    clock = time.perf_counter()
+    (root / "build").mkdir(exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".site-outputs-", dir=root / "build"))
+    try:
+        outcome = orchestrate.run(root, options, Targets(staging / "rescore", staging / "stats"), cache=cache,
+                                  check=functools.partial(_publishable, draft=draft), public_dir=public_dir)
+        clock = time.perf_counter()
+        warnings: list[str] = []
+        suites = [_view(root, st, staging / "rescore", warnings) for st in outcome.statistics]
+    except BaseException:  # a refused or failed build leaves no outputs
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    suites.sort(key=lambda sd: (sd.suite.order, sd.suite.name))  # the flagship first
+    seconds = {"gather: load, scorer A and scorer B": outcome.seconds[SCORING],
+               "gather: statistics": outcome.seconds[STATISTICS] + time.perf_counter() - clock}
+    from ..commit.page import commitments_context
+
+    commitments = commitments_context(root) if (root / "content" / "commitments").is_dir() else []
+    runs = [r.run for res in outcome.scored for r in res.runs]
+    reason = draft_reason([res.agreement for res in outcome.scored])
+    return SiteData(root, suites, load_pages(root / "content" / "pages"), commitments, build_date(root, runs),
+                    reason if draft else None, (sum(r.simulated for r in runs), len(runs)), seconds,
+                    {"gather: load, scorer A and scorer B": outcome.peak_mb[SCORING]}, staging, warnings)
+
+
+def _view(root: Path, st: Statistics, rescore_dir: Path, warnings: list[str]) -> SuiteView:
+    """What the pages show of a suite: its scored runs and statistics, with the suite's own parts
+    (balance report, report tables, preregistration, audits, label agreement)."""
+    from ..audit.record import summary as audit_summary
+    from ..labels.load import suite_labels
+
+    res, doc, name = st.result, st.doc, st.result.suite.name
+    for run_id, inc in sorted(doc.get("incomplete_runs", {}).items()):
+        warnings.append(f"warning: {name}: run {run_id} covers {inc['items_covered']} of {inc['items']} items "
+                        "of its half: incomplete, not ranked (listed apart on the suite page)")
+    balance = _balance(res.suite.root / "balance.json")
+    sd = SuiteView(res, res.plugin, Declared(res.plugin), doc, res.agreement, balance, rescore_dir / name, st.path,
+                   public_items=[i for i in res.items if i.half == "public"], reports=res.plugin.report_tables(res))
+    _index_public(sd)
+    sd.prereg = _prereg(root, res)
+    sd.audit = audit_summary(root, res)
+    sd.labels = suite_labels(res.suite, res.items)
+    return sd
+
+
+def _publishable(results: list[ScoredSuite], draft: bool) -> None:
+    """Before any output is written: every model and provider name gets a page of its own, and the
+    scorers agreed on every verdict (else the build is refused, unless it is a draft)."""
     _check_page_names(results)
     reason = draft_reason([res.agreement for res in results])
     if reason and not draft:
         raise Disagreement(f"refusing to publish: {reason.removeprefix('draft: ')}; nothing was written "
                            "(`tally rescore` writes every difference to build/rescore/<suite>/agreement.json; "
                            "--draft builds a marked draft)" + _differences(results))
-    (root / "build").mkdir(exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".site-outputs-", dir=root / "build"))
-    write_outputs(staging / "rescore", results)
-    release_freed()
-    suites = []
-    warnings: list[str] = []
-    for res in results:
-        name = res.suite.name
-        data = suite_data(res)
-        count = resamples or res.suite.resamples
-        doc = _statistics(res, data, count, progress, cache)
-        release_freed()
-        stats_path = write_stats(doc, staging / "stats")
-        for run_id, inc in sorted(doc.get("incomplete_runs", {}).items()):
-            warnings.append(f"warning: {name}: run {run_id} covers {inc['items_covered']} of {inc['items']} items "
-                            "of its half: incomplete, not ranked (listed apart on the suite page)")
-        balance = _balance(res.suite.root / "balance.json")
-        sd = SuiteView(res, res.plugin, data.declared, doc, res.agreement, balance,
-                       staging / "rescore" / name, stats_path,
-                       public_items=[i for i in res.items if i.half == "public"], reports=res.plugin.report_tables(res))
-        _index_public(sd)
-        sd.prereg = _prereg(root, res)
-        from ..audit.record import summary as audit_summary
-
-        sd.audit = audit_summary(root, res)
-        from ..labels.load import suite_labels
-
-        sd.labels = suite_labels(res.suite, res.items)
-        suites.append(sd)
-    suites.sort(key=lambda sd: (sd.suite.order, sd.suite.name))  # the flagship first
-    seconds["gather: statistics"] = time.perf_counter() - clock
-    from ..commit.page import commitments_context
-
-    commitments = commitments_context(root) if (root / "content" / "commitments").is_dir() else []
-    runs = [r.run for res in results for r in res.runs]
-    return SiteData(root, suites, load_pages(root / "content" / "pages"), commitments, build_date(root, runs),
-                    reason if draft else None, (sum(r.simulated for r in runs), len(runs)), seconds, peaks,
-                    staging, warnings)

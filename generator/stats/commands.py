@@ -1,4 +1,5 @@
-"""`tally stats`: bootstrap intervals, pairwise calls and ranks, computed in memory from a rescore."""
+"""`tally stats`: bootstrap intervals, pairwise calls and ranks of every suite (the orchestrator's
+statistics: generator/orchestrate.py), with the build cache the site build shares."""
 
 from __future__ import annotations
 
@@ -15,37 +16,28 @@ from .. import options
 @options.SUITES
 @options.JOBS
 @options.SKIP_B
+@options.NO_CACHE
+@options.SCHEDULER
 @options.QUIET
 def stats(root: Path, resamples: int | None, suites: tuple[str, ...], jobs: int | None, skip_scorer_b: bool,
-          quiet: bool) -> None:
+          no_cache: bool, scheduler: str | None, quiet: bool) -> None:
     """Rescore (both scorers), then intervals, pairwise calls and rank ranges of every suite.
 
-    Writes build/rescore/<suite>/ and build/stats/<suite>/stats.json. Exit status as `tally rescore`.
+    Writes build/rescore/<suite>/ and build/stats/<suite>/stats.json. Runs and statistics whose inputs
+    are unchanged come from the build cache (build/cache/, shared with `tally rescore` and `tally site
+    build`). Exit status as `tally rescore`.
     """
     from ..errors import Disagreement
-    from ..folders import check_project_outputs
-    from ..outputs import write_outputs
-    from ..pipeline import load_and_score
-    from .engine import compute, planned_rows, write_stats
-    from .inputs import suite_data
+    from ..orchestrate import Targets, run
 
-    check_project_outputs(root, root / "build" / "rescore", root / "build" / "stats")
-    progress = options.progress_factory(quiet)
-    scored = load_and_score(root, list(suites) or None, options.jobs_or_cpus(jobs), not skip_scorer_b, progress)
-    write_outputs(root / "build" / "rescore", scored, only=bool(suites))
-    for res in scored:
-        count = resamples or res.suite.resamples
-        data = suite_data(res)
-        if progress is None:
-            doc = compute(data, count)
-        else:
-            with progress(planned_rows(data, count), f"resampling {res.suite.name}") as bar:
-                doc = compute(data, count, bar.update)
-        path = write_stats(doc, root / "build" / "stats")
-        for run_id, inc in sorted(doc["incomplete_runs"].items()):
+    build = root / "build"
+    outcome = run(root, options.options(jobs, skip_scorer_b, no_cache, scheduler, quiet, resamples),
+                  Targets(build / "rescore", build / "stats", only=bool(suites)), list(suites) or None)
+    for st in outcome.statistics:
+        for run_id, inc in sorted(st.doc["incomplete_runs"].items()):
             click.echo(f"warning: run {run_id} covers {inc['items_covered']} of {inc['items']} items of its half: "
                        "incomplete, not ranked", err=True)
-        click.echo(f"{res.suite.name}: {len(data.runs)} run group(s), {len(doc['strata'])} strata, {count} resamples; "
-                   f"wrote {path}")
-    if any(res.agreement.get("status") == "disagree" for res in scored):
+        click.echo(f"{st.result.suite.name}: {len(st.doc['runs'])} run group(s), {len(st.doc['strata'])} strata, "
+                   f"{st.resamples} resamples; wrote {st.path}" + (" (from the build cache)" if st.cached else ""))
+    if outcome.disagree:
         raise Disagreement("the scorers disagree: see build/rescore/<suite>/agreement.json")
