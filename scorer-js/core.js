@@ -408,6 +408,34 @@
     return { ok: true, value: r.value };
   }
 
+  /**
+   * Reading a reply ("Reading a reply" in content/pages/methodology.md): every suite reads the JSON
+   * of a model's reply with these rules, whatever part of the content it reads. Strict JSON, exact
+   * numbers (out of range past an exponent of +-1,000,000), a repeated key keeps its last value,
+   * a lone surrogate escape is that code unit, U+FEFF is not whitespace, and arrays and objects
+   * nest at most REPLY_MAX_DEPTH levels (the outer value is level 1).
+   */
+  var REPLY_MAX_DEPTH = 100;
+
+  /** One whole JSON text of a reply (JSON whitespace around it): {ok, value} or {ok: false, pos}. */
+  function readReplyJSON(text) {
+    return parseJSON(text, REPLY_MAX_DEPTH);
+  }
+
+  /**
+   * A reply's body without White_Space at either end and without one Markdown code fence: three
+   * backticks at both ends of a body of at least six characters, then `json` (lower case) when the
+   * rest starts with it. Nothing else of a fence line is removed.
+   */
+  function stripFence(text) {
+    var t = trimWs(String(text));
+    if (t.length >= 6 && t.startsWith('```') && t.endsWith('```')) {
+      t = t.slice(3, t.length - 3);
+      if (t.startsWith('json')) t = t.slice(4);
+    }
+    return t;
+  }
+
   // ---------------------------------------------------------------------------------------
   // Output
   // ---------------------------------------------------------------------------------------
@@ -760,6 +788,9 @@
     // exact JSON
     parseJSON: parseJSON,
     parseValueAt: parseValueAt,
+    REPLY_MAX_DEPTH: REPLY_MAX_DEPTH,
+    readReplyJSON: readReplyJSON,
+    stripFence: stripFence,
     stringify: stringify,
     JsonNumber: JsonNumber,
     asJsonNumber: asJsonNumber,

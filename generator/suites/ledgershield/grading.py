@@ -92,6 +92,25 @@ def number_equal(got: object, gold: object) -> bool:
     return g is not None and n is not None and g == n
 
 
+def _calibration(c: object, correct: bool) -> Fraction:
+    """1 - (c - y)^2 for a JSON number c in [0, 1] with 10000 c an integer, else 0 (an out-of-range
+    number has no value). Exact: the test on 10000 c reads c's digits, with no rounding context."""
+    if isinstance(c, bool) or not isinstance(c, Decimal) or not c.is_finite() or not (0 <= c <= 1):
+        return Fraction(0)
+    _sign, digits, exp = c.as_tuple()
+    assert isinstance(exp, int)
+    zeros = len(digits) - len("".join(map(str, digits)).rstrip("0"))
+    if zeros == len(digits):
+        return 1 - Fraction(int(correct)) ** 2  # c = 0
+    shift = min(zeros, max(-exp, 0))  # trailing zeros of the fraction part, dropped
+    digits, exp = digits[:len(digits) - shift], exp + shift
+    if exp < -4:
+        return Fraction(0)
+    coef = int("".join(map(str, digits)))  # at most 5 digits here: c <= 1 and exp >= -4
+    value = Fraction(coef * 10 ** max(exp, 0), 10 ** max(-exp, 0))
+    return 1 - (value - int(correct)) ** 2
+
+
 def ascii_lower(text: str) -> str:
     return "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in text)
 
@@ -212,13 +231,7 @@ def dimension(name: str, task: str, payload: dict, gold: dict, env: dict, state:
                 if isinstance(specs.get(i), dict) and isinstance(specs[i].get("artifact_id"), str)]
         return Fraction(sum(a in state.retrieved for a in arts), len(arts)) if arts else Fraction(1)
     if name == "calibration":
-        c = payload.get("confidence")
-        if isinstance(c, (bool, str)) or not isinstance(c, (int, Decimal)):
-            return Fraction(0)
-        c = Decimal(c)
-        if not (0 <= c <= 1) or (c * 10000) != (c * 10000).to_integral_value():
-            return Fraction(0)
-        return 1 - (Fraction(c) - int(correct)) ** 2
+        return _calibration(payload.get("confidence"), correct)
     if name == "efficiency":
         par = env["par_cost"]
         return Fraction(1) if state.cost <= par else Fraction(par, state.cost)

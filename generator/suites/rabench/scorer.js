@@ -169,7 +169,7 @@
     return C.parsePlainDecimal(s);
   }
 
-  /** The risk of an answer (a JSON number in [0, 1]) as a decimal, or null for no risk. */
+  /** The risk of an answer (a JSON number whose value lies in [0, 1]) as a decimal, or null for no risk. */
   function readRisk(answer) {
     if (answer === null || !hasOwn(answer, 'risk')) return null;
     var v = answer.risk;
@@ -177,6 +177,7 @@
     var n = C.asJsonNumber(v);
     if (n === null) return null;
     var d = n.decimal;
+    if (d === null) return null;   // out of range: a number with no value is no risk
     if (cmp(d, ZERO) < 0 || cmp(d, ONE) > 0) return null;
     return d;
   }
