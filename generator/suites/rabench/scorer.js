@@ -186,21 +186,24 @@
   // Text (rule 2): name normalisation, similarity; receipt numbers (3.1)
   // ---------------------------------------------------------------------------------------
 
-  var MN = /\p{Mn}/gu;
-  var NOT_LNW = new RegExp('[^\\p{L}\\p{N}' + C.WS_CLASS + ']', 'gu');
+  // Every text rule is of Unicode 14.0.0, the core's pinned version (rule 2): its categories L*, N*
+  // and Mn (C.LETTER_NUMBER_14, C.NONSPACING_MARK_14), its NFKD and lower case (C.nfkd14, C.lower14).
+  var LN = C.LETTER_NUMBER_14;
+  var MN = new RegExp('[' + C.NONSPACING_MARK_14 + ']', 'gu');
+  var NOT_LNW = new RegExp('[^' + LN + C.WS_CLASS + ']', 'gu');
   var WS_RUN = new RegExp('[' + C.WS_CLASS + ']+', 'g');
-  var NOT_LN = /[^\p{L}\p{N}]/gu;
+  var NOT_LN = new RegExp('[^' + LN + ']', 'gu');
 
   /** Name normalisation of merchant names and line-item descriptions. */
   function normalizeName(s) {
-    var t = s.normalize('NFKD').replace(MN, '').toLowerCase();
+    var t = C.lower14(C.nfkd14(s).replace(MN, ''));
     t = t.replace(/&/g, ' and ').replace(NOT_LNW, '').replace(WS_RUN, ' ');
     return trimWs(t);
   }
 
   /** Letters and digits only, lower-cased (receipt numbers). */
   function alnumKey(s) {
-    return s.replace(NOT_LN, '').toLowerCase();
+    return C.lower14(s.replace(NOT_LN, ''));
   }
 
   /**
@@ -443,9 +446,9 @@
   var TAG_RE = {};
   var KEYWORD_RE = {};
   Object.keys(KEYWORDS).forEach(function (f) {
-    TAG_RE[f] = new RegExp('@' + escapeRe(f) + '(?![\\p{L}\\p{N}_])', 'u');
-    KEYWORD_RE[f] = new RegExp('(?<![\\p{L}\\p{N}])(?:' + KEYWORDS[f].map(escapeRe).join('|') +
-      ')(?![\\p{L}\\p{N}])', 'u');
+    TAG_RE[f] = new RegExp('@' + escapeRe(f) + '(?![' + LN + '_])', 'u');
+    KEYWORD_RE[f] = new RegExp('(?<![' + LN + '])(?:' + KEYWORDS[f].map(escapeRe).join('|') +
+      ')(?![' + LN + '])', 'u');
   });
 
   /** True when the reason points at field f (3.5: tag, deterministic check, keyword). */
@@ -456,7 +459,7 @@
       var fs = hasOwn(CHECK_KINDS, reason.kind) ? CHECK_KINDS[reason.kind] : [];
       return fs.indexOf(f) >= 0;
     }
-    return KEYWORD_RE[f].test(reason.text.toLowerCase());
+    return KEYWORD_RE[f].test(C.lower14(reason.text));
   }
 
   var ASCII_DIGIT = /[0-9]/;
