@@ -367,8 +367,8 @@
     if (v instanceof C.JsonNumber) return v.decimal;    // null when out of range (rule 3)
     if (typeof v === 'number') {
       // Only from callers that parsed with JSON.parse; its shortest text is its JSON value.
-      var jn = isFinite(v) ? C.parseJSON(String(v)) : { ok: false };
-      return jn.ok && jn.value instanceof C.JsonNumber ? jn.value.decimal : null;
+      var jn = C.asJsonNumber(v);
+      return jn === null ? null : jn.decimal;
     }
     if (typeof v !== 'string') return null;
     var s = trimWs(v.replace(/[$,]/g, ''));
