@@ -191,7 +191,9 @@ function lineRef(line) {
   if (!line.startsWith('{"run":')) return {};
   try {
     const v = JSON.parse(line);
-    return { run: v.run === undefined ? null : v.run, line: v.line === undefined ? null : v.line };
+    const where = { run: v.run === undefined ? null : v.run };
+    if (v.line !== undefined) where.line = v.line;
+    return where;
   } catch (e) {
     return {};
   }
