@@ -141,3 +141,28 @@ def test_a_failure_of_scorer_b_has_its_own_exit_status_and_names_run_file_and_li
     said = done.output + done.stderr
     assert re.search(r"results/demo/forced/responses\.jsonl:1: scorer B failed on run 'forced'.*broken script", said), said
     assert "Node.js is missing" not in said
+
+
+def test_a_huge_bounding_box_number_is_decided_fast_and_as_the_exact_rule_decides():
+    """LedgerShield's bbox overlap (section 4): scorer A clamps a coordinate far outside the gold box
+    before making integers of it; the decision is the exact rule's (checked on 20,000 random boxes), and a
+    coordinate of 1e999999 no longer costs a minute."""
+    import random
+    import time
+    from decimal import Decimal
+
+    from generator.suites.ledgershield.grading import _box, box_overlaps, target_score
+
+    rng = random.Random(7)
+    for _ in range(20_000):
+        gold = tuple(sorted(rng.sample(range(0, 60), 2)) + sorted(rng.sample(range(0, 60), 2)))
+        gold = (gold[0], gold[2], gold[1], gold[3])
+        scale = rng.choice([10, 100, 10_000, 10**9])
+        got = [Decimal(rng.randint(-scale, scale)) for _ in range(4)]
+        assert box_overlaps(_box(got), gold) == box_overlaps(_box(got, gold), gold), (got, gold)  # type: ignore[arg-type]
+    target = {"doc_id": "d", "page": 1, "token_ids": [], "bbox": [10, 10, 20, 20]}
+    start = time.monotonic()
+    for bbox in (["0", "0", "1e999999", "1e999999"], ["10", "10", "20", "1e999999"], ["-1e999999", "9", "20", "20"]):
+        assert target_score({"doc_id": "d", "page": 1, "bbox": [Decimal(x) for x in bbox]}, target) == 0
+    assert target_score({"doc_id": "d", "page": 1, "bbox": [Decimal(x) for x in ("9", "9", "20", "20")]}, target) == 0.5
+    assert time.monotonic() - start < 5

@@ -121,12 +121,21 @@ def _value_equal(got: object, gold: object) -> bool:
 
 # ---------------------------------------------------------------- dimensions
 
-def _box(value: object) -> tuple[int, int, int, int] | None:
+def _box(value: object, gold: tuple[int, ...] | None = None) -> tuple[int, int, int, int] | None:
+    """Four integer JSON numbers. Against a `gold` box, each is first clamped into
+    [min(gold) - D, max(gold) + D] with D = 2 (max - min)^2 + 2, which decides every overlap the same
+    way (an intersection needs a coordinate within the gold box's span; a box that reaches past D is
+    larger than twice the gold box, so it cannot overlap enough) and keeps a number such as 1e999999
+    from becoming an integer of a million digits."""
     if not isinstance(value, list) or len(value) != 4:
         return None
     nums = [number_of(v) if not isinstance(v, str) else None for v in value]
     if any(n is None or n != n.to_integral_value() for n in nums):
         return None
+    if gold is not None:
+        lo, hi = min(gold), max(gold)
+        d = 2 * (hi - lo) ** 2 + 2
+        nums = [min(max(n, Decimal(lo - d)), Decimal(hi + d)) for n in nums]  # type: ignore[type-var]
     return tuple(int(n) for n in nums)  # type: ignore[return-value,arg-type]
 
 
@@ -149,8 +158,9 @@ def target_score(entry: object, target: dict) -> Fraction:
     tokens = entry.get("token_ids")
     if isinstance(tokens, list) and any(isinstance(t, str) and t in target["token_ids"] for t in tokens):
         out += Fraction(1, 2)
-    box = _box(entry.get("bbox"))
-    if box is not None and box_overlaps(box, tuple(target["bbox"])):  # type: ignore[arg-type]
+    gold = tuple(int(v) for v in target["bbox"])
+    box = _box(entry.get("bbox"), gold)
+    if box is not None and box_overlaps(box, gold):  # type: ignore[arg-type]
         out += Fraction(1, 2)
     return out
 
