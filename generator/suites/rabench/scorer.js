@@ -56,10 +56,6 @@
     line_items: ['item', 'line', 'quantity', 'price']
   };
 
-  /** Rule 1.1 of the extracting page: at most 100 levels of nesting (the outer object is
-   * level 1), and only the first 1,000 `{` characters of the content are tried. */
-  var MAX_DEPTH = 100;
-  var MAX_BRACES = 1000;
   /** Beyond this many digits of span an amount comparison is not attempted (see withinCent). */
   var MAX_SPAN = 100000;
 
@@ -267,28 +263,8 @@
   // From a response to an answer (rule 2, rule 1 of the extracting page)
   // ---------------------------------------------------------------------------------------
 
-  /**
-   * The first `{` of the text at which a complete strict JSON object begins (rule 1.1 of the
-   * extracting page); its value or null. Only the first MAX_BRACES `{` characters are tried, and
-   * an object nesting deeper than MAX_DEPTH is not accepted. A start whose parse fails (not by
-   * depth) makes every object still open at the failure fail the same way, so those starts are
-   * skipped (they still count among the first MAX_BRACES).
-   */
-  function firstObject(text) {
-    var skip = new Set();
-    var tried = 0;
-    var i = text.indexOf('{');
-    while (i >= 0 && tried < MAX_BRACES) {
-      tried++;
-      if (!skip.has(i)) {
-        var r = C.parseValueAt(text, i, MAX_DEPTH);
-        if (r.ok) return r.value;
-        if (!r.depth) for (var k = 0; k < r.openObjects.length; k++) skip.add(r.openObjects[k]);
-      }
-      i = text.indexOf('{', i + 1);
-    }
-    return null;
-  }
+  // The first complete JSON object (rule 1.1 of the extracting page): the core's, by the shared rules.
+  var firstObject = C.firstReplyObject;
 
   /**
    * {status: 'failed_call' | 'unparseable' | 'answer', answer, reason}. An answer is a JSON

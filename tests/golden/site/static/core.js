@@ -422,6 +422,33 @@
     return parseJSON(text, REPLY_MAX_DEPTH);
   }
 
+  /** Only the first REPLY_MAX_BRACES '{' of a content are tried by firstReplyObject. */
+  var REPLY_MAX_BRACES = 1000;
+
+  /**
+   * The first complete JSON object of a reply ("Reading a reply", rule 7): the first of the
+   * first REPLY_MAX_BRACES '{' characters at which a complete strict JSON object nesting at most
+   * REPLY_MAX_DEPTH levels begins; its value, or null. A start whose parse fails (not by depth)
+   * makes every object still open at the failure fail the same way, so those starts are skipped
+   * (they still count among the first REPLY_MAX_BRACES).
+   */
+  function firstReplyObject(text) {
+    if (typeof text !== 'string') return null;
+    var skip = new Set();
+    var tried = 0;
+    var i = text.indexOf('{');
+    while (i >= 0 && tried < REPLY_MAX_BRACES) {
+      tried++;
+      if (!skip.has(i)) {
+        var r = parseValueAt(text, i, REPLY_MAX_DEPTH);
+        if (r.ok) return r.value;
+        if (!r.depth) for (var k = 0; k < r.openObjects.length; k++) skip.add(r.openObjects[k]);
+      }
+      i = text.indexOf('{', i + 1);
+    }
+    return null;
+  }
+
   /**
    * A reply's body without White_Space at either end and without one Markdown code fence: three
    * backticks at both ends of a body of at least six characters, then `json` (lower case) when the
@@ -910,6 +937,8 @@
     parseValueAt: parseValueAt,
     REPLY_MAX_DEPTH: REPLY_MAX_DEPTH,
     readReplyJSON: readReplyJSON,
+    REPLY_MAX_BRACES: REPLY_MAX_BRACES,
+    firstReplyObject: firstReplyObject,
     stripFence: stripFence,
     stringify: stringify,
     JsonNumber: JsonNumber,
