@@ -10,7 +10,7 @@ here, once, and scorer B's core (scorer-js/core.js) implements the same page:
 - a repeated key keeps its last value; a `\\u` escape of a lone surrogate reads as that code point;
 - a byte order mark (U+FEFF) is not JSON whitespace.
 
-No suite module builds a JSON decoder of its own (tests/test_reply_reading.py checks it).
+No suite module builds a JSON decoder of its own (tests/test_reading_vectors.py checks it).
 """
 
 from __future__ import annotations
