@@ -108,8 +108,12 @@ def _failure(suite: str, out: Sequence[object], code: int, stderr: str) -> Score
             where = f"{responses_file(suite, run)}:{line}" if isinstance(run, str) else "an input line"
             named.append(f"{where}: scorer B failed on run {run!r}: {o['error']}" if isinstance(run, str)
                          else f"{where}: scorer B failed: {o['error']}")
-    if not named:
-        named.append(f"scorer B failed on suite {suite} (exit status {code}), naming no record: {stderr.strip()[:500]}")
+    if not named:  # it stopped (a crash, no memory): the run it was reading, when it had begun one
+        ended = {o.get("run") for o in out if isinstance(o, dict) and "digest" in o}
+        open_runs = [o["begun"] for o in out if isinstance(o, dict) and "begun" in o and o["begun"] not in ended]
+        where = f"{responses_file(suite, open_runs[-1])}: " if open_runs and isinstance(open_runs[-1], str) else ""
+        named.append(f"{where}scorer B stopped on suite {suite} (exit status {code})"
+                     + (f" while reading run {open_runs[-1]!r}" if where else "") + f": {stderr.strip()[:500]}")
     return ScorerBFailed("\n".join(visible(n)[:600] for n in named[:20]) + (
         f"\n... and {len(named) - 20} more" if len(named) > 20 else ""))
 

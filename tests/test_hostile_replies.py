@@ -166,3 +166,17 @@ def test_a_huge_bounding_box_number_is_decided_fast_and_as_the_exact_rule_decide
         assert target_score({"doc_id": "d", "page": 1, "bbox": [Decimal(x) for x in bbox]}, target) == 0
     assert target_score({"doc_id": "d", "page": 1, "bbox": [Decimal(x) for x in ("9", "9", "20", "20")]}, target) == 0.5
     assert time.monotonic() - start < 5
+
+
+@needs_node
+def test_scorer_b_stopping_mid_run_has_exit_status_5_and_names_the_run(tmp_path):
+    root, _plugin, script = _scaffold(tmp_path)
+    js = script.read_text(encoding="utf-8")
+    marker_js = "  function scoreItem(item, record, run, repeat) {\n"
+    script.write_text(js.replace(marker_js, marker_js + "    if (run === 'forced') process.exit(9);\n"), encoding="utf-8")
+    _demo_run(root, {})
+    done = tally("rescore", "--root", str(root), "-q", "-j", "1", "--no-cache")
+    assert done.exit_code == 5, done.output + done.stderr
+    said = done.output + done.stderr
+    assert "results/demo/forced/responses.jsonl: scorer B stopped on suite demo (exit status 9) while reading run 'forced'" \
+        in said, said
