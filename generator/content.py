@@ -77,6 +77,16 @@ def line_of(text: str, key: str, after: str | None = None) -> int | None:
     return next((n + 1 for n in range(start, len(lines)) if pattern.match(lines[n])), None)
 
 
+def headline_problem(suite: SuiteConfig, headline: str, log: ErrorLog) -> bool:
+    """Log an error when suite.toml writes a `headline` that is not the plugin's headline metric."""
+    if suite.headline is None or suite.headline == headline:
+        return False
+    path = suite.root / "suite.toml"
+    log.add(path, line_of(path.read_text(encoding="utf-8"), "headline"),
+            f"headline {suite.headline!r} is not the headline metric of scorer {suite.scorer!r} ({headline!r})")
+    return True
+
+
 def _config_problems(raw: dict, text: str) -> list[tuple[int | None, str]]:
     """(line, message) of each unknown key and each value of a wrong kind (the keys checked elsewhere aside)."""
     out = []

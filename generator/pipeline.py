@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from .cache import Cache, run_entry, run_from_entry, run_key, suite_key
-from .content import Item, SuiteConfig, line_of, load_items, load_suite
+from .content import Item, SuiteConfig, headline_problem, load_items, load_suite
 from .crosscheck import Gate, responses_file
 from .errors import ErrorLog, InputProblem
 from .plugins import PluginError, Registry, load_registry
@@ -86,9 +86,7 @@ def load(root: Path, names: list[str] | None = None, registry: Registry | None =
         except PluginError as exc:
             log.add(suite.root / "suite.toml", None, str(exc))
             continue
-        if suite.headline is not None and suite.headline != plugin.headline:
-            log.add(suite.root / "suite.toml", line_of((suite.root / "suite.toml").read_text(encoding="utf-8"), "headline"),
-                    f"headline {suite.headline!r} is not the headline metric of scorer {suite.scorer!r} ({plugin.headline!r})")
+        if headline_problem(suite, plugin.headline, log):
             continue
         items = load_items(suite, plugin.parse_item, log)
         runs = [r for d in list_run_dirs(root / "results", suite.name) if (r := load_run(d, suite.name, log))]

@@ -78,3 +78,19 @@ def test_every_built_in_suite_toml_and_the_scaffold_are_valid(tmp_path):
     scaffold = (ROOT / "generator" / "scaffold" / "suite.toml.tmpl").read_text(encoding="utf-8")
     text = scaffold.replace("__NAME__", "extracting").replace("__DATE__", "2026-10-20")
     assert _errors(tmp_path, text) == []
+
+
+def test_suite_check_names_a_headline_that_is_not_the_plugins(tmp_path):
+    from click.testing import CliRunner
+
+    from generator.cli import main
+
+    root = tmp_path / "fresh"
+    root.mkdir()
+    assert CliRunner().invoke(main, ["suite", "new", "demo", "--root", str(root)]).exit_code == 0
+    toml = root / "content" / "suites" / "demo" / "suite.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("strata =", 'headline = "f1"\nstrata ='), encoding="utf-8")
+    checked = CliRunner().invoke(main, ["suite", "check", "demo", "--root", str(root), "--skip-scorer-b"])
+    assert checked.exit_code != 0
+    assert "suite.toml:" in checked.output and "headline 'f1' is not the headline metric of scorer 'demo' ('accuracy')" \
+        in checked.output, checked.output
