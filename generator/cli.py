@@ -45,7 +45,8 @@ def rescore(root: Path, suites: tuple[str, ...], out: Path | None, jobs: int | N
 
     Exit status: 0 when both scorers agree on every verdict, 2 on input errors (nothing is
     written), 3 when the scorers disagree (outputs are written, with the differences in
-    agreement.json), 4 when scorer B cannot run (Node.js missing or too old).
+    agreement.json), 4 when scorer B cannot run (Node.js missing or too old), 5 when scorer B
+    ran and failed (each record it could not score named by run, file and line).
     """
     from .errors import Disagreement
     from .orchestrate import Targets, run

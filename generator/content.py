@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,7 @@ class SuiteConfig:
     resamples: int = 10_000  # bootstrap resamples (tally stats --resamples overrides)
     # [strata_order]: a dimension's values in their natural order (easy, medium, hard), for the site
     strata_order: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    headline: str | None = None  # when given, the plugin's headline metric (checked when the plugin is found)
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,59 @@ class Item:
 
 
 _SUITE_KEYS = {"name": str, "title": str, "version": str, "reference_date": str}
+# every key suite.toml may hold (docs/formats.md); any other is an error naming its line
+KNOWN_KEYS = ("name", "title", "version", "scorer", "reference_date", "order", "description", "headline",
+              "headline_half", "comparison", "min_stratum_items", "resamples", "strata", "datasets", "strata_order")
+COMPARISONS = ("holm", "max-t", "overlap")
+DATASET_KEYS = ("id", "title")
+
+
+def line_of(text: str, key: str, after: str | None = None) -> int | None:
+    """The line where `key = ...` is written (after the line of `after`, a table header, when given)."""
+    lines = text.splitlines()
+    start = 0
+    if after is not None:
+        start = next((n + 1 for n, line in enumerate(lines) if line.strip() == after), 0)
+    pattern = re.compile(rf"""\s*(?:{re.escape(key)}|"{re.escape(key)}"|'{re.escape(key)}')\s*=""")
+    return next((n + 1 for n in range(start, len(lines)) if pattern.match(lines[n])), None)
+
+
+def headline_problem(suite: SuiteConfig, headline: str, log: ErrorLog) -> bool:
+    """Log an error when suite.toml writes a `headline` that is not the plugin's headline metric."""
+    if suite.headline is None or suite.headline == headline:
+        return False
+    path = suite.root / "suite.toml"
+    log.add(path, line_of(path.read_text(encoding="utf-8"), "headline"),
+            f"headline {suite.headline!r} is not the headline metric of scorer {suite.scorer!r} ({headline!r})")
+    return True
+
+
+def _config_problems(raw: dict, text: str) -> list[tuple[int | None, str]]:
+    """(line, message) of each unknown key and each value of a wrong kind (the keys checked elsewhere aside)."""
+    out = []
+    for key in raw:
+        if key not in KNOWN_KEYS:
+            out.append((line_of(text, key), f"unknown key {key!r} (known: {', '.join(KNOWN_KEYS)})"))
+    for key in ("scorer", "description", "headline"):
+        if key in raw and not isinstance(raw[key], str):
+            out.append((line_of(text, key), f"{key} must be a string, got {raw[key]!r}"))
+    if "comparison" in raw and raw["comparison"] not in COMPARISONS:
+        out.append((line_of(text, "comparison"), f"comparison must be one of {', '.join(map(repr, COMPARISONS))}, "
+                                                  f"got {raw['comparison']!r}"))
+    if "headline_half" in raw and raw["headline_half"] not in HALVES:
+        out.append((line_of(text, "headline_half"), f"headline_half must be 'public' or 'private', "
+                                                     f"got {raw['headline_half']!r}"))
+    strata = raw.get("strata", [])
+    if not isinstance(strata, list) or not all(isinstance(x, str) for x in strata) or len(set(strata)) != len(strata):
+        out.append((line_of(text, "strata"), "strata must be a list of distinct strings"))
+    if "datasets" in raw and not isinstance(raw["datasets"], list):
+        out.append((line_of(text, "datasets"), "datasets must be an array of tables ([[datasets]])"))
+    for d in raw.get("datasets", []) if isinstance(raw.get("datasets"), list) else []:
+        for key in d if isinstance(d, dict) else ():
+            if key not in DATASET_KEYS:
+                out.append((line_of(text, key, "[[datasets]]"), f"unknown key {key!r} in [[datasets]] "
+                                                                 f"(known: {', '.join(DATASET_KEYS)})"))
+    return out
 
 
 def load_suite(root: Path, log: ErrorLog) -> SuiteConfig | None:
@@ -67,13 +122,17 @@ def load_suite(root: Path, log: ErrorLog) -> SuiteConfig | None:
             log.add(p, None, "is a symbolic link: suites are read from real files in content/ only")
             return None
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        raw = tomllib.loads(text)
     except FileNotFoundError:
         log.add(path, None, "suite.toml not found")
         return None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         log.add(path, None, f"not valid TOML: {exc}")
         return None
+    placed = _config_problems(raw, text)
+    for line, message in placed:
+        log.add(path, line, message)
     problems = [f"{k} must be a {t.__name__}" for k, t in _SUITE_KEYS.items() if not isinstance(raw.get(k), t)]
     raw.setdefault("scorer", raw.get("name"))
     if not problems:
@@ -111,11 +170,12 @@ def load_suite(root: Path, log: ErrorLog) -> SuiteConfig | None:
         problems.append("dataset ids repeat")
     for p in problems:
         log.add(path, None, p)
-    if problems:
+    if problems or placed:
         return None
     return SuiteConfig(
         name=raw["name"], title=raw["title"], version=raw["version"], scorer=raw["scorer"],
         reference_date=raw["reference_date"], headline_half=str(raw.get("headline_half", "private")),
+        headline=raw.get("headline"),
         comparison=str(raw.get("comparison", "holm")),
         min_stratum_items=int(raw.get("min_stratum_items", 10)), strata=tuple(raw.get("strata", ())),
         datasets=tuple(datasets), description=str(raw.get("description", "")), root=root,

@@ -22,7 +22,7 @@ from pathlib import Path
 import orjson
 
 from . import sealing
-from .errors import ErrorLog, ScorerBUnavailable
+from .errors import ErrorLog, ScorerBFailed, ScorerBUnavailable, visible
 from .parse.response import read_outcome
 from .suite_api import Suite
 
@@ -30,7 +30,7 @@ SCORER_B = Path(__file__).resolve().parents[1] / "scorer-js" / "cli.js"
 NODE_MIN_MAJOR = 18
 MAX_LISTED = 1000  # differences listed in the report; all are counted
 
-__all__ = ["Agreement", "Gate", "ScorerBProcess", "ScorerBUnavailable", "node_version"]
+__all__ = ["Agreement", "Gate", "ScorerBFailed", "ScorerBProcess", "ScorerBUnavailable", "node_version"]
 
 
 @dataclass(frozen=True)
@@ -86,11 +86,36 @@ def _command(path: str, suites: Sequence[Suite]) -> list[str]:
 
 
 def _record_lines(run_id: str, data: bytes):
-    """Each stored line for scorer B; sealed records (scored from their stored verdicts) are not sent."""
-    prefix = b'{"run":"' + run_id.encode() + b'","record":'
-    for line in data.split(b"\n"):
+    """Each stored line for scorer B, with its line number in the run's file (which scorer B's warnings
+    and errors name); sealed records (scored from their stored verdicts) are not sent."""
+    prefix = b'{"run":"' + run_id.encode() + b'","line":'
+    for number, line in enumerate(data.split(b"\n"), start=1):
         if line.strip() and sealing.sealed_info(line) is None:
-            yield prefix + line + b"}\n"
+            yield prefix + str(number).encode() + b',"record":' + line + b"}\n"
+
+
+def responses_file(suite: str, run_id: str) -> str:
+    """Where a run's stored responses are, relative to the project (results/<suite>/<run>/responses.jsonl)."""
+    return f"results/{suite}/{run_id}/responses.jsonl"
+
+
+def _failure(suite: str, out: Sequence[object], code: int, stderr: str) -> ScorerBFailed:
+    """Scorer B failed (exit status `code`): name the run, file and line of each error line it wrote."""
+    named = []
+    for o in out:
+        if isinstance(o, dict) and "error" in o:
+            run, line = o.get("run"), o.get("line")
+            where = f"{responses_file(suite, run)}:{line}" if isinstance(run, str) else "an input line"
+            named.append(f"{where}: scorer B failed on run {run!r}: {o['error']}" if isinstance(run, str)
+                         else f"{where}: scorer B failed: {o['error']}")
+    if not named:  # it stopped (a crash, no memory): the run it was reading, when it had begun one
+        ended = {o.get("run") for o in out if isinstance(o, dict) and "digest" in o}
+        open_runs = [o["begun"] for o in out if isinstance(o, dict) and "begun" in o and o["begun"] not in ended]
+        where = f"{responses_file(suite, open_runs[-1])}: " if open_runs and isinstance(open_runs[-1], str) else ""
+        named.append(f"{where}scorer B stopped on suite {suite} (exit status {code})"
+                     + (f" while reading run {open_runs[-1]!r}" if where else "") + f": {stderr.strip()[:500]}")
+    return ScorerBFailed("\n".join(visible(n)[:600] for n in named[:20]) + (
+        f"\n... and {len(named) - 20} more" if len(named) > 20 else ""))
 
 
 class _Node:
@@ -140,18 +165,34 @@ class _Node:
     def send(self, run_id: str, data: bytes, digest: bool = True) -> None:
         self.jobs.put((run_id, data, digest))
 
-    def finish(self) -> list[object]:
-        """Close the input, wait for scorer B, and return its output lines, parsed."""
+    def finish(self, suite: str) -> list[object]:
+        """Close the input, wait for scorer B, and return its output lines, parsed; ScorerBFailed
+        naming the run, file and line of every record scorer B could not score."""
         self.jobs.put(None)
         for t in self.threads:
             t.join()
         code = self.proc.wait()
-        if code != 0:
-            raise ScorerBUnavailable(f"scorer B exited with status {code}: {self.error_text()}")
-        return [_loads(line) for line in self.out]
+        out = [_loads(line) for line in self.out]
+        if code != 0 or any(isinstance(o, dict) and "error" in o for o in out):
+            raise _failure(suite, out, code, self.error_text())
+        return out
 
     def error_text(self) -> str:
         return b"".join(self.stderr).decode("utf-8", "replace")[:500]
+
+    def warnings(self) -> list[tuple[str, int | None, str]]:
+        """(run, line, message) of each warning scorer B wrote on stderr (a reply its suite scorer
+        could not handle, scored as unparseable)."""
+        found = []
+        for text in b"".join(self.stderr).splitlines():
+            try:
+                w = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(w, dict) and isinstance(w.get("warning"), str) and isinstance(w.get("run"), str):
+                line = w.get("line")
+                found.append((w["run"], line if isinstance(line, int) else None, w["warning"]))
+        return found
 
     def abort(self) -> None:
         self.proc.kill()
@@ -171,6 +212,7 @@ class Gate:
         self.order: list[str] = []
         self.vouched: list[str] = []  # runs scorer B agreed with before (build cache), not sent again
         self.remote: dict[str, object] = {}  # run -> scorer B's end record, computed on a cluster worker
+        self.warned: list[tuple[str, int | None, str]] = []  # scorer B's warnings: (run, line, message)
 
     def vouch(self, run_id: str) -> None:
         """A run whose unchanged inputs and scorer A results scorer B agreed with before, under this
@@ -192,11 +234,12 @@ class Gate:
 
     def finish(self, runs: Sequence) -> Agreement:
         """Compare with scorer A's results (`runs`: RunScore, any order) and name every difference."""
-        out = self.node.finish()
+        out = self.node.finish(self.suite_name)
+        self.warned = self.node.warnings()
         defined, rest = out[:len(self.item_lines)], out[len(self.item_lines):]
         if not all(isinstance(d, dict) and "defined" in d for d in defined):
             bad = next(d for d in defined if not (isinstance(d, dict) and "defined" in d))
-            raise ScorerBUnavailable(f"scorer B did not accept an item definition: {bad!r:.300}")
+            raise ScorerBFailed(f"scorer B did not accept an item definition: {bad!r:.300}")
         by_id = {r.run.id: r for r in runs}
         agreement = Agreement(self.suite_name, node=self.version)
         mismatched = []
@@ -205,7 +248,8 @@ class Gate:
             agreement.sealed += by_id[run_id].sealed
         for run_id, end in self.remote.items():
             if not isinstance(end, dict) or end.get("run") != run_id or "digest" not in end:
-                raise ScorerBUnavailable(f"scorer B failed on run {run_id} on a cluster worker: {end!r:.300}")
+                where = responses_file(self.suite_name, run_id)
+                raise ScorerBFailed(f"{where}: scorer B failed on run {run_id} on a cluster worker: {end!r:.300}")
             r = by_id[run_id]
             agreement.compared += r.stored_rows
             agreement.sealed += r.sealed
@@ -214,7 +258,8 @@ class Gate:
         for k, run_id in enumerate(self.order):
             begun, end = (rest[2 * k], rest[2 * k + 1]) if 2 * k + 1 < len(rest) else (None, None)
             if not isinstance(begun, dict) or not isinstance(end, dict) or end.get("run") != run_id:
-                raise ScorerBUnavailable(f"scorer B failed on run {run_id}: {end!r:.300} {self.node.error_text()}")
+                where = responses_file(self.suite_name, run_id)
+                raise ScorerBFailed(f"{where}: scorer B failed on run {run_id}: {end!r:.300} {self.node.error_text()}")
             r = by_id[run_id]
             agreement.compared += r.stored_rows
             agreement.sealed += r.sealed
@@ -229,7 +274,7 @@ class Gate:
         node = _Node(self.path, self.suite, self.item_lines)
         for r in runs:
             node.send(r.run.id, _run_bytes(r.run.responses), digest=False)
-        out = node.finish()[len(self.item_lines):]
+        out = node.finish(self.suite_name)[len(self.item_lines):]
         k = 0
         for r in runs:
             expected: dict[tuple[str, int], list[tuple]] = {}
@@ -239,7 +284,8 @@ class Gate:
                 rows_b = out[k]
                 k += 1
                 if not isinstance(rows_b, list) or not rows_b:
-                    raise ScorerBUnavailable(f"scorer B failed on a response of run {r.run.id}: {rows_b!r:.300}")
+                    where = responses_file(self.suite_name, r.run.id)
+                    raise ScorerBFailed(f"{where}: scorer B failed on a response of run {r.run.id}: {rows_b!r:.300}")
                 key = (rows_b[0]["item"], rows_b[0]["repeat"])
                 got = [(x["unit"], x["verdict"], x["points"], x["order"]) for x in rows_b]
                 self._compare(agreement, r, key, expected.get(key, []), got)

@@ -1,5 +1,9 @@
 """Errors of every stage, one hierarchy, each with the exit status the CLI gives it (cli.py maps them
-in one place), and input errors that name the file and line, collected so all are reported at once."""
+in one place), and input errors that name the file and line, collected so all are reported at once.
+
+Exit statuses: 1 any other error a user can act on; 2 input errors (each with its file and line;
+nothing written); 3 the two scorers disagree; 4 Node.js is missing or too old (scorer B cannot run);
+5 scorer B ran and failed (each record it could not score named by run, file and line)."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ EXIT_FAILED = 1
 EXIT_INPUT = 2
 EXIT_DISAGREE = 3
 EXIT_NO_SCORER_B = 4
+EXIT_SCORER_B_FAILED = 5
 
 
 class TallyError(Exception):
@@ -32,9 +37,16 @@ class Disagreement(TallyError):
 
 
 class ScorerBUnavailable(TallyError):
-    """Node.js is missing or too old, or scorer B failed to run."""
+    """Node.js is missing or too old (or scorer B's script is missing): scorer B cannot run."""
 
     exit_code = EXIT_NO_SCORER_B
+
+
+class ScorerBFailed(TallyError):
+    """Scorer B ran and failed: the message names the run, file and line of each record it could not
+    score (a reply its suite scorer cannot handle is not a failure: it is that reply's unparseable)."""
+
+    exit_code = EXIT_SCORER_B_FAILED
 
 
 @dataclass(frozen=True)

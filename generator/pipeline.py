@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from .cache import Cache, run_entry, run_from_entry, run_key, suite_key
-from .content import Item, SuiteConfig, load_items, load_suite
-from .crosscheck import Gate
+from .content import Item, SuiteConfig, headline_problem, load_items, load_suite
+from .crosscheck import Gate, responses_file
 from .errors import ErrorLog, InputProblem
 from .links import input_problems
 from .plugins import PluginError, Registry, load_registry
@@ -90,6 +90,8 @@ def load(root: Path, names: list[str] | None = None, registry: Registry | None =
             plugin = registry.get(suite.scorer)
         except PluginError as exc:
             log.add(suite.root / "suite.toml", None, str(exc))
+            continue
+        if headline_problem(suite, plugin.headline, log):
             continue
         items = load_items(suite, plugin.parse_item, log)
         runs = [r for d in list_run_dirs(root / "results", suite.name) if (r := load_run(d, suite.name, log))]
@@ -192,6 +194,10 @@ def score(loaded: list[LoadedSuite], root: Path, jobs: int = 1, gate: bool = Tru
         runs = sorted(fresh + list(cached.values()), key=lambda r: r.run.id)
         agreement = g.finish(runs).to_json() if g is not None else {
             "suite": ls.suite.name, "status": "not run", "reason": "scorer B was skipped (--skip-scorer-b)"}
+        if g is not None:
+            files = {r.id: r.responses for r in ls.runs}
+            for run_id, line, message in g.warned:  # a reply scorer B's suite script could not handle
+                log.warn(files.get(run_id, Path(responses_file(ls.suite.name, run_id))), line, f"scorer B: {message}")
         if cache is not None:
             _keep(cache, ls.suite.name, keys, fresh + (unchecked if g is not None else []), agreement, g.version if g is not None else "")
             if scratch is not None:
@@ -264,8 +270,8 @@ def _keep(cache: Cache, suite: str, keys: dict[str, str], fresh: list[RunScore],
     """Cache the runs scored (or checked by scorer B) now; a run with no stored response is not kept
     (its warning must be given again). Marked as checked by scorer B only when the whole suite agreed."""
     checked = node if agreement.get("status") == "agree" else ""
-    for r in fresh:
-        if r.responses and r.public_file is not None:
+    for r in fresh:  # a run whose replies the suite could not all handle is not kept: its warnings come again
+        if r.responses and r.public_file is not None and not r.suite_failures:
             cache.write("runs", suite, keys[r.run.id], run_entry(r, r.public_file.read_bytes(), checked))
     cache.prune("runs", suite, set(keys.values()))
 

@@ -19,7 +19,7 @@ from . import sealing
 from .calls import call_row, missing_row
 from .content import Item
 from .errors import ErrorLog
-from .parse.response import FAILED, Outcome, content_outcome, read_content
+from .parse.response import FAILED, UNPARSEABLE, Outcome, content_outcome, read_content
 from .results import Run, iter_records
 from .run_files import RunFiles
 from .score.verdicts import Verdict, VerdictTable, verdict_digest_line
@@ -42,6 +42,7 @@ class RunScore:
     responses: int = 0
     missing: int = 0
     sealed: int = 0  # private records scored from their stored verdicts (private storage not here)
+    suite_failures: int = 0  # replies the suite's scorer could not handle, scored as unparseable (warned)
     sums: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # items x figures, summed over repeats
     repeats: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # items: responses scored
     # public items' stored lines: (start, length) in `public_file` (written when Scoring.public_dir is set)
@@ -123,11 +124,13 @@ class _Scored:
     tails. Only tuples of strings and numbers are kept (which the cycle collector soon stops
     scanning), not the rows or the answer object: the answers are read again from `source` when asked."""
 
-    __slots__ = ("status", "source", "columns", "figures", "tails", "answers")
+    __slots__ = ("status", "source", "columns", "figures", "tails", "answers", "failure")
 
     def __init__(self, status: str, source: str | Outcome | None, rows: list[Verdict],
-                 figures: tuple[float, ...], answers: tuple[str, ...] | None = None) -> None:
+                 figures: tuple[float, ...], answers: tuple[str, ...] | None = None,
+                 failure: str | None = None) -> None:
         self.status = status
+        self.failure = failure  # what the suite's scorer raised on this reply (scored as unparseable)
         self.source = source  # the content, or the outcome of a response with no content to read
         self.columns = _columns(rows)
         self.figures = tuple(figures)
@@ -148,7 +151,10 @@ class _Scored:
             if outcome is None:
                 outcome = source if isinstance(source, Outcome) else content_outcome(
                     source or "", suite.extract_answer, suite.answer_what)
-            self.answers = _answers_of(suite, outcome, self.columns[0])
+            try:
+                self.answers = _answers_of(suite, outcome, self.columns[0])
+            except Exception:  # noqa: BLE001 - a reply the suite cannot show: shown as unparseable
+                self.answers = tuple(f"<{UNPARSEABLE}>" for _ in self.columns[0])
         return self.answers
 
 
@@ -261,12 +267,20 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
             key = (k, source) if source.__class__ is str else (k, source.status, source.reason)  # type: ignore[union-attr]
             hit = memo.get(key)
             if hit is None:
-                outcome = source if isinstance(source, Outcome) else content_outcome(source, extract, what)
-                rows = score(item, outcome, run_id, repeat)
-                hit = _Scored(outcome.status, source, rows, item_figures(rows))
+                try:
+                    outcome = source if isinstance(source, Outcome) else content_outcome(source, extract, what)
+                    rows = score(item, outcome, run_id, repeat)
+                    hit = _Scored(outcome.status, source, rows, item_figures(rows))
+                except Exception as exc:  # noqa: BLE001 - a reply the suite cannot handle: its unparseable
+                    outcome = Outcome(UNPARSEABLE, None, f"the suite's scorer failed on this reply: {_said(exc)}")
+                    rows = score(item, outcome, run_id, repeat)
+                    hit = _Scored(outcome.status, outcome, rows, item_figures(rows), failure=outcome.reason)
                 memo.put(key, hit)
                 outcomes[hit] = outcome  # for its answers, while this run is scored
             scored = hit
+            if scored.failure is not None:
+                s.log.warn(run.responses, _line, f"{scored.failure}; scored as unparseable")
+                result.suite_failures += 1
             if k not in firsts:
                 firsts[k] = scored
             elif (first := firsts[k]) is not scored:
@@ -316,6 +330,11 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
             result.stored_rows += len(scored)
     result.digest = digest.hexdigest()
     return result
+
+
+def _said(exc: BaseException) -> str:
+    """An exception in a few words, for a reason and a warning."""
+    return f"{type(exc).__name__}: {str(exc)[:160]}"
 
 
 def _digest_lines(run: str, item: str, repeat: int, scored: _Scored) -> bytes:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import orjson
 
-from .content import Item, load_items, load_suite
+from .content import Item, headline_problem, load_items, load_suite
 from .crosscheck import ScorerBProcess
 from .errors import ErrorLog, InputProblem, TallyError, visible
 from .ids import id_problem
@@ -58,7 +58,7 @@ def check_suite(root: Path, plugin: Suite, content_name: str | None, node: bool 
 def _check_content(root: Path, plugin: Suite, name: str, report: Report) -> None:
     log = ErrorLog(root)
     suite = load_suite(root / "content" / "suites" / name, log)
-    if suite is not None:
+    if suite is not None and not headline_problem(suite, plugin.headline, log):
         items = load_items(suite, plugin.parse_item, log)
         report.notes.append(f"{len(items)} items ({sum(i.half == 'public' for i in items)} public) "
                             f"in {len(suite.datasets)} dataset(s) are valid" if not log.errors else "")

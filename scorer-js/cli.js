@@ -40,7 +40,12 @@
  * the native JSON.parse: a stored record's own numbers, such as a status, need no exactness, and
  * the model's content inside is still parsed by scorer B's exact parser. Every other line is read
  * with the exact parser.
- * A line that cannot be read or scored gives {"error": "line N: ..."} instead, so output lines
+ * A stored record's line may carry "line": its line number in the run's responses.jsonl, which
+ * warnings and errors then name.
+ * A record whose suite scorer throws is scored as unparseable (the record again, with no message
+ * content), with a warning on stderr: {"warning": "...", "run": ..., "line": ...}, one per line.
+ * A line that cannot be read or scored gives {"error": "line N: ...", "run": ..., "line": ...}
+ * instead (run and line when the input line is a stored record that names them), so output lines
  * stay aligned with input lines, and the exit status is then 2. Blank input lines are skipped.
  *
  * Input is read with scorer B's own exact JSON parser (numbers are never binary floats) and
@@ -133,12 +138,42 @@ function scoreLine(line) {
     if (known === undefined) throw new Error('item ' + JSON.stringify(String(id)) + ' was not defined');
     const rec = req.record;
     const repeat = isObject(rec) && rec.repeat !== undefined ? rec.repeat : null;
-    return entry.scorer.scoreItem(known, rec, req.run === undefined ? null : req.run, repeat);
+    return scoreOne(entry.scorer, known, rec, req.run === undefined ? null : req.run, repeat, req.line);
   }
   const item = req.item;
   if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new Error('"item" is not an object');
   const repeat = req.repeat === undefined ? null : req.repeat;
-  return suiteScorer(req.scorer).scoreItem(item, req.record, req.run === undefined ? null : req.run, repeat);
+  return scoreOne(suiteScorer(req.scorer), item, req.record, req.run === undefined ? null : req.run, repeat, req.line);
+}
+
+/**
+ * One record scored by its suite scorer. A reply the suite's scorer cannot handle (it throws) is
+ * that reply's unparseable ("Reading a reply" in content/pages/methodology.md): the record is
+ * scored again with no message content, which every suite reads as unparseable, and a warning
+ * naming the run and the record's line goes to stderr (one JSON object per line).
+ */
+function scoreOne(api, item, record, run, repeat, line) {
+  try {
+    return api.scoreItem(item, record, run, repeat);
+  } catch (e) {
+    const message = e && e.message ? e.message : String(e);
+    process.stderr.write(JSON.stringify({ warning: 'the suite scorer failed on this reply (' + message.slice(0, 200) +
+      '): scored as unparseable', run: run, line: line === undefined ? null : line }) + '\n');
+    return api.scoreItem(item, withoutContent(record), run, repeat);
+  }
+}
+
+/** A copy of a stored record whose first choice's message content is null (nothing to read). */
+function withoutContent(record) {
+  const copy = Object.assign({}, record);
+  const response = isObject(record.response) ? Object.assign({}, record.response) : {};
+  const choices = Array.isArray(response.choices) && response.choices.length ? response.choices.slice() : [{}];
+  const choice = isObject(choices[0]) ? Object.assign({}, choices[0]) : {};
+  choice.message = Object.assign({}, isObject(choice.message) ? choice.message : {}, { content: null });
+  choices[0] = choice;
+  response.choices = choices;
+  copy.response = response;
+  return copy;
 }
 
 /** The registered suite scorer a line names; there is no default. */
@@ -149,6 +184,19 @@ function suiteScorer(name) {
       (names.length ? 'registered: ' + names.join(', ') : 'no suite scorer is loaded') + ')');
   }
   return S.scorer(name);
+}
+
+/** {run, line} of a stored record's input line (the caller's file line), when it says so; else {}. */
+function lineRef(line) {
+  if (!line.startsWith('{"run":')) return {};
+  try {
+    const v = JSON.parse(line);
+    const where = { run: v.run === undefined ? null : v.run };
+    if (v.line !== undefined) where.line = v.line;
+    return where;
+  } catch (e) {
+    return {};
+  }
 }
 
 async function main() {
@@ -169,7 +217,8 @@ async function main() {
       text = S.stringify(result);
     } catch (e) {
       failed = true;
-      text = JSON.stringify({ error: 'line ' + lineNo + ': ' + (e && e.message ? e.message : String(e)) });
+      const where = lineRef(line);
+      text = JSON.stringify(Object.assign({ error: 'line ' + lineNo + ': ' + (e && e.message ? e.message : String(e)) }, where));
     }
     if (!out.write(text + '\n')) await once(out, 'drain');
   }

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .unicode14 import CASE_IGNORABLE, CASED, UNASSIGNED
+from .unicode14 import CASE_IGNORABLE, CASED, LETTER_NUMBER, NONSPACING_MARK, UNASSIGNED
 
 # The Unicode White_Space property, listed so that both scorers use exactly the same set.
 WHITESPACE = (
@@ -123,3 +123,37 @@ def upper14(value: str) -> str:
 
 def is_blank(value: str) -> bool:
     return value.strip(WHITESPACE) == ""
+
+
+# General categories of Unicode 14.0.0 that suites' text rules name (RA-Bench: letters, numbers,
+# nonspacing marks), looked up in a table of every code point: this Python's own categories may be
+# of a later version. Bit 1: a letter or number (L*, N*); bit 2: a nonspacing mark (Mn).
+_CATEGORY = bytearray(0x110000)
+for _a, _b in _pairs(LETTER_NUMBER):
+    _CATEGORY[_a:_b + 1] = b"\x01" * (_b + 1 - _a)
+for _a, _b in _pairs(NONSPACING_MARK):
+    _CATEGORY[_a:_b + 1] = b"\x02" * (_b + 1 - _a)
+
+
+def is_letter_or_number14(ch: str) -> bool:
+    """Whether a character's general category is L* or N* in Unicode 14.0.0."""
+    return _CATEGORY[ord(ch)] == 1
+
+
+def is_nonspacing_mark14(ch: str) -> bool:
+    """Whether a character's general category is Mn in Unicode 14.0.0."""
+    return _CATEGORY[ord(ch)] == 2
+
+
+def lower14(value: str) -> str:
+    """Lower case of Unicode 14.0.0 (default full case mapping, Final_Sigma included)."""
+    return unicode14(final_sigma(value), str.lower)
+
+
+def _nfkd(piece: str) -> str:
+    return unicodedata.normalize("NFKD", piece)
+
+
+def nfkd14(value: str) -> str:
+    """NFKD of Unicode 14.0.0."""
+    return unicode14(value, _nfkd)

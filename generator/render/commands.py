@@ -35,7 +35,8 @@ def build(root: Path, out: Path | None, draft: bool, resamples: int | None, jobs
 
     Exit status 3 when the site is refused because the scorers disagree (--draft builds a marked
     draft), 4 when scorer B can't run (Node.js missing: --draft --skip-scorer-b builds a draft
-    without it), 2 on input errors. The previous site is then left as it was.
+    without it), 5 when scorer B ran and failed (each record it could not score named by run, file
+    and line), 2 on input errors. The previous site is then left as it was.
     """
     from .build import build_site
 

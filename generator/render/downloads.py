@@ -45,12 +45,7 @@ def write_data_files(site_dir: Path, site: SiteData) -> None:
             else:
                 shutil.copyfile(sd.rescore_dir / name, out / name)
         shutil.copyfile(sd.stats_path, out / "stats.json")
-        with (sd.rescore_dir / "verdicts.csv").open(encoding="utf-8", errors="backslashreplace", newline="") as src, \
-                (out / "verdicts-public.csv").open("w", encoding="utf-8", errors="backslashreplace", newline="") as dst:
-            dst.write(src.readline())
-            for line in src:
-                if line.split(",", 2)[1] in public:
-                    dst.write(line)
+        public_verdicts(sd.rescore_dir / "verdicts.csv", out / "verdicts-public.csv", public)
         responses = out / "responses-public"
         responses.mkdir(exist_ok=True)
         for run_id, offsets in sorted(sd.offsets.items()):
@@ -80,6 +75,21 @@ def _calls_without_private_sizes(src: Path, dst: Path, public: set[str]) -> None
                 row[at] = ""
     with dst.open("w", encoding="utf-8", errors="backslashreplace", newline="") as fh:
         csv_writer(fh).writerows(rows)
+
+
+def public_verdicts(source: Path, target: Path, public: set[str]) -> None:
+    """The rows of verdicts.csv whose item is public, read and written as CSV rows with the csv module,
+    not as physical lines: a cell may hold a line break (au-bas units come from the model's JSON keys)."""
+    with source.open(encoding="utf-8", errors="backslashreplace", newline="") as src, \
+            target.open("w", encoding="utf-8", errors="backslashreplace", newline="") as dst:
+        rows = csv.reader(src)
+        writer = csv_writer(dst)
+        header = next(rows, None)
+        if header is None:
+            return
+        writer.writerow(header)
+        item = header.index("item")
+        writer.writerows(row for row in rows if len(row) > item and row[item] in public)
 
 
 def listing(site_dir: Path) -> list[dict]:

@@ -48,7 +48,7 @@ test('with no scripts every line is still answered, in order', async () => {
   assert.deepEqual(out[0], { error: 'line 1: unknown scorer "extracting" (no suite scorer is loaded)' });
   assert.deepEqual(out[1], { error: 'line 2: unknown scorer "extracting" (no suite scorer is loaded)' });
   assert.deepEqual(out[2], { begun: 'r' });
-  assert.deepEqual(out[3], { error: 'line 5: item "inv-1" was not defined' });
+  assert.deepEqual(out[3], { error: 'line 5: item "inv-1" was not defined', run: 'r' });  // a stored record's run
   assert.deepEqual(out[4].records, 0);
   assert.deepEqual(out[5], { error: 'line 7: item "inv-1" was not defined' });
   assert.match(out[6].error, /^line 8: not valid JSON/);
@@ -74,4 +74,29 @@ test('a script that cannot be loaded stops the CLI before any input', async () =
   assert.equal(r.code, 2);
   assert.equal(r.stdout, '');
   assert.match(r.stderr, /^scorer-js\/cli\.js: cannot load .*no-such-scorer\.js: /);
+});
+
+test('a stored record that cannot be scored names its run and line; a suite that throws gives unparseable and a warning', async () => {
+  const broken = path.join(require('os').tmpdir(), 'tally-broken-' + process.pid + '.js');
+  require('fs').writeFileSync(broken, "TallyCore.register('broken', { scoreItem: function (item, record) {" +
+    " if (record.response.choices[0].message.content !== null) throw new Error('forced failure');" +
+    " return [{ unit: 'u', verdict: 'unparseable' }]; } });\n");
+  try {
+    const { code, stdout, stderr } = await runCli([SCRIPTS.extracting, broken], lines([
+      { scorer: 'broken', define: { id: 'b-1' } },
+      { scorer: 'extracting', define: ITEM },
+      '{"run":"r","line":7,"record":' + JSON.stringify(Object.assign({}, RECORD, { item: 'b-1' })) + '}',
+      '{"run":"r","line":9,"record":' + JSON.stringify(Object.assign({}, RECORD, { item: 'nope' })) + '}'
+    ]));
+    assert.equal(code, 2);
+    const out = parse(stdout);
+    assert.deepEqual(out[2], [{ unit: 'u', verdict: 'unparseable' }]);
+    assert.deepEqual(out[3], { error: 'line 4: item "nope" was not defined', run: 'r', line: 9 });
+    const warning = JSON.parse(stderr.trim().split('\n')[0]);
+    assert.equal(warning.run, 'r');
+    assert.equal(warning.line, 7);
+    assert.match(warning.warning, /forced failure.*scored as unparseable/);
+  } finally {
+    require('fs').unlinkSync(broken);
+  }
 });

@@ -1,7 +1,8 @@
 """Generate the Unicode 14.0.0 tables both scorers use (rule 3.3 of the extracting page), as ranges:
-the code points Unicode 14.0.0 does not assign (general category Cn), and the two classes its
+the code points Unicode 14.0.0 does not assign (general category Cn), the two classes its
 Final_Sigma condition reads: case-ignorable, and cased but not case-ignorable (read off Python
-3.11's own lower case of a capital sigma in each context).
+3.11's own lower case of a capital sigma in each context), and the general categories suites'
+text rules name: letters and numbers (L*, N*) and nonspacing marks (Mn).
 
     python scorer-js/tools/unicode_tables.py          # rewrite both copies
     python scorer-js/tools/unicode_tables.py --check  # exit 1 when a copy differs
@@ -61,6 +62,11 @@ def sigma_classes() -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     return _ranges(ignorable), _ranges(cased)
 
 
+def category_ranges(test) -> list[tuple[int, int]]:
+    """The code points whose general category (of Unicode 14.0.0) passes `test`."""
+    return _ranges([cp for cp in range(0x110000) if test(unicodedata.category(chr(cp)))])
+
+
 def _text(ranges: list[tuple[int, int]]) -> str:
     return ",".join(f"{a:x}" if a == b else f"{a:x}-{b:x}" for a, b in ranges)
 
@@ -71,7 +77,9 @@ def _wrapped(text: str, indent: str, width: int = 100) -> list[str]:
 
 TABLES = (("UNASSIGNED", "code points it does not assign (category Cn)"),
           ("CASE_IGNORABLE", "case-ignorable code points (Final_Sigma skips them)"),
-          ("CASED", "cased code points that are not case-ignorable (Final_Sigma looks for them)"))
+          ("CASED", "cased code points that are not case-ignorable (Final_Sigma looks for them)"),
+          ("LETTER_NUMBER", "letters and numbers (general category L* or N*)"),
+          ("NONSPACING_MARK", "nonspacing marks (general category Mn)"))
 
 
 def python_module(tables: list[list[tuple[int, int]]]) -> str:
@@ -90,7 +98,7 @@ def js_block(tables: list[list[tuple[int, int]]]) -> str:
 
 def main() -> int:
     ranges = unassigned_ranges()
-    tables = [ranges, *sigma_classes()]
+    tables = [ranges, *sigma_classes(), category_ranges(lambda c: c[0] in "LN"), category_ranges(lambda c: c == "Mn")]
     py = python_module(tables)
     core = JS.read_text(encoding="utf-8")
     if not _BLOCK.search(core):

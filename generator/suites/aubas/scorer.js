@@ -293,10 +293,8 @@
   // Rule 2: from a response to an answer
   // ---------------------------------------------------------------------------------------
 
-  var MAX_DEPTH = 100;          // rule 2.3: arrays and objects nest at most 100 levels, the answer object level 1
   var OPEN = '<answer>';
   var CLOSE = '</answer>';
-  var FENCE = '```';
 
   /**
    * Rule 2.1 and 2.2: the text of the last answer block, fences removed; null when there is
@@ -308,14 +306,7 @@
     var from = open + OPEN.length;
     var close = content.indexOf(CLOSE, from);
     if (close < 0) return null;
-    var text = trimWs(content.slice(from, close));
-    // A fence: ``` (optionally followed by "json") at the start and ``` at the end.
-    if (text.length >= 2 * FENCE.length && text.startsWith(FENCE) && text.endsWith(FENCE)) {
-      var inner = text.slice(FENCE.length, text.length - FENCE.length);
-      if (inner.startsWith('json')) inner = inner.slice(4);
-      text = inner;
-    }
-    return text;
+    return C.stripFence(content.slice(from, close));   // the core's reading rules: White_Space, one code fence
   }
 
   /**
@@ -355,7 +346,7 @@
     }
     var text = answerBlock(r.content);
     if (text === null) return { status: 'unparseable', answer: null, claimed: null, reason: 'no <answer> block' };
-    var parsed = C.parseJSON(text, MAX_DEPTH);
+    var parsed = C.readReplyJSON(text);   // the core's reading rules (100 levels at most)
     if (!parsed.ok || !isObjectValue(parsed.value)) {
       return { status: 'unparseable', answer: null, claimed: null, reason: 'the block is not one JSON object' };
     }
@@ -376,8 +367,8 @@
     if (v instanceof C.JsonNumber) return v.decimal;    // null when out of range (rule 3)
     if (typeof v === 'number') {
       // Only from callers that parsed with JSON.parse; its shortest text is its JSON value.
-      var jn = isFinite(v) ? C.parseJSON(String(v)) : { ok: false };
-      return jn.ok && jn.value instanceof C.JsonNumber ? jn.value.decimal : null;
+      var jn = C.asJsonNumber(v);
+      return jn === null ? null : jn.decimal;
     }
     if (typeof v !== 'string') return null;
     var s = trimWs(v.replace(/[$,]/g, ''));

@@ -6,16 +6,13 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from ...parse.jsonfind import MAX_DEPTH, depth_ok, exact_decoder
+from ...parse.reply import read_json, strip_fence
 from ...parse.response import ANSWER, Outcome
 from ...parse.text import WHITESPACE
 from ...score.verdicts import CORRECT, FAILED_CALL, FALSE_FLAG, FOUND, MISSED, UNPARSEABLE, WRONG, Verdict, verdict_row
 from .ledger import FAULT_CODES, LABELS, answer_key, ledger_problems
 
 _FIGURE = re.compile(r"-?[0-9]+(\.[0-9]+)?")
-
-
-_DECODER = exact_decoder()  # numbers exact; an exponent beyond +-1,000,000: a number out of range
 
 
 # ---------------------------------------------------------------- parsing (rule 2)
@@ -49,16 +46,8 @@ def extract_answer(content: str) -> dict | None:
     block = _last_block(content)
     if block is None:
         return None
-    body = block.strip(WHITESPACE)
-    if len(body) >= 6 and body.startswith("```") and body.endswith("```"):
-        body = body[3:-3]
-        if body.startswith("json"):
-            body = body[4:]
-    try:  # one JSON text: JSON whitespace around it, nothing else
-        value = _DECODER.decode(body)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(value, dict) or not depth_ok(value, MAX_DEPTH):  # at most 100 levels, the object level 1
+    value = read_json(strip_fence(block))  # one JSON text (the core's reading rules, generator/parse/reply.py)
+    if not isinstance(value, dict):
         return None
     faults = _faults(value.get("faults"))
     if faults is None:

@@ -28,7 +28,6 @@
   var trimWs = C.trimWs;
 
   /** Section 2, step 6: a deeper JSON text makes the reply unparseable. */
-  var MAX_DEPTH = 100;
   /** Section 2, step 5: a longer list makes the reply unparseable. */
   var MAX_PREDICTIONS = 500;
 
@@ -80,25 +79,16 @@
   // Section 2: from a response to an answer
   // ---------------------------------------------------------------------------------------
 
-  /**
-   * Steps 1 and 2: the text after trimming White_Space and removing a code fence; the result is
-   * what step 3 must read as one JSON text.
-   */
-  function stripFence(content) {
-    var t = trimWs(content);
-    if (t.length >= 6 && t.startsWith('```') && t.endsWith('```')) {
-      t = t.slice(3, t.length - 3);
-      if (t.startsWith('json')) t = t.slice(4);
-    }
-    return t;
-  }
+  // Steps 1 and 2 (whitespace, a code fence) and step 3's JSON text are the core's reading rules:
+  // C.stripFence and C.readReplyJSON (step 6's nesting limit included).
+  var stripFence = C.stripFence;
 
   /**
    * Steps 3 to 5: the list of predicted elements of a message content, or null when the reply
    * is unparseable. Returns {list, reason}.
    */
   function readList(content) {
-    var parsed = C.parseJSON(stripFence(content));
+    var parsed = C.readReplyJSON(stripFence(content));   // the core's reading rules, step 6's limit included
     if (!parsed.ok) return { list: null, reason: 'not one strict JSON text (near offset ' + parsed.pos + ')' };
     var v = parsed.value;
     var list;
@@ -116,21 +106,7 @@
     if (list.length > MAX_PREDICTIONS) {
       return { list: null, reason: 'the list has ' + list.length + ' elements, more than ' + MAX_PREDICTIONS };
     }
-    if (depthOver(v, MAX_DEPTH)) return { list: null, reason: 'nested more than ' + MAX_DEPTH + ' levels' };
     return { list: list, reason: '' };
-  }
-
-  /** Step 6: whether arrays and objects nest more than `limit` levels ([[1]] is 2 levels). */
-  function depthOver(value, limit) {
-    var stack = [[value, 1]];
-    while (stack.length) {
-      var top = stack.pop(), v = top[0], d = top[1];
-      var children = Array.isArray(v) ? v : (isObjectValue(v) ? Object.keys(v).map(function (k) { return v[k]; }) : null);
-      if (children === null) continue;
-      if (d > limit) return true;
-      for (var i = 0; i < children.length; i++) stack.push([children[i], d + 1]);
-    }
-    return false;
   }
 
   /**

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from decimal import Context, Decimal, localcontext
 
-from ...parse.jsonfind import JsonInt
+from ...parse.reply import read_json, strip_fence
 from ...parse.response import ANSWER, Outcome
 from ...parse.text import WHITESPACE
 from ...score.verdicts import CORRECT, FAILED_CALL, FALSE_FLAG, FOUND, MISSED, UNPARSEABLE, Verdict, verdict_row
@@ -22,59 +21,17 @@ ONE = Decimal("1.00")
 PERCENT = Decimal("0.01")
 
 
-def _reject_constant(name: str) -> None:
-    raise ValueError(f"{name} is not JSON")
-
-
-_DECODER = json.JSONDecoder(parse_float=Decimal, parse_int=JsonInt, parse_constant=_reject_constant)
-
-
 # ---------------------------------------------------------------- section 2: the answer
 
 def extract_answer(content: str) -> dict | None:
-    """{"predictions": [...]} from a reply, or None when it is unparseable."""
-    body = content.strip(WHITESPACE)
-    if len(body) >= 6 and body.startswith("```") and body.endswith("```"):
-        body = body[3:-3]
-        if body.startswith("json"):
-            body = body[4:]
-    if _too_deep(body):
-        return None
-    try:
-        value = _DECODER.decode(body)
-    except (ValueError, RecursionError):
-        return None
+    """{"predictions": [...]} from a reply, or None when it is unparseable. The JSON text is read by
+    the core's reading rules (generator/parse/reply.py: exactness, exponent range, nesting limit)."""
+    value = read_json(strip_fence(content))
     if isinstance(value, dict):
         value = value.get("hallazgos")
     if not isinstance(value, list) or len(value) > MAX_PREDICTIONS:
         return None
     return {"predictions": value}
-
-
-MAX_DEPTH = 100
-
-
-def _too_deep(text: str) -> bool:
-    """Whether arrays and objects nest more than MAX_DEPTH levels (step 6), brackets inside strings
-    not counted; read before decoding so that no depth reaches the interpreter's recursion limit."""
-    depth, in_string, escaped = 0, False, False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                return True
-        elif ch in "]}":
-            depth -= 1
-    return False
 
 
 # ---------------------------------------------------------------- section 3: predictions

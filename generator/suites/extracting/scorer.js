@@ -34,28 +34,10 @@
   var trimWs = C.trimWs;
   var typeName = C.typeName;
 
-  var MAX_DEPTH = 100;        // rule 1.1: the outer object is level 1
-  var MAX_BRACES = 1000;      // rule 1.1: only the first 1,000 '{' are tried
-
-  /**
-   * Rule 1.1: the first of the first 1,000 '{' characters at which a complete JSON object
-   * begins gives the answer object. Returns the object, or null.
-   */
-  function firstObject(text) {
-    if (typeof text !== 'string') return null;
-    var known = new Set();        // brace positions known to fail
-    var idx = -1;
-    for (var tried = 0; tried < MAX_BRACES; tried++) {
-      idx = text.indexOf('{', idx + 1);
-      if (idx < 0) return null;
-      if (known.has(idx)) continue;
-      var r = C.parseValueAt(text, idx, MAX_DEPTH);
-      if (r.ok) return r.value;
-      // Objects still open at a non-depth failure would fail at the same place on their own.
-      for (var k = 0; k < r.openObjects.length; k++) known.add(r.openObjects[k]);
-    }
-    return null;
-  }
+  // Rule 1.1 (the shared rules of "Reading a reply"): the core's first complete object.
+  var MAX_DEPTH = C.REPLY_MAX_DEPTH;
+  var MAX_BRACES = C.REPLY_MAX_BRACES;
+  var firstObject = C.firstReplyObject;
 
   // ---------------------------------------------------------------------------------------
   // Whitespace and text (rule 3.3)

@@ -92,6 +92,25 @@ def number_equal(got: object, gold: object) -> bool:
     return g is not None and n is not None and g == n
 
 
+def _calibration(c: object, correct: bool) -> Fraction:
+    """1 - (c - y)^2 for a JSON number c in [0, 1] with 10000 c an integer, else 0 (an out-of-range
+    number has no value). Exact: the test on 10000 c reads c's digits, with no rounding context."""
+    if isinstance(c, bool) or not isinstance(c, Decimal) or not c.is_finite() or not (0 <= c <= 1):
+        return Fraction(0)
+    _sign, digits, exp = c.as_tuple()
+    assert isinstance(exp, int)
+    zeros = len(digits) - len("".join(map(str, digits)).rstrip("0"))
+    if zeros == len(digits):
+        return 1 - Fraction(int(correct)) ** 2  # c = 0
+    shift = min(zeros, max(-exp, 0))  # trailing zeros of the fraction part, dropped
+    digits, exp = digits[:len(digits) - shift], exp + shift
+    if exp < -4:
+        return Fraction(0)
+    coef = int("".join(map(str, digits)))  # at most 5 digits here: c <= 1 and exp >= -4
+    value = Fraction(coef * 10 ** max(exp, 0), 10 ** max(-exp, 0))
+    return 1 - (value - int(correct)) ** 2
+
+
 def ascii_lower(text: str) -> str:
     return "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in text)
 
@@ -102,12 +121,21 @@ def _value_equal(got: object, gold: object) -> bool:
 
 # ---------------------------------------------------------------- dimensions
 
-def _box(value: object) -> tuple[int, int, int, int] | None:
+def _box(value: object, gold: tuple[int, ...] | None = None) -> tuple[int, int, int, int] | None:
+    """Four integer JSON numbers. Against a `gold` box, each is first clamped into
+    [min(gold) - D, max(gold) + D] with D = 2 (max - min)^2 + 2, which decides every overlap the same
+    way (an intersection needs a coordinate within the gold box's span; a box that reaches past D is
+    larger than twice the gold box, so it cannot overlap enough) and keeps a number such as 1e999999
+    from becoming an integer of a million digits."""
     if not isinstance(value, list) or len(value) != 4:
         return None
     nums = [number_of(v) if not isinstance(v, str) else None for v in value]
     if any(n is None or n != n.to_integral_value() for n in nums):
         return None
+    if gold is not None:
+        lo, hi = min(gold), max(gold)
+        d = 2 * (hi - lo) ** 2 + 2
+        nums = [min(max(n, Decimal(lo - d)), Decimal(hi + d)) for n in nums]  # type: ignore[type-var]
     return tuple(int(n) for n in nums)  # type: ignore[return-value,arg-type]
 
 
@@ -130,8 +158,9 @@ def target_score(entry: object, target: dict) -> Fraction:
     tokens = entry.get("token_ids")
     if isinstance(tokens, list) and any(isinstance(t, str) and t in target["token_ids"] for t in tokens):
         out += Fraction(1, 2)
-    box = _box(entry.get("bbox"))
-    if box is not None and box_overlaps(box, tuple(target["bbox"])):  # type: ignore[arg-type]
+    gold = tuple(int(v) for v in target["bbox"])
+    box = _box(entry.get("bbox"), gold)
+    if box is not None and box_overlaps(box, gold):  # type: ignore[arg-type]
         out += Fraction(1, 2)
     return out
 
@@ -212,13 +241,7 @@ def dimension(name: str, task: str, payload: dict, gold: dict, env: dict, state:
                 if isinstance(specs.get(i), dict) and isinstance(specs[i].get("artifact_id"), str)]
         return Fraction(sum(a in state.retrieved for a in arts), len(arts)) if arts else Fraction(1)
     if name == "calibration":
-        c = payload.get("confidence")
-        if isinstance(c, (bool, str)) or not isinstance(c, (int, Decimal)):
-            return Fraction(0)
-        c = Decimal(c)
-        if not (0 <= c <= 1) or (c * 10000) != (c * 10000).to_integral_value():
-            return Fraction(0)
-        return 1 - (Fraction(c) - int(correct)) ** 2
+        return _calibration(payload.get("confidence"), correct)
     if name == "efficiency":
         par = env["par_cost"]
         return Fraction(1) if state.cost <= par else Fraction(par, state.cost)

@@ -92,7 +92,7 @@
       return { status: 'failed_call', episode: null, reason: r.cause === 'response' ? 'no response body' : r.reason };
     }
     if (r.status !== 'content') return { status: 'unparseable', episode: null, reason: 'content is not a string' };
-    var p = C.parseJSON(r.content);
+    var p = C.readReplyJSON(r.content);   // the core's reading rules (100 levels at most)
     if (!p.ok || !isObjectValue(p.value)) {
       return { status: 'unparseable', episode: null, reason: 'the content is not exactly one JSON object' };
     }
@@ -473,13 +473,21 @@
     return count === 0 ? ONE : frac(got, count);
   }
 
+  /**
+   * Section 4, calibration: `confidence` a JSON number c with 0 <= c <= 1 and 10000 c an integer
+   * gives 1 - (c - y)^2, anything else 0 (an out-of-range number has no value: 0). The core's
+   * decimals are normalised (no trailing zeros in coef), so 10000 c is an integer exactly when c is
+   * zero or its exponent is at least -4; that is checked before any power of ten is built.
+   */
   function dimCalibration(payload, correct) {
     var c = field(payload, 'confidence');
     if (!C.isNumberValue(c)) return ZERO;
     var dec = decimalOf(c);
+    if (dec === null) return ZERO;                      // out of range: no value
+    if (dec.isZero()) return correct ? ZERO : ONE;       // 1 - (0 - y)^2
+    if (dec.neg || dec.exp > 0n || dec.exp < -4n) return ZERO;  // c < 0, c >= 10, or 10000 c not an integer
     var f = fracOfDecimal(dec);
-    if (f.n < 0n || f.n > f.d) return ZERO;
-    if ((10000n * f.n) % f.d !== 0n) return ZERO;
+    if (f.n > f.d) return ZERO;                          // c > 1
     var y = correct ? 1n : 0n;
     var diffN = f.n - y * f.d;              // (c - y) = diffN / f.d
     return { n: f.d * f.d - diffN * diffN, d: f.d * f.d };

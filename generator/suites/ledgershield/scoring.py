@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from decimal import Decimal
 
-from ...parse.jsonfind import JsonInt
+from ...parse.reply import read_json
 from ...parse.response import ANSWER, FAILED, Outcome
 from ...score.verdicts import CORRECT, NULL_OK, WRONG, Verdict, verdict_row
 from .grading import (
@@ -28,19 +26,10 @@ from .grading import (
 from .replay import SUBMIT, replay
 
 
-def _reject_constant(name: str) -> None:
-    raise ValueError(f"{name} is not JSON")
-
-
-_DECODER = json.JSONDecoder(parse_float=Decimal, parse_int=JsonInt, parse_constant=_reject_constant)
-
-
 def extract_answer(content: str) -> dict | None:
-    """The episode object, or None when the content is not one JSON object with an action_trace array."""
-    try:
-        value = _DECODER.decode(content)  # JSON whitespace around it, nothing else
-    except (ValueError, RecursionError):
-        return None
+    """The episode object, or None when the content is not exactly one JSON object (read by the core's
+    reading rules, generator/parse/reply.py) with an action_trace array."""
+    value = read_json(content)  # JSON whitespace around it, nothing else
     if not isinstance(value, dict) or not isinstance(value.get("action_trace"), list):
         return None
     return value

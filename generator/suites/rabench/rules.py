@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from decimal import Context, Decimal, InvalidOperation, localcontext
 
 from rapidfuzz.distance import Levenshtein
 
-from ...parse.text import WHITESPACE
+from ...parse.text import WHITESPACE, is_letter_or_number14, is_nonspacing_mark14, lower14, nfkd14
 
 FIELDS = ("merchant", "date", "subtotal", "tax_total", "total", "currency", "receipt_number")
 AMOUNTS = ("subtotal", "tax_total", "total")
@@ -77,9 +76,10 @@ def _normalise_short(text: str) -> str:
 
 
 def _normalise(text: str) -> str:
-    text = "".join(c for c in unicodedata.normalize("NFKD", text) if unicodedata.category(c) != "Mn")
-    text = text.lower().replace("&", " and ")
-    text = "".join(c for c in text if c in WHITESPACE or unicodedata.category(c)[0] in "LN")
+    """Rule 2's name normalisation, every step of Unicode 14.0.0 (the core's pinned version)."""
+    text = "".join(c for c in nfkd14(text) if not is_nonspacing_mark14(c))
+    text = lower14(text).replace("&", " and ")
+    text = "".join(c for c in text if c in WHITESPACE or is_letter_or_number14(c))
     return " ".join(t for t in re.split("[" + re.escape(WHITESPACE) + "]+", text) if t)
 
 
@@ -90,7 +90,7 @@ def alike(a: str, b: str, num: int, den: int) -> bool:
 
 
 def alnum(text: str) -> str:
-    return "".join(c for c in text if unicodedata.category(c)[0] in "LN").lower()
+    return lower14("".join(c for c in text if is_letter_or_number14(c)))
 
 
 def field_matches(name: str, got: object, want: str) -> bool:
@@ -164,7 +164,7 @@ def _whole_word(text: str, word: str) -> bool:
         end = start + len(word)
         before = text[start - 1] if start else ""
         after = text[end] if end < len(text) else ""
-        if not any(c and unicodedata.category(c)[0] in "LN" for c in (before, after)):
+        if not any(c and is_letter_or_number14(c) for c in (before, after)):
             return True
         start = text.find(word, start + 1)
     return False
@@ -178,12 +178,12 @@ def points_at(reason: tuple[str, str | None, str] | None, field: str) -> bool:
     start = text.find(tag)
     while start != -1:
         end = start + len(tag)
-        if end == len(text) or not (text[end] == "_" or unicodedata.category(text[end])[0] in "LN"):
+        if end == len(text) or not (text[end] == "_" or is_letter_or_number14(text[end])):
             return True
         start = text.find(tag, start + 1)
     if kind is not None:
         return field in CHECK_KINDS.get(kind, ())
-    low = text.lower()
+    low = lower14(text)
     return any(_whole_word(low, w) for w in KEYWORDS[field])
 
 

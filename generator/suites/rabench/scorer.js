@@ -56,10 +56,6 @@
     line_items: ['item', 'line', 'quantity', 'price']
   };
 
-  /** Rule 1.1 of the extracting page: at most 100 levels of nesting (the outer object is
-   * level 1), and only the first 1,000 `{` characters of the content are tried. */
-  var MAX_DEPTH = 100;
-  var MAX_BRACES = 1000;
   /** Beyond this many digits of span an amount comparison is not attempted (see withinCent). */
   var MAX_SPAN = 100000;
 
@@ -169,7 +165,7 @@
     return C.parsePlainDecimal(s);
   }
 
-  /** The risk of an answer (a JSON number in [0, 1]) as a decimal, or null for no risk. */
+  /** The risk of an answer (a JSON number whose value lies in [0, 1]) as a decimal, or null for no risk. */
   function readRisk(answer) {
     if (answer === null || !hasOwn(answer, 'risk')) return null;
     var v = answer.risk;
@@ -177,6 +173,7 @@
     var n = C.asJsonNumber(v);
     if (n === null) return null;
     var d = n.decimal;
+    if (d === null) return null;   // out of range: a number with no value is no risk
     if (cmp(d, ZERO) < 0 || cmp(d, ONE) > 0) return null;
     return d;
   }
@@ -185,21 +182,24 @@
   // Text (rule 2): name normalisation, similarity; receipt numbers (3.1)
   // ---------------------------------------------------------------------------------------
 
-  var MN = /\p{Mn}/gu;
-  var NOT_LNW = new RegExp('[^\\p{L}\\p{N}' + C.WS_CLASS + ']', 'gu');
+  // Every text rule is of Unicode 14.0.0, the core's pinned version (rule 2): its categories L*, N*
+  // and Mn (C.LETTER_NUMBER_14, C.NONSPACING_MARK_14), its NFKD and lower case (C.nfkd14, C.lower14).
+  var LN = C.LETTER_NUMBER_14;
+  var MN = new RegExp('[' + C.NONSPACING_MARK_14 + ']', 'gu');
+  var NOT_LNW = new RegExp('[^' + LN + C.WS_CLASS + ']', 'gu');
   var WS_RUN = new RegExp('[' + C.WS_CLASS + ']+', 'g');
-  var NOT_LN = /[^\p{L}\p{N}]/gu;
+  var NOT_LN = new RegExp('[^' + LN + ']', 'gu');
 
   /** Name normalisation of merchant names and line-item descriptions. */
   function normalizeName(s) {
-    var t = s.normalize('NFKD').replace(MN, '').toLowerCase();
+    var t = C.lower14(C.nfkd14(s).replace(MN, ''));
     t = t.replace(/&/g, ' and ').replace(NOT_LNW, '').replace(WS_RUN, ' ');
     return trimWs(t);
   }
 
   /** Letters and digits only, lower-cased (receipt numbers). */
   function alnumKey(s) {
-    return s.replace(NOT_LN, '').toLowerCase();
+    return C.lower14(s.replace(NOT_LN, ''));
   }
 
   /**
@@ -263,28 +263,8 @@
   // From a response to an answer (rule 2, rule 1 of the extracting page)
   // ---------------------------------------------------------------------------------------
 
-  /**
-   * The first `{` of the text at which a complete strict JSON object begins (rule 1.1 of the
-   * extracting page); its value or null. Only the first MAX_BRACES `{` characters are tried, and
-   * an object nesting deeper than MAX_DEPTH is not accepted. A start whose parse fails (not by
-   * depth) makes every object still open at the failure fail the same way, so those starts are
-   * skipped (they still count among the first MAX_BRACES).
-   */
-  function firstObject(text) {
-    var skip = new Set();
-    var tried = 0;
-    var i = text.indexOf('{');
-    while (i >= 0 && tried < MAX_BRACES) {
-      tried++;
-      if (!skip.has(i)) {
-        var r = C.parseValueAt(text, i, MAX_DEPTH);
-        if (r.ok) return r.value;
-        if (!r.depth) for (var k = 0; k < r.openObjects.length; k++) skip.add(r.openObjects[k]);
-      }
-      i = text.indexOf('{', i + 1);
-    }
-    return null;
-  }
+  // The first complete JSON object (rule 1.1 of the extracting page): the core's, by the shared rules.
+  var firstObject = C.firstReplyObject;
 
   /**
    * {status: 'failed_call' | 'unparseable' | 'answer', answer, reason}. An answer is a JSON
@@ -442,9 +422,9 @@
   var TAG_RE = {};
   var KEYWORD_RE = {};
   Object.keys(KEYWORDS).forEach(function (f) {
-    TAG_RE[f] = new RegExp('@' + escapeRe(f) + '(?![\\p{L}\\p{N}_])', 'u');
-    KEYWORD_RE[f] = new RegExp('(?<![\\p{L}\\p{N}])(?:' + KEYWORDS[f].map(escapeRe).join('|') +
-      ')(?![\\p{L}\\p{N}])', 'u');
+    TAG_RE[f] = new RegExp('@' + escapeRe(f) + '(?![' + LN + '_])', 'u');
+    KEYWORD_RE[f] = new RegExp('(?<![' + LN + '])(?:' + KEYWORDS[f].map(escapeRe).join('|') +
+      ')(?![' + LN + '])', 'u');
   });
 
   /** True when the reason points at field f (3.5: tag, deterministic check, keyword). */
@@ -455,7 +435,7 @@
       var fs = hasOwn(CHECK_KINDS, reason.kind) ? CHECK_KINDS[reason.kind] : [];
       return fs.indexOf(f) >= 0;
     }
-    return KEYWORD_RE[f].test(reason.text.toLowerCase());
+    return KEYWORD_RE[f].test(C.lower14(reason.text));
   }
 
   var ASCII_DIGIT = /[0-9]/;
