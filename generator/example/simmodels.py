@@ -22,7 +22,7 @@ import math
 import threading
 import time
 from dataclasses import dataclass, fields
-from typing import Callable
+from typing import Callable, TypeVar, cast
 
 from generator.example.image_profiles import image_profile
 from generator.example.ocr import OCR_BASELINE, OcrError, ocr_answer
@@ -32,6 +32,7 @@ from generator.example.simulate import SimCall, estimate_tokens, rng_for, simula
 from generator.harness.images import image_bytes, image_hashes
 
 DEFAULT_SEED = 20261020
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ class Faults:
                 raise ValueError(f"fault {kind!r} needs a rate, as in {kind}=0.01") from None
             if not 0 <= values[kind] <= 1:
                 raise ValueError(f"fault {kind!r}: the rate must be from 0 to 1")
-        faults = cls(**values)
+        faults = cls(script=(), **values)  # `values` holds rates only: never the script
         if sum(values.values()) > 1:
             raise ValueError("the fault rates add up to more than 1")
         return faults
@@ -139,7 +140,9 @@ class SimModels:
         profiles = PROFILES if profiles is None else profiles
         self.profiles: dict[tuple[str, str], Profile] = {(p.provider, p.model): p for p in profiles}
         if extract is None:
-            from generator.example.extractor import extract
+            from generator.example.extractor import extract as rule_based
+
+            extract = rule_based
         answers = {"baseline-rules": rules_answer(extract), "baseline-null": null_answer}
         self.baselines = {(b["provider"], b["model"]): (b["run_id"], answers[b["run_id"]]) for b in BASELINES}
         self.image_baselines = {(OCR_BASELINE["provider"], OCR_BASELINE["model"]): OCR_BASELINE["run_id"]}
@@ -154,13 +157,14 @@ class SimModels:
             out.setdefault(provider, []).append(model)
         return out
 
-    def _cached(self, key: tuple, make: Callable[[], object]) -> object:
+    def _cached(self, key: tuple, make: Callable[[], _T]) -> _T:
         with self._lock:
             if key not in self._cache:
                 if len(self._cache) > 50_000:
                     self._cache.clear()
                 self._cache[key] = make()
-            return self._cache[key]
+            # a key's first element (the run id) fixes what `make` returns: an answer or a SimCall
+            return cast(_T, self._cache[key])
 
     def _attempt_number(self, key: tuple, given: int | None) -> int:
         with self._lock:
@@ -222,7 +226,7 @@ class SimModels:
                                 lambda: simulate_call(profile, item, repeat, self.seed))
             sim = call.attempts[min(number, len(call.attempts) - 1)]
             delay_s = sim.latency_ms / 1000 * self.scale
-            if sim.error == "timeout":
+            if sim.error == "timeout" or sim.status is None:  # no status: no answer came
                 return Reply("hang")
             if sim.status != 200:
                 headers = self._retry_after(sim.wait_after_ms) if sim.status == 429 else None
