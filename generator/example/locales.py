@@ -87,7 +87,7 @@ def canon_money(value: Decimal, currency: str) -> str:
 def places_of(value: Decimal) -> int:
     """Decimal places a finite number needs once its trailing zeros are dropped ("8.250" -> 2, "20" -> 0)."""
     exponent = value.normalize().as_tuple().exponent
-    if not isinstance(exponent, int):  # "n", "N" or "F": NaN, signalling NaN or infinity
+    if not isinstance(exponent, int):  # "n" or "F": NaN or infinity (a signalling NaN raises above)
         raise ValueError(f"{value} is not a finite number")
     return max(0, -exponent)
 
