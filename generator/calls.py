@@ -22,14 +22,20 @@ def call_row(run: str, record: dict, outcome: Outcome | str) -> tuple:
     error = last.get("error")
     status = last.get("status")
     latency = record.get("latency_ms")
-    usage = record.get("usage") if isinstance(record.get("usage"), dict) else {}
-    finish = refusal = ""
+    stored_usage = record.get("usage")
+    usage: dict = stored_usage if isinstance(stored_usage, dict) else {}
+    finish = ""
+    refusal: int | str = ""
     body = record.get("response")
     if isinstance(body, dict) and isinstance(body.get("choices"), list) and body["choices"]:
-        choice = body["choices"][0] if isinstance(body["choices"][0], dict) else {}
-        finish = choice.get("finish_reason") if isinstance(choice.get("finish_reason"), str) else ""
-        message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
-        refusal = int(isinstance(message.get("refusal"), str) and message["refusal"].strip() != "")
+        first = body["choices"][0]
+        choice: dict = first if isinstance(first, dict) else {}
+        reason = choice.get("finish_reason")
+        finish = reason if isinstance(reason, str) else ""
+        stored_message = choice.get("message")
+        message: dict = stored_message if isinstance(stored_message, dict) else {}
+        text = message.get("refusal")
+        refusal = int(isinstance(text, str) and text.strip() != "")
     status_of = outcome if isinstance(outcome, str) else outcome.status
     return (run, record["item"], record["repeat"], status_of,
             str(error)[:80] if error not in (None, "") else "",

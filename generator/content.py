@@ -137,8 +137,8 @@ def load_suite(root: Path, log: ErrorLog) -> SuiteConfig | None:
     raw.setdefault("scorer", raw.get("name"))
     if not problems:
         for key in ("name", "scorer"):
-            if (p := id_problem(raw[key], key)) is not None:
-                problems.append(p)
+            if (problem := id_problem(raw[key], key)) is not None:
+                problems.append(problem)
         if raw["name"] != root.name:
             problems.append(f"name {raw['name']!r} differs from its folder {root.name!r}")
         try:
@@ -168,8 +168,8 @@ def load_suite(root: Path, log: ErrorLog) -> SuiteConfig | None:
             problems.append(f"strata_order names {dim!r}, which is not one of strata")
     if len({d.id for d in datasets}) != len(datasets):
         problems.append("dataset ids repeat")
-    for p in problems:
-        log.add(path, None, p)
+    for problem in problems:
+        log.add(path, None, problem)
     if problems or placed:
         return None
     return SuiteConfig(

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from operator import and_, eq, itemgetter
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import orjson
@@ -188,7 +189,7 @@ def _digest_tails(columns: tuple[tuple, ...]) -> tuple[bytes, ...] | None:
     keys = tuple(zip(unit, verdict, points, map(type, points), order))
     out = tuple(map(known.get, keys))
     if None not in out:
-        return out
+        return cast("tuple[bytes, ...]", out)  # no None among them: every tail was known
     for key in keys:
         if key not in known:
             try:
@@ -322,10 +323,10 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
     per_response.sort(key=itemgetter(0, 1))  # positions follow item ids: sorted by item, then repeat
     digest = hashlib.sha256()
     items = s.items
-    for k, repeat, scored, stored in per_response:
+    for k, repeat, scored, is_stored in per_response:
         item_id = items[k].id
         table.extend_columns(item_id, repeat, scored.columns)
-        if stored:
+        if is_stored:
             digest.update(_digest_lines(run_id, item_id, repeat, scored))
             result.stored_rows += len(scored)
     result.digest = digest.hexdigest()

@@ -328,7 +328,8 @@ def _seal_turns(run_dir: Path, private_dir: Path, half: dict) -> int:
     path = run_dir / "turns.jsonl"
     if not path.is_file():
         return 0
-    keep, move = [], []
+    keep: list[bytes] = []
+    move: list[bytes] = []
     for line in _lines(path.read_bytes()):
         item = orjson.loads(line).get("item")
         (move if half.get(item) == "private" else keep).append(line)

@@ -10,6 +10,8 @@ import hashlib
 import json
 import re
 import secrets
+from collections.abc import Mapping, Sequence
+from typing import TypeAlias, Union
 
 import rfc8785
 
@@ -20,8 +22,11 @@ from .salts import salt_problem
 ITEM_PATH = ITEMS + "/{id}.json"
 _SUMS_LINE = re.compile(r"SHA256 \(([^()\n]+)\) = ([0-9a-f]{64})")
 
+# What RFC 8785 serialises: JSON scalars, sequences and string-keyed mappings of them.
+JSONValue: TypeAlias = Union[None, bool, int, float, str, Sequence["JSONValue"], Mapping[str, "JSONValue"]]
 
-def canonical(obj: object) -> bytes:
+
+def canonical(obj: JSONValue) -> bytes:
     """RFC 8785 bytes, UTF-8, no trailing newline. Raises ValueError for NaN or unsafe integers."""
     return rfc8785.dumps(obj)
 

@@ -57,12 +57,12 @@ def previous_problem(previous: object) -> str | None:
 
 def _link(path: Path, name: str, kind: str, data: dict | None) -> Link:
     unreadable = not isinstance(data, dict)
-    data = {} if unreadable else data
-    previous = data.get("previous")
+    fields: dict = data if isinstance(data, dict) else {}
+    previous = fields.get("previous")
     what = "manifest.json" if kind == "commit" else "the statement"
     problem = f"{what} is missing or not JSON, so it names no entry before it" if unreadable \
         else previous_problem(previous)
-    time = data.get("revealed_at" if kind == "reveal" else "committed_at")
+    time = fields.get("revealed_at" if kind == "reveal" else "committed_at")
     return Link(f"{name}/{path.name}", name, kind, hashlib.sha256(path.read_bytes()).hexdigest(),
                 None if problem else previous, time, problem)
 
@@ -119,7 +119,7 @@ def walk(root: Path) -> Chain:
         message = f"{len(firsts)} entries claim to be the first ({paths}); a chain has exactly one"
         chain.problems.append(("chain", message))
     if len(firsts) == 1:
-        cur = firsts[0]
+        cur: Link | None = firsts[0]
         while cur is not None and cur not in chain.order:
             chain.order.append(cur)
             nxt = successors.get(cur.sha256, [])

@@ -75,7 +75,8 @@ def commitments_context(root: Path) -> CommitmentsView:
     out.head = chain.head.sha256 if chain.head is not None and not chain.problems else None
     for name in chain.rounds_in_order(round_names(root)):
         m = read_manifest(root, name) or {}
-        signer = m.get("signer") if isinstance(m.get("signer"), dict) else {}
+        stored_signer = m.get("signer")
+        signer: dict = stored_signer if isinstance(stored_signer, dict) else {}
         record = find_key(registry, fingerprint_=str(signer.get("fingerprint"))) or {}
         folder = round_dir(root, name)
         entries, _ = parse_sums((folder / SUMS).read_bytes()) if (folder / SUMS).is_file() else ([], [])

@@ -92,7 +92,7 @@ def _plugin_folder_files(root: Path) -> dict[str, Path]:
 
 def shared_files() -> dict[str, Path]:
     """The shared scoring code: scorer A's verdict and parsing modules, scorer B's core and runner."""
-    out = {}
+    out: dict[str, Path] = {}
     for parts in SHARED:
         base = TALLY.joinpath(*parts)
         out |= {f"tally/{p.relative_to(TALLY).as_posix()}": p for p in sorted(base.rglob("*.py"))

@@ -49,7 +49,8 @@ def read_private_items(items_dir: Path) -> list[dict]:
     files = sorted(items_dir.glob("*.jsonl"))
     if not files:
         raise CommitError(f"{items_dir}: no .jsonl item files")
-    items, seen = [], {}
+    items: list[dict] = []
+    seen: dict[str, str] = {}  # item id -> where it was first read
     for path in files:
         for number, line in enumerate(path.read_bytes().split(b"\n"), start=1):
             if not line.strip():

@@ -8,6 +8,7 @@ lets anyone test a guessed item against its commitment, or shows which items are
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 SALT_BYTES = 32
 MIN_DISTINCT = 16  # 32 random bytes have about 30 distinct values; fewer than 16 happens ~never by chance
@@ -28,13 +29,13 @@ def salt_problem(salt: object) -> str | None:
     return None
 
 
-def salt_problems(salts: dict[str, object]) -> list[str]:
+def salt_problems(salts: Mapping[str, object]) -> list[str]:
     """Problems with the salts of a round's items, keyed by item path: each salt's own, and repeats."""
     own = [f"{path}: {p}" for path, salt in sorted(salts.items()) if (p := salt_problem(salt))]
     return own + repeated_salts(salts)
 
 
-def repeated_salts(salts: dict[str, object]) -> list[str]:
+def repeated_salts(salts: Mapping[str, object]) -> list[str]:
     """Items that share a salt with an earlier one (by path)."""
     problems = []
     seen: dict[object, str] = {}

@@ -114,17 +114,18 @@ def build_trust(root: Path, option: str | None, checks: Checks) -> Trust:
         return trust
     pub, file_name, comment = pubs[trust.pin]
     record = _record(root, trust.pin)
-    trust.keys[trust.pin] = TrustedKey(trust.pin, pub, str(record.get("name") or Path(file_name).stem),
-                                       str(record.get("principal") or comment or Path(file_name).stem))
+    pinned = TrustedKey(trust.pin, pub, str(record.get("name") or Path(file_name).stem),
+                        str(record.get("principal") or comment or Path(file_name).stem))
+    trust.keys[trust.pin] = pinned
     where = ("pinned by --trust" if trust.source == "--trust" else "pinned by tally.toml, which is one of the "
              "checked files: compare it with the fingerprint published outside this repository")
     checks.add("trust", "pinned key", True, f"{file_name} holds the pinned key {trust.pin} ({where})")
-    _follow_rotations(root, folder, trust, checks)
+    _follow_rotations(root, folder, trust, pinned, checks)
     return trust
 
 
 def _pub_files(folder: Path, checks: Checks) -> dict[str, tuple[bytes, str, str]]:
-    found = {}
+    found: dict[str, tuple[bytes, str, str]] = {}
     for path in sorted(folder.glob("*.pub")) if folder.is_dir() else []:
         try:
             text = path.read_text(encoding="ascii")
@@ -165,9 +166,10 @@ def _statements(folder: Path) -> dict[str, tuple[bytes, dict, list[str]]]:
     return out
 
 
-def _follow_rotations(root: Path, folder: Path, trust: Trust, checks: Checks) -> None:
+def _follow_rotations(root: Path, folder: Path, trust: Trust, pinned: TrustedKey, checks: Checks) -> None:
+    """Follow the rotation statements from the pinned key, adding each key they hand over to."""
     statements = _statements(folder)
-    frontier, used = [trust.keys[trust.pin]], set()
+    frontier, used = [pinned], set()
     while frontier:
         key = frontier.pop(0)
         nexts = [rel for rel, (_, stmt, _) in statements.items() if stmt["old"].get("fingerprint") == key.fingerprint]
@@ -205,7 +207,8 @@ def _verify_statement(folder: Path, rel: str, data: bytes, stmt: dict, old: Trus
         problems.append(f"namespace {namespace!r} is not a key-rotation namespace ({ROTATION_NAMESPACE})")
         return None
     when = parse_time(stmt["date"])
-    if old.since is not None and when is not None and when < parse_time(old.since):
+    since = parse_time(old.since)
+    if since is not None and when is not None and when < since:
         problems.append(f"dated {stmt['date']}, before key {old.name} was handed over to ({old.since})")
     try:
         if parse_pub_line(str(stmt["old"].get("public_key"))) != old.pub:

@@ -149,7 +149,7 @@ def _check_chain(chain: Chain, head: str | None, selected: set[str], checks: Che
         newer = [link.path for link in order[hashes.index(head) + 1:]]
         checks.add("chain", "head", False, f"the chain goes on after the published head {head}: {len(newer)} newer "
                    f"entries ({', '.join(newer[:3])}) are not covered by it")
-    elif head == (last.sha256 if last else None):
+    elif last is not None and head == last.sha256:
         checks.add("chain", "head", False, f"the published head {head} is {last.path}, but the chain is broken")
     else:
         checks.add("chain", "head", False, f"no signed file on the chain has the published head's SHA-256 {head}: "
@@ -176,7 +176,8 @@ def verify_round(root: Path, name: str, trust: Trust, checks: Checks) -> None:
     entries, problems = parse_sums(sums)
     checks.add(name, "SHA256SUMS form", not problems,
                "; ".join(problems) or f"{len(entries)} lines, manifest first, items sorted, LF endings")
-    signer = manifest.get("signer") if isinstance(manifest.get("signer"), dict) else {}
+    stored_signer = manifest.get("signer")
+    signer: dict = stored_signer if isinstance(stored_signer, dict) else {}
     key = check_signature(name, "SSHSIG signature", folder / SUMS_SSHSIG, sums, signer, COMMIT_NAMESPACE,
                           trust, checks)
     _check_ed25519(name, folder, sums, signer, trust, checks)
@@ -184,8 +185,8 @@ def verify_round(root: Path, name: str, trust: Trust, checks: Checks) -> None:
     checks.add(name, "manifest hash", ok, "manifest.json matches its line in SHA256SUMS" if ok else
                "manifest.json differs from the hash in SHA256SUMS (edited or re-dated after signing)")
     _check_manifest(name, manifest, problem, entries, checks)
-    if key is not None and (why := trust.when_not_active(key, manifest.get("committed_at"))):
-        checks.add(name, "signer", False, f"the round is {why}")
+    if key is not None and (inactive := trust.when_not_active(key, manifest.get("committed_at"))):
+        checks.add(name, "signer", False, f"the round is {inactive}")
     if (folder / RESPONSES).is_file():
         from .responses import check_responses
 
@@ -254,7 +255,8 @@ def _check_manifest(name: str, m: dict, problem: str | None, entries: list, chec
     checks.add(name, "manifest", not problems, "; ".join(problems) or
                f"canonical; round {name} as its folder; {count} items; committed_at {m.get('committed_at')} "
                "(the signer's claim)")
-    merkle = m.get("merkle") if isinstance(m.get("merkle"), dict) else {}
+    stored_merkle = m.get("merkle")
+    merkle: dict = stored_merkle if isinstance(stored_merkle, dict) else {}
     digests = [bytes.fromhex(d) for p, d in entries if p != MANIFEST]
     got = merkle_root(digests).hex()
     ok = merkle.get("root") == got and merkle.get("size") == len(digests)
@@ -279,7 +281,8 @@ def _check_reveal(name: str, folder: Path, sums: bytes, manifest: dict, trust: T
     checks.add(name, "reveal statement", not problems, "; ".join(problems) or
                f"{REVEAL} reveals this round's {stmt.get('item_count')} items on {stmt.get('revealed_at')} "
                "(the signer's claim)")
-    signer = stmt.get("signer") if isinstance(stmt.get("signer"), dict) else {}
+    stored_signer = stmt.get("signer")
+    signer: dict = stored_signer if isinstance(stored_signer, dict) else {}
     key = check_signature(name, "reveal signature", folder / REVEAL_SIG, data, signer, REVEAL_NAMESPACE,
                           trust, checks)
     if key is not None and (why := trust.when_not_active(key, stmt.get("revealed_at"))):
@@ -294,14 +297,16 @@ def _check_revealed(name: str, folder: Path, entries: list, m: dict, checks: Che
     uncommitted = sorted(present - set(listed))
     changed = sorted(p for p in set(listed) & present if sha256_hex((folder / p).read_bytes()) != listed[p])
     checks.add(name, "revealed items", not withheld and not changed, "; ".join(filter(None, [
-        withheld and f"{len(withheld)} of {len(listed)} committed item(s) withheld, though the signed reveal "
-                     f"statement says the round is revealed: {withheld[:5]}",
-        changed and f"{len(changed)} item(s) differ from their commitment: {changed[:5]}"]))
+        f"{len(withheld)} of {len(listed)} committed item(s) withheld, though the signed reveal "
+        f"statement says the round is revealed: {withheld[:5]}" if withheld else None,
+        f"{len(changed)} item(s) differ from their commitment: {changed[:5]}" if changed else None]))
         or f"all {len(listed)} committed items are published and match")
     checks.add(name, "no uncommitted items", not uncommitted,
                f"{len(uncommitted)} published file(s) not in SHA256SUMS: {uncommitted[:5]}" if uncommitted
                else "the published item set equals the committed set")
-    problems, ids, salts = [], {}, {}
+    problems: list[str] = []
+    ids: dict[str, str] = {}  # item id -> the file that holds it
+    salts: dict[str, object] = {}  # file -> its salt, as read
     for p in sorted(set(listed) & present):
         data = (folder / p).read_bytes()
         item, found = item_problems(data, str(m.get("benchmark")), name, opaque_id_of(p))

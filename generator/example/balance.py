@@ -89,15 +89,12 @@ def balance_report(items: list[dict]) -> dict:
     """Compare the public and private halves overall and per dataset."""
     datasets = sorted({i["dataset"] for i in items})
     split = {h: [i for i in items if i["half"] == h] for h in HALVES}
-    report = {
-        "threshold": THRESHOLD,
-        "rule": RULE,
-        "overall": _compare(split["public"], split["private"]),
-        "datasets": {ds: _compare([i for i in split["public"] if i["dataset"] == ds],
-                                  [i for i in split["private"] if i["dataset"] == ds])
-                     for ds in datasets},
-    }
-    worst = [report["overall"]["max_abs_d"]] + [v["max_abs_d"] for v in report["datasets"].values()]
+    overall = _compare(split["public"], split["private"])
+    per_dataset = {ds: _compare([i for i in split["public"] if i["dataset"] == ds],
+                                [i for i in split["private"] if i["dataset"] == ds])
+                   for ds in datasets}
+    report: dict[str, object] = {"threshold": THRESHOLD, "rule": RULE, "overall": overall, "datasets": per_dataset}
+    worst = [overall["max_abs_d"]] + [v["max_abs_d"] for v in per_dataset.values()]
     report["max_abs_d"] = "inf" if "inf" in worst else max(worst)
     return report
 

@@ -132,7 +132,7 @@ def render(p: dict, rng: random.Random) -> dict:
     subtotal = sum((a for *_, a in lines), Decimal(0))
     vat = L.money(subtotal * rate / 100, cur)
     total = subtotal + vat
-    rate_txt = L.fmt_percent(rate, loc, max(0, -rate.normalize().as_tuple().exponent))
+    rate_txt = L.fmt_percent(rate, loc, L.places_of(rate))
     terms = TERMS[loc].format(n=p["net"])
 
     out = [vendor, *C.address(rng, loc)]

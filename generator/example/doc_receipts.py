@@ -68,8 +68,7 @@ RATES = {"en-US": ["6.25", "7", "8.25", "8.875"], "en-GB": ["20"], "de-DE": ["19
 
 
 def rate_text(rate: Decimal, locale: str) -> str:
-    places = max(0, -rate.normalize().as_tuple().exponent)
-    return L.fmt_percent(rate, locale, places)
+    return L.fmt_percent(rate, locale, L.places_of(rate))
 
 
 def plan(rng: random.Random, locale: str) -> dict:

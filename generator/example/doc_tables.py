@@ -68,7 +68,7 @@ def render(p: dict, rng: random.Random) -> dict:
     heads = [lab["q"].format(i=i) for i in range(1, 5)] + ([lab["fy"]] if p["fy_column"] else [])
     cells = {}
     for key in order:
-        vals = list(rows[key]) + ([sum(rows[key])] if p["fy_column"] else [])
+        vals = list(rows[key]) + ([sum(rows[key], Decimal(0))] if p["fy_column"] else [])
         cells[key] = [L.fmt_number(v, loc, 0) for v in vals]
     names = {k: f"{lab[k[0]]} {k[1]}" for k in order}
     w0 = max(len(n) for n in names.values()) + 2
@@ -101,7 +101,7 @@ def render(p: dict, rng: random.Random) -> dict:
         q, v = cell("units", y)
         fields.append(C.field(f"units_sold_q{q}_{y}", "count",
                               "printed" if p["units_row"] else "missing", int(v)))
-    fy = {y: sum(rows[("rev", y)]) for y in YEARS}
+    fy = {y: sum(rows[("rev", y)], Decimal(0)) for y in YEARS}
     fields.append(C.money_field("revenue_fy2025", "printed" if p["fy_column"] else "computed",
                                 fy[2025], cur))
     multi = 0

@@ -201,13 +201,13 @@ class Doc:
 
     # --- structures ---------------------------------------------------------------------------
     def line_items(self) -> list[tuple[str, Decimal]] | None:
-        items = []
+        items: list[tuple[str, Decimal]] = []
         dash = [i for i, l in enumerate(self.lines) if re.fullmatch(r"-{10,}", l)]
         if len(dash) >= 2:
             for line in self.lines[dash[0] + 1:dash[1]]:
                 m = re.match(r"(.*?\S)\s{2,}(\S.*)$", line)
                 vals = self.amounts(m.group(2)) if m else []
-                if vals:
+                if m and vals:
                     items.append((m.group(1), vals[-1]))
             return items or None
         for line in self.lines:
@@ -216,12 +216,14 @@ class Doc:
                 items.append((m.group(1), self.amounts(m.group(2))[-1]))
             m = re.match(rf"^(\S.*?)\s{{2,}}(\d+)\s{{2,}}({self.num})\s{{2,}}({self.num})\s*$",
                          line)
-            if m:
-                items.append((m.group(1), parse_number(m.group(4), self.loc)))
+            # a token matched by self.num always parses; the check only makes that explicit
+            if m and (amount := parse_number(m.group(4), self.loc)) is not None:
+                items.append((m.group(1), amount))
         return items or None
 
-    def table(self) -> dict[tuple[str, int], list[Decimal]]:
-        rows = {}
+    def table(self) -> dict[tuple[str, int], list[Decimal | None]]:
+        """Rows of a quarterly table by (kind, year); a cell that is not a number is None."""
+        rows: dict[tuple[str, int], list[Decimal | None]] = {}
         keys = {"rev": ["revenue", "turnover", "umsatz", "chiffre d'affaires", "ingresos", "売上高"],
                 "cost": ["operating costs", "betriebskosten", "charges d'exploitation",
                          "costos operativos", "営業費用"],
@@ -300,7 +302,8 @@ def _field(doc: Doc, name: str, ftype: str, places, cache: dict):
             m = re.search(rf"({doc.num})\s*%", rest)
             if m:
                 v = parse_number(m.group(1), doc.loc)
-                return format(v.quantize(Decimal(1).scaleb(-(places or 0))), "f")
+                if v is not None:  # always: the token matched doc.num
+                    return format(v.quantize(Decimal(1).scaleb(-(places or 0))), "f")
     if ftype == "count":
         v = doc.money_after(name)
         return int(v) if v is not None and v == v.to_integral_value() else None
@@ -326,7 +329,10 @@ def _table_field(doc: Doc, name: str, ftype: str, places, cache: dict):
     m = re.fullmatch(r"revenue_fy(\d{4})", name)
     if m:
         rev = rows.get(("rev", int(m.group(1))))
-        return _money(sum(rev[:4]), doc.cur) if rev and None not in rev[:4] else None
+        if not rev:
+            return None
+        quarters = [v for v in rev[:4] if v is not None]
+        return _money(sum(quarters, Decimal(0)), doc.cur) if len(quarters) == len(rev[:4]) else None
     return None  # growth rates: not attempted by this baseline
 
 
@@ -341,10 +347,13 @@ def extract(item: dict) -> dict:
     dec = lambda k: Decimal(out[k]) if out.get(k) is not None else None  # noqa: E731
     names = {n for n, _, _ in requests}
     if "subtotal" in names and out["subtotal"] is None and items:
-        out["subtotal"] = _money(sum(a for _, a in items), doc.cur)
+        out["subtotal"] = _money(sum((a for _, a in items), Decimal(0)), doc.cur)
     for tax in ("tax", "vat_amount"):
-        if tax in names and out[tax] is None and dec("total") is not None and dec("subtotal") is not None:
-            out[tax] = _money(dec("total") - dec("subtotal"), doc.cur)
+        if tax in names and out[tax] is None:
+            total = dec("total")
+            subtotal = dec("subtotal") if total is not None else None
+            if total is not None and subtotal is not None:
+                out[tax] = _money(total - subtotal, doc.cur)
     if "due_date" in names and out["due_date"] is None and out.get("invoice_date"):
         m = re.search(r"(?:net|neto)\s+(\d+)|(\d+)\s*(?:tage|jours|日以内)", doc.text, re.I)
         if m:

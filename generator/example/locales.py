@@ -84,6 +84,14 @@ def canon_money(value: Decimal, currency: str) -> str:
     return format(money(value, currency), "f")
 
 
+def places_of(value: Decimal) -> int:
+    """Decimal places a finite number needs once its trailing zeros are dropped ("8.250" -> 2, "20" -> 0)."""
+    exponent = value.normalize().as_tuple().exponent
+    if not isinstance(exponent, int):  # "n" or "F": NaN or infinity (a signalling NaN raises above)
+        raise ValueError(f"{value} is not a finite number")
+    return max(0, -exponent)
+
+
 def canon_number(value: Decimal, places: int) -> str:
     return format(quantize(value, places), "f")
 
@@ -96,7 +104,7 @@ def fmt_number(value: Decimal, locale: str, places: int, group: bool = True) -> 
     text = format(abs(q), "f")
     whole, _, frac = text.partition(".")
     if group:
-        parts = []
+        parts: list[str] = []
         while len(whole) > 3:
             parts.insert(0, whole[-3:])
             whole = whole[:-3]

@@ -47,6 +47,6 @@ def make_subset(chars: set[str], out: Path = FONT_PATH, source: Path = SOURCE_TT
     sub.subset(font)
     cmap = font.getBestCmap()
     subset.save_font(font, str(out), options)
-    chars = "".join(sorted(chr(c) for c in cmap if c >= 0x20))
-    out.with_name(out.stem + ".chars.txt").write_text(chars, encoding="utf-8")
+    kept = "".join(sorted(chr(c) for c in cmap if c >= 0x20))
+    out.with_name(out.stem + ".chars.txt").write_text(kept, encoding="utf-8")
     return out

@@ -130,7 +130,7 @@ def label_cli(text: str) -> tuple[list[dict], list[str]]:
         fields.append(_f("issuing_office", "text", "printed", office))
     temp = re.search(r"^TEMPERATURE \(F\)\s*$(.*?)^\s*$", text, re.M | re.S)
     block = temp.group(1) if temp else None
-    rows = {k: None for k in ("MAXIMUM", "MINIMUM")}
+    rows: dict[str, str | None] = {k: None for k in ("MAXIMUM", "MINIMUM")}
     if block:
         for r in TEMP_ROW.finditer(block):
             rows[r.group(1)] = rows[r.group(1)] or r.group(0)

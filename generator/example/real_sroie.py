@@ -169,9 +169,9 @@ def label(record: dict) -> tuple[dict | None, list[str]]:
     if number is not None:
         fields.append(_f("receipt_number", "identifier", number[0], number[1],
                          "labeller rule: receipt/invoice/bill number label"))
-    fields.append(_f("card_last4", "identifier", "missing", None, "labeller rule: no card digits")
-                  if not re.search(r"\d{4}\b", _after_card(text)) else None)
-    return {"text": text, "fields": [f for f in fields if f is not None]}, []
+    if not re.search(r"\d{4}\b", _after_card(text)):
+        fields.append(_f("card_last4", "identifier", "missing", None, "labeller rule: no card digits"))
+    return {"text": text, "fields": fields}, []
 
 
 def _after_card(text: str) -> str:

@@ -174,7 +174,9 @@ def write_example_results(results_dir: Path, items: list[dict], reference_date: 
     written: list[Path] = []
     if baselines:
         if extract is None:
-            from generator.example.extractor import extract
+            from generator.example.extractor import extract as rule_based
+
+            extract = rule_based
         answers = {"baseline-rules": _rules_answer(extract), "baseline-null": _null_answer}
         for spec in BASELINES:
             run = _Run(_meta(spec["run_id"], spec["model"], spec["provider"], spec["hosting"],

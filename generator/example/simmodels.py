@@ -21,7 +21,7 @@ import json
 import math
 import threading
 import time
-from typing import Callable
+from typing import Callable, TypeVar, cast
 
 from generator.example.image_profiles import image_profile
 from generator.example.ocr import OCR_BASELINE, OcrError, ocr_answer
@@ -33,6 +33,7 @@ from generator.harness.simulation import DEFAULT_SEED, FAULT_STATUS, RETRY_AFTER
 
 __all__ = ["DEFAULT_SEED", "RETRY_AFTER_S", "SLOW_FACTOR", "Faults", "Reply", "SimModels", "error_reply",
            "null_answer", "rules_answer", "usage_for"]  # the server's parts, kept importable from here
+_T = TypeVar("_T")
 
 def null_answer(item: dict) -> str:
     return to_json({f["name"]: None for f in item["fields"]})
@@ -69,7 +70,9 @@ class SimModels:
         profiles = PROFILES if profiles is None else profiles
         self.profiles: dict[tuple[str, str], Profile] = {(p.provider, p.model): p for p in profiles}
         if extract is None:
-            from generator.example.extractor import extract
+            from generator.example.extractor import extract as rule_based
+
+            extract = rule_based
         answers = {"baseline-rules": rules_answer(extract), "baseline-null": null_answer}
         self.baselines = {(b["provider"], b["model"]): (b["run_id"], answers[b["run_id"]]) for b in BASELINES}
         self.image_baselines = {(OCR_BASELINE["provider"], OCR_BASELINE["model"]): OCR_BASELINE["run_id"]}
@@ -84,13 +87,14 @@ class SimModels:
             out.setdefault(provider, []).append(model)
         return out
 
-    def _cached(self, key: tuple, make: Callable[[], object]) -> object:
+    def _cached(self, key: tuple, make: Callable[[], _T]) -> _T:
         with self._lock:
             if key not in self._cache:
                 if len(self._cache) > 50_000:
                     self._cache.clear()
                 self._cache[key] = make()
-            return self._cache[key]
+            # a key's first element (the run id) fixes what `make` returns: an answer or a SimCall
+            return cast(_T, self._cache[key])
 
     def _attempt_number(self, key: tuple, given: int | None) -> int:
         with self._lock:
@@ -152,7 +156,7 @@ class SimModels:
                                 lambda: simulate_call(profile, item, repeat, self.seed))
             sim = call.attempts[min(number, len(call.attempts) - 1)]
             delay_s = sim.latency_ms / 1000 * self.scale
-            if sim.error == "timeout":
+            if sim.error == "timeout" or sim.status is None:  # no status: no answer came
                 return Reply("hang")
             if sim.status != 200:
                 headers = self._retry_after(sim.wait_after_ms) if sim.status == 429 else None

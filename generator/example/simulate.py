@@ -98,7 +98,7 @@ def _eligible(field: dict, locale: str) -> list[str]:
 
 def _swappable(text: str) -> bool:
     m = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", text)
-    return bool(m) and int(m[3]) <= 12 and m[2] != m[3]
+    return m is not None and int(m[3]) <= 12 and m[2] != m[3]
 
 
 def _misread(text: str, rng: random.Random, identifier: bool) -> str:
@@ -276,7 +276,9 @@ def simulate_call(profile: Profile, item: dict, repeat: int, seed: int = 0) -> S
     errors += field_errors
     text = to_json(answer, profile.indent)
     style = _pick(arng, rates, ("refusal", "truncated", "prose_wrap", "code_fence"))
-    content, refusal, finish = text, None, "stop"
+    content: str | None = text
+    refusal: str | None = None
+    finish = "stop"
     if style == "refusal":
         sentence = arng.choice(_REFUSALS)
         content, refusal = (None, sentence) if arng.random() < 0.5 else (sentence, None)
@@ -305,7 +307,8 @@ def simulate_call(profile: Profile, item: dict, repeat: int, seed: int = 0) -> S
             errors.append((retry, ""))
             status, median = (429, 60) if retry == "retry_429" else (503, 300)
             attempts.append(Attempt(status, None, _latency(trng, median, 0.4)))
-        out_tokens = estimate_tokens(content if content is not None else refusal)
+        # exactly one of content and refusal is set (a refusal leaves content None)
+        out_tokens = estimate_tokens(content if content is not None else refusal or "")
         latency = _latency(trng, profile.latency_median_ms, profile.latency_sigma)
         attempts.append(Attempt(200, None, round(latency + out_tokens
                                                  * profile.ms_per_output_token, 1)))

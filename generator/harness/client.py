@@ -32,6 +32,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 
@@ -212,7 +213,7 @@ class ChatClient:
         headers = {}
         if self.simulation_headers:
             headers = {"x-tally-repeat": str(repeat), "x-tally-attempt": str(number)}
-        attempt = {"start": now_stamp(), "status": None, "error": None, "latency_ms": None}
+        attempt: dict[str, Any] = {"start": now_stamp(), "status": None, "error": None, "latency_ms": None}
         started = time.perf_counter()
         body: dict | None = None
         wait: float | None = None

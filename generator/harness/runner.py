@@ -139,8 +139,7 @@ async def execute(spec: RunSpec, progress: Progress | None = None) -> RunOutcome
         outcome = RunOutcome(spec.id, store.dir, len(todo), len(todo) - len(pending),
                              torn_bytes=store.torn_bytes + log.torn_bytes,
                              unit="call" if environment is None else "episode")
-        own = progress is None
-        if own:
+        if progress is None:
             progress = Progress(len(todo), f"{spec.id} ", enabled=False)
         else:
             progress.add_total(len(todo))

@@ -65,13 +65,13 @@ class SimServer:
     def start_in_thread(self) -> int:
         """Start on a background thread's event loop; return the port."""
         ready = threading.Event()
-        self._loop = asyncio.new_event_loop()
+        loop = self._loop = asyncio.new_event_loop()
 
         def run() -> None:
-            asyncio.set_event_loop(self._loop)
-            self._loop.run_until_complete(self.start())
+            asyncio.set_event_loop(loop)
+            loop.run_until_complete(self.start())
             ready.set()
-            self._loop.run_forever()
+            loop.run_forever()
 
         self._thread = threading.Thread(target=run, name="tally-sim-server", daemon=True)
         self._thread.start()
@@ -98,6 +98,8 @@ class SimServer:
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
+        if task is None:  # asyncio.start_server runs each connection's handler as a task
+            raise RuntimeError("a connection handler must run as an asyncio task")
         self._tasks.add(task)
         try:
             while True:
