@@ -298,7 +298,9 @@ class Gate:
                 continue
             agreement.differing += 1
             if len(agreement.differences) < MAX_LISTED:
-                unit = (a or b)[0]
+                row = a if a is not None else b
+                assert row is not None  # a == b when both are missing
+                unit = row[0]
                 agreement.differences.append(Difference(run_score.run.id, key[0], key[1], unit, _show(a), _show(b),
                                                         self._value(run_score, key, unit)))
 

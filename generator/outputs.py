@@ -61,7 +61,7 @@ def verdict_lines(r) -> bytes:
             return r.files.csv()
         t = r.verdicts
         cell = _Cells()
-        columns = (repeat(cell(csv_safe(t.run)), len(t)), cell.column(t.item), map(str, t.repeat),
+        columns = (repeat(cell(str(csv_safe(t.run))), len(t)), cell.column(t.item), map(str, t.repeat),
                    cell.column(t.unit), cell.column(t.kind), cell.column(t.verdict), map(str, t.points),
                    cell.column(t.reason), cell.column(t.order))
         r.held_csv = _lines(columns).encode("utf-8", "backslashreplace")

@@ -154,7 +154,8 @@ def score(loaded: list[LoadedSuite], root: Path, jobs: int = 1, gate: bool = Tru
             scratch = Path(tempfile.mkdtemp(prefix="tally-public-"))
             folder = scratch / ls.suite.name
         public = {i.id: k for k, i in enumerate(i for i in ls.items if i.half == "public")}  # items sorted by id
-        then = functools.partial(offload, folder=folder, public=public) if offload_to_files and public_dir else None
+        then = (functools.partial(offload, folder=folder, public=public)
+            if offload_to_files and public_dir and folder is not None else None)
         stored = _Stored(ls, log, cache, g if client is None else None, keys, cached, unchecked, folder, then)
         total = sum(r.responses.stat().st_size for r in ls.runs)
         scoring = Scoring(ls.plugin, ls.items, log, folder)

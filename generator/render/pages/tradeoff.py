@@ -3,6 +3,7 @@ against hosted ones on speed or cost)."""
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from decimal import Decimal
 
 from ..charts import dominance, tradeoff
@@ -17,7 +18,7 @@ def headline_family(sd: SuiteView) -> tuple[str, dict, dict]:
     return key, st, st.get("pairwise", {}).get(metric, {})
 
 
-def tradeoff_charts(sd: SuiteView, prefix: str, highlight: set[str] = frozenset()) -> list[dict]:
+def tradeoff_charts(sd: SuiteView, prefix: str, highlight: AbstractSet[str] = frozenset()) -> list[dict]:
     key, st, fam = headline_family(sd)
     metric = sd.stats["headline"]["metric"]
     calls = {(p["a"], p["b"]): p["call"] for p in fam.get("pairs", [])}
