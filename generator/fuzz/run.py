@@ -25,13 +25,14 @@ from .engine import Case, Generator, Hints
 __all__ = ["Finding", "FuzzReport", "fuzz_suite"]
 
 SHOWN_CHARS = 600  # of a finding's reply, in a report
+SLOW_SECONDS = 2.0  # scorer A taking longer than this on one reply is a failure ("slow A")
 
 
 @dataclass(frozen=True)
 class Finding:
     """One failing case: a difference of the scorers, or a crash of one of them."""
 
-    kind: str  # "difference" | "crash A" | "crash B"
+    kind: str  # "difference" | "crash A" | "crash B" | "slow A"
     case: int
     how: str
     item: str
@@ -53,13 +54,14 @@ class FuzzReport:
     differences: int = 0
     crash_a: int = 0
     crash_b: int = 0
+    slow_a: int = 0  # replies scorer A took more than SLOW_SECONDS to score (a reply must not stall a rescore)
     skipped: int = 0  # cases whose item the suite itself rejects (not scored)
     seconds: float = 0.0
     findings: list[Finding] = field(default_factory=list)
 
     @property
     def failures(self) -> int:
-        return self.differences + self.crash_a + self.crash_b
+        return self.differences + self.crash_a + self.crash_b + self.slow_a
 
     @property
     def ok(self) -> bool:
@@ -68,7 +70,8 @@ class FuzzReport:
     def summary(self) -> str:
         return (f"{self.suite}: {self.cases:,} cases ({self.rows:,} verdict rows, seed {self.seed}) in "
                 f"{self.seconds:.1f} s: {self.differences} differences, {self.crash_a} crashes of scorer A, "
-                f"{self.crash_b} crashes of scorer B" + (f", {self.skipped} items rejected" if self.skipped else ""))
+                f"{self.crash_b} crashes of scorer B, {self.slow_a} slow replies"
+                + (f", {self.skipped} items rejected" if self.skipped else ""))
 
 
 def _line(obj: dict) -> bytes:
@@ -143,9 +146,10 @@ def _rows_b(out: object) -> list[Row] | None:
 
 
 def fuzz_suite(suite: Suite, cases: int, seed: int = 1, batch: int = 2000, hints: Hints | None = None,
-               keep: int = 20, node: str | None = None,
+               keep: int = 20, node: str | None = None, stop_after: int = 0,
                progress: Callable[[FuzzReport], None] | None = None) -> FuzzReport:
-    """`cases` generated cases (seeded) through both scorers; the first `keep` failures are kept."""
+    """`cases` generated cases (seeded) through both scorers; the first `keep` failures are kept.
+    With `stop_after`, stops after the batch in which that many failures were found."""
     gen = Generator(suite, seed, hints)
     report = FuzzReport(suite.name, seed)
     scorer_a = _ScorerA(suite)
@@ -170,6 +174,8 @@ def fuzz_suite(suite: Suite, cases: int, seed: int = 1, batch: int = 2000, hints
             for k, case in enumerate(usable):
                 _compare(report, scorer_a, case, scorer_a.item(case.item), by_case.get(k), keep)
             report.cases += len(chunk)
+            if stop_after and report.failures >= stop_after:
+                break
             if any(out is None for out in outputs):  # scorer B has ended: start another
                 _close(process)
                 process = ScorerBProcess([suite], node)
@@ -192,27 +198,34 @@ def _close(process: ScorerBProcess) -> None:
 def _compare(report: FuzzReport, scorer_a: _ScorerA, case: Case, item: Item | None, out_b: object,
              keep: int) -> None:
     assert item is not None
-    kind = ""
+    kinds = []
+    start = time.perf_counter()
     try:
         a: list[Row] | str = scorer_a.rows(item, case.record)
     except Exception as exc:  # noqa: BLE001 - a crash of scorer A is what is counted
         a = f"raised {type(exc).__name__}: {str(exc)[:300]}"
         report.crash_a += 1
-        kind = "crash A"
+        kinds.append("crash A")
+    took = time.perf_counter() - start
+    if took > SLOW_SECONDS:
+        report.slow_a += 1
+        kinds.append("slow A")
     b = _rows_b(out_b)
     if b is None:
         report.crash_b += 1
-        kind = kind or "crash B"
-    elif not kind:
+        kinds.append("crash B")
+    elif isinstance(a, list):
         report.rows += len(b)
         if a != b:
             report.differences += 1
-            kind = "difference"
-    if kind and len(report.findings) < keep:
+            kinds.append("difference")
+    if kinds and len(report.findings) < keep:
         a_text = a if isinstance(a, str) else _show_rows(a, b)
+        if "slow A" in kinds:
+            a_text = f"took {took:.1f} s; " + a_text
         b_text = f"error: {str(out_b)[:300]}" if b is None else _show_rows(b, a if isinstance(a, list) else None)
-        report.findings.append(Finding(kind, case.index, case.how, str(case.item.get("id")), _shown(case.record),
-                                       a_text, b_text))
+        report.findings.append(Finding(", ".join(kinds), case.index, case.how, str(case.item.get("id")),
+                                       _shown(case.record), a_text, b_text))
 
 
 def _show_rows(rows: list[Row], other: list[Row] | None) -> str:
