@@ -10,6 +10,7 @@ scorer B answering a line with an error (or ending): each one is a failure, like
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from .engine import Case, Generator, Hints
 
 __all__ = ["Finding", "FuzzReport", "fuzz_suite"]
 
+_RUNS = re.compile(r"(.{1,8}?)\1{9,}", re.S)  # a repeated piece, shown as <piece xN> in a report
 SHOWN_CHARS = 600  # of a finding's reply, in a report
 SLOW_SECONDS = 2.0  # scorer A taking longer than this on one reply is a failure ("slow A")
 
@@ -87,7 +89,8 @@ def _shown(record: dict) -> str:
     except (KeyError, IndexError, TypeError):
         content = None
     text = content if isinstance(content, str) else json.dumps(record, default=str)
-    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + f"... ({len(text):,} characters)"
+    short = _RUNS.sub(lambda m: f"<{m.group(1)} x{len(m.group(0)) // len(m.group(1))}>", text)
+    return short if len(short) <= SHOWN_CHARS else short[:SHOWN_CHARS] + f"... ({len(text):,} characters)"
 
 
 Row = tuple[str, str, object, str]
