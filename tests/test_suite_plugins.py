@@ -34,7 +34,7 @@ def test_the_scaffold_checks_rescores_and_builds_in_a_fresh_folder(tmp_path):
     assert (root / "tally.toml").read_text() == '[suites]\npaths = ["plugins"]\n'
     checked = tally("suite", "check", "demo", "--root", str(root))
     assert checked.exit_code == 0, checked.output
-    assert "demo: ok (7 shared cases)" in checked.output
+    assert "demo: ok (7 shared cases, 500 fuzz cases)" in checked.output
     rescored = tally("rescore", "--root", str(root), "-q")
     assert rescored.exit_code == 0, rescored.output
     assert "compared 2 verdicts, 0 differ" in rescored.output
