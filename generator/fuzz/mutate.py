@@ -177,8 +177,12 @@ def mutate_tree(rnd: random.Random, tree: object, hints, vocabulary) -> object:
     elif roll < 0.62:
         node[key] = deep(rnd, rnd.choice(DEPTHS))  # type: ignore[index]
     elif roll < 0.7 and isinstance(node, dict):
-        node[key] = Dup(mutate_leaf(rnd, value, hints) if not isinstance(value, (dict, list)) else None, value) \
-            if rnd.random() < 0.5 else Dup(value, mutate_leaf(rnd, value, hints))
+        form = rnd.randrange(3)
+        other = mutate_leaf(rnd, value, hints) if not isinstance(value, (dict, list)) else None
+        if form == 2:  # a repeated key whose first value nests past a limit: the limit is on the text
+            node[key] = Dup(deep(rnd, rnd.choice(DEPTHS)), value)
+        else:
+            node[key] = Dup(other, value) if form == 0 else Dup(value, other)
     elif roll < 0.78:
         if isinstance(node, dict):
             del node[key]
