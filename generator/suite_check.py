@@ -144,6 +144,7 @@ def scaffold(root: Path, name: str, plugins: str = "plugins") -> list[Path]:
         root / plugins / name / "__init__.py": "plugin__init__.py.tmpl",
         root / plugins / name / "scorer.js": "scorer.js.tmpl",
         root / plugins / name / "vectors.json": "vectors.json.tmpl",
+        root / plugins / name / "fuzzcases.py": "fuzzcases.py.tmpl",
         root / "content" / "suites" / name / "suite.toml": "suite.toml.tmpl",
         root / "content" / "suites" / name / "prompt.toml": "prompt.toml.tmpl",
         root / "content" / "suites" / name / "items" / "main.public.jsonl": "items.public.jsonl.tmpl",
