@@ -30,6 +30,7 @@ from .tree import Num, Raw, dump, find_answer
 __all__ = ["Case", "Generator", "Hints", "hints_of"]
 
 JsonObject = dict
+MAX_TEXT = 2_000_000  # characters of a generated reply
 
 
 @dataclass(frozen=True)
@@ -192,6 +193,9 @@ class Generator:
         if rnd.random() < 0.25:
             text = hostile_text(rnd, text)
             how += "+hostile inside"
+        if len(text) > MAX_TEXT:  # mutations compound: keep a reply to a size a model could send
+            text = dump(copy.deepcopy(seed.answer), rnd) if seed.answer is not None else text[:MAX_TEXT]
+            how = "seed answer (mutations too long)"
         content = before + text + after
         if rnd.random() < 0.1:
             content = hostile_text(rnd, content)

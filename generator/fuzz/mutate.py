@@ -190,6 +190,8 @@ def mutate_tree(rnd: random.Random, tree: object, hints, vocabulary) -> object:
             del node[key]  # type: ignore[arg-type]
     elif roll < 0.86 and isinstance(node, list):
         copies = rnd.choice((1, 1, 2, hints.list_limit - len(node), hints.list_limit + 1 - len(node)))
+        if len(repr(value)) > 2000:  # a long or deep value is not repeated hundreds of times
+            copies = min(copies, 2)
         node[key:key] = [value] * max(copies, 1)  # type: ignore[index]
     elif roll < 0.92 and vocabulary.keys and isinstance(node, dict):
         node[rnd.choice(vocabulary.keys)] = vocabulary.value(rnd)

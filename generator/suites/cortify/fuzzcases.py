@@ -7,6 +7,9 @@ the tolerance included; `patron` and `clasificacion` compare after trimming and 
 
 from __future__ import annotations
 
+import copy
+import functools
+import json
 import random
 from decimal import Decimal
 
@@ -48,3 +51,38 @@ def answers(rnd: random.Random, item: dict) -> list[object]:
     rnd.shuffle(near)
     repeated = exact + exact[: rnd.randint(0, len(exact))]
     return [exact, {"hallazgos": exact}, near, {"hallazgos": near, "otro": 1}, repeated, [exact[0]] * 501 if exact else []]
+
+
+SMALL = ("0.00", "0.50", "1.00", "100.00")  # true amounts whose tolerance is the 1.00 floor, or exactly 1 %
+HOSTILE = ("0e1000001", "1e-1000001", "0e1000000", "1e-1000000", "-0", "0.0e0", "1.00", "1.01", "-1.00", "2.00",
+           "101.00", "101.01", "98.99", "99.00", "0e99999999999999999999")
+
+
+@functools.cache
+def _small_items() -> tuple[dict, ...]:
+    """Shared cases' items with one true amount made small (the tolerance's 1.00 floor and its edge)."""
+    from . import SUITE
+
+    out = []
+    for case in SUITE.vector_cases()[:30]:
+        true = case.item.get("hallazgos")
+        if isinstance(true, list) and true and isinstance(true[0], dict):
+            for amount in SMALL:
+                item = copy.deepcopy(case.item)
+                item["hallazgos"][0]["monto"] = amount
+                out.append(item)
+    return tuple(out)
+
+
+def cases(rnd: random.Random) -> tuple[dict, dict]:
+    """A prediction of a small true amount, its monto a hostile or boundary number."""
+    item = rnd.choice(_small_items())
+    findings = [dict(h) for h in item["hallazgos"]]
+    literal = rnd.choice(HOSTILE)
+    findings[0]["monto"] = Num(literal) if rnd.random() < 0.7 else literal
+    body = "[" + ", ".join(
+        "{" + ", ".join(f'"{k}": ' + (str(v) if isinstance(v, Num) else json.dumps(v)) for k, v in h.items()) + "}"
+        for h in findings) + "]"
+    record = {"item": item["id"], "repeat": 0, "attempts": [{"status": 200, "error": None}],
+              "response": {"choices": [{"index": 0, "message": {"role": "assistant", "content": body}}]}}
+    return item, record
