@@ -135,3 +135,21 @@ def test_every_built_in_suite_has_boundary_answers(suite):
     made = [a for case in suite.vector_cases()[:40] for a in hints.answers(rnd, case.item)]
     assert made, f"{suite.name}: no boundary answers from its shared cases' items"
     assert all(isinstance(dump(a), str) for a in made)
+
+
+@needs_node
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")  # the writer's broken pipe
+def test_a_reply_that_ends_scorer_b_is_one_crash_and_the_rest_are_scored(tmp_path):
+    """Scorer B's process ends on one reply: that case is the crash, and a new process scores the rest."""
+    scaffold(tmp_path, "demo")
+    script = tmp_path / "plugins" / "demo" / "scorer.js"
+    text = script.read_text(encoding="utf-8")
+    script.write_text(text.replace("var read = C.readRecord(record);", "var read = C.readRecord(record);\n"
+                                   "    if (read.content === 'STOP') process.exit(3);"), encoding="utf-8")
+    (tmp_path / "plugins" / "demo" / "fuzzcases.py").write_text(
+        "def answers(rnd, item):\n    return ['STOP'] if rnd.random() < 0.05 else []\n", encoding="utf-8")
+    suite = load_registry(tmp_path).get("demo")
+    report = fuzz_suite(suite, 600, seed=SEED, batch=300, keep=1000)
+    stops = [f for f in report.findings if f.content == "STOP"]
+    assert stops and report.crash_b == len(stops) and all(f.kind == "crash B" for f in stops)
+    assert report.rows > 400  # every other case was scored by a scorer B

@@ -165,23 +165,12 @@ def fuzz_suite(suite: Suite, cases: int, seed: int = 1, batch: int = 2000, hints
             items = [scorer_a.item(c.item) for c in chunk]
             usable = [c for c, item in zip(chunk, items) if item is not None]
             report.skipped += len(chunk) - len(usable)
-            lines, index = _requests(name, usable)
-            outputs = process.score(lines)
-            by_case: dict[int, object] = {}
-            define_error: object = None
-            for out, k in zip(outputs, index):
-                if k is None:
-                    define_error = None if isinstance(out, dict) and "defined" in out else out
-                else:
-                    by_case[k] = define_error if define_error is not None else out
+            by_case, process = _score_b(process, suite, node, name, usable)
             for k, case in enumerate(usable):
                 _compare(report, scorer_a, case, scorer_a.item(case.item), by_case.get(k), keep)
             report.cases += len(chunk)
             if stop_after and report.failures >= stop_after:
                 break
-            if any(out is None for out in outputs):  # scorer B has ended: start another
-                _close(process)
-                process = ScorerBProcess([suite], node)
             if progress is not None:
                 report.seconds = time.perf_counter() - start
                 progress(report)
@@ -189,6 +178,35 @@ def fuzz_suite(suite: Suite, cases: int, seed: int = 1, batch: int = 2000, hints
         _close(process)
     report.seconds = time.perf_counter() - start
     return report
+
+
+def _score_b(process: ScorerBProcess, suite: Suite, node: str | None, name: bytes,
+             cases: list[Case]) -> tuple[dict[int, object], ScorerBProcess]:
+    """Scorer B's output for each case (by position in `cases`), and the process to go on with. When
+    scorer B ends on a line, that line's case gets no output (a crash); a new process scores the rest."""
+    by_case: dict[int, object] = {}
+    todo = list(range(len(cases)))
+    while todo:
+        lines, index = _requests(name, [cases[k] for k in todo])
+        outputs = process.score(lines)
+        define_error: object = None
+        died_at = None
+        for at, (out, j) in enumerate(zip(outputs, index)):
+            if out is None:  # the line scorer B was reading when it ended (an item's: its first case)
+                died_at = j if j is not None else next((x for x in index[at:] if x is not None), None)
+                break
+            if j is None:
+                define_error = None if isinstance(out, dict) and "defined" in out else out
+            else:
+                by_case[todo[j]] = define_error if define_error is not None else out
+        if died_at is None:
+            break
+        _close(process)
+        process = ScorerBProcess([suite], node)
+        if died_at is not None:
+            by_case[todo[died_at]] = None
+        todo = [k for k in todo if k not in by_case]
+    return by_case, process
 
 
 def _close(process: ScorerBProcess) -> None:
