@@ -36,8 +36,11 @@ DEPTH_HOLE = ("the core's 100-level check (generator/parse/jsonfind.py depth_ok)
 KNOWN_DEFECTS = {
     "extracting": DEPTH_HOLE,
     "au-bas": DEPTH_HOLE,
-    "cortifybench": "issue 32, defect 1: scorer A raises decimal.InvalidOperation on a 20-digit exponent "
-                    "(its own JSON decoder), e.g. the reply [0e1000000000000000000]",
+    "cortifybench": "issue 32, defects 1 and 5: scorer A raises decimal.InvalidOperation on a 20-digit exponent "
+                    "(its own JSON decoder), e.g. the reply [0e1000000000000000000]; a monto 0e1000001 against a true "
+                    "0.00 is found by A, missed by B; and scorer B's 100-level check runs on the decoded value, so "
+                    "[{\"patron\": <100 levels>, \"patron\": \"compra_duplicada\", ...}] is unparseable for A, "
+                    "found for B",
     "ra-bench": "issue 32, defects 2 and 3: scorer B crashes on an out-of-range risk (\"risk\": 1e1000001); receipt "
                 "numbers, merchant names and line-item descriptions follow each runtime's Unicode version (a Unicode "
                 "15/16/17 letter such as U+A7CB)",

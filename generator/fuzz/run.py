@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -165,9 +166,17 @@ def fuzz_suite(suite: Suite, cases: int, seed: int = 1, batch: int = 2000, hints
             items = [scorer_a.item(c.item) for c in chunk]
             usable = [c for c, item in zip(chunk, items) if item is not None]
             report.skipped += len(chunk) - len(usable)
-            by_case, process = _score_b(process, suite, node, name, usable)
+            # scorer B (its own process) scores the batch while scorer A does, here
+            got_b: list[tuple[dict[int, object], ScorerBProcess]] = []
+            thread = threading.Thread(target=lambda: got_b.append(_score_b(process, suite, node, name, usable)))
+            thread.start()
+            try:
+                got_a = [_run_a(scorer_a, case) for case in usable]
+            finally:
+                thread.join()
+            by_case, process = got_b[0]
             for k, case in enumerate(usable):
-                _compare(report, scorer_a, case, scorer_a.item(case.item), by_case.get(k), keep)
+                _compare(report, case, got_a[k], by_case.get(k), keep)
             report.cases += len(chunk)
             if stop_after and report.failures >= stop_after:
                 break
@@ -216,18 +225,23 @@ def _close(process: ScorerBProcess) -> None:
         pass
 
 
-def _compare(report: FuzzReport, scorer_a: _ScorerA, case: Case, item: Item | None, out_b: object,
-             keep: int) -> None:
-    assert item is not None
-    kinds = []
+def _run_a(scorer_a: _ScorerA, case: Case) -> tuple[list[Row] | str, float]:
+    """Scorer A's rows for a case (or what it raised, as text) and the seconds it took."""
     start = time.perf_counter()
     try:
-        a: list[Row] | str = scorer_a.rows(item, case.record)
+        a: list[Row] | str = scorer_a.rows(scorer_a.item(case.item), case.record)  # type: ignore[arg-type]
     except Exception as exc:  # noqa: BLE001 - a crash of scorer A is what is counted
         a = f"raised {type(exc).__name__}: {str(exc)[:300]}"
+    return a, time.perf_counter() - start
+
+
+def _compare(report: FuzzReport, case: Case, got_a: tuple[list[Row] | str, float], out_b: object,
+             keep: int) -> None:
+    a, took = got_a
+    kinds = []
+    if isinstance(a, str):
         report.crash_a += 1
         kinds.append("crash A")
-    took = time.perf_counter() - start
     if took > SLOW_SECONDS:
         report.slow_a += 1
         kinds.append("slow A")
