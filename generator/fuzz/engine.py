@@ -130,10 +130,10 @@ def _with_content(record: JsonObject, content: str) -> JsonObject:
     return out
 
 
-FAILED = ({"status": 500, "error": None}, {"status": 200, "error": "timeout"}, {"status": 429, "error": None},
+FAILED: tuple[dict, ...] = ({"status": 500, "error": None}, {"status": 200, "error": "timeout"}, {"status": 429, "error": None},
           {"status": 200.0, "error": None}, {"status": "200", "error": None}, {"status": 200, "error": ""},
           {"status": 299, "error": None}, {"status": 300, "error": None}, {"status": True, "error": None})
-ODD_RESPONSES = (None, {}, {"choices": []}, {"choices": [{}]}, {"choices": [{"message": {"content": None}}]},
+ODD_RESPONSES: tuple[object, ...] = (None, {}, {"choices": []}, {"choices": [{}]}, {"choices": [{"message": {"content": None}}]},
                  {"choices": [{"message": {"content": 7}}]}, {"choices": [{"message": {"content": ["x"]}}]},
                  {"choices": [None]}, "text")
 

@@ -184,10 +184,7 @@ def mutate_tree(rnd: random.Random, tree: object, hints, vocabulary) -> object:
         else:
             node[key] = Dup(other, value) if form == 0 else Dup(value, other)
     elif roll < 0.78:
-        if isinstance(node, dict):
-            del node[key]
-        else:
-            del node[key]  # type: ignore[arg-type]
+        del node[key]  # type: ignore[attr-defined]
     elif roll < 0.86 and isinstance(node, list):
         copies = rnd.choice((1, 1, 2, hints.list_limit - len(node), hints.list_limit + 1 - len(node)))
         if len(repr(value)) > 2000:  # a long or deep value is not repeated hundreds of times
