@@ -6,7 +6,7 @@ expected.
 Each suite's cases come from generator/fuzz: its shared cases' answers, mutated (near-misses, changes of
 shape, hostile JSON), and the boundary answers of the suite's `fuzzcases` module. Every suite the
 project finds is fuzzed (the built-in ones and the plugins of tally.toml). Prints per suite the cases,
-the differences, the crashes of each scorer, the replies scorer A took over 2 s on, and the time, then
+the differences, the crashes of each scorer, the replies scorer A took over 10 s on, and the time, then
 the first failures of each (the case's reply and both scorers' rows). Exit status 1 when anything failed.
 """
 
