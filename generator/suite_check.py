@@ -21,6 +21,8 @@ from .suite_api import Suite, declaration_problems
 
 SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
 SHOWN = 10  # disagreeing cases listed per scorer
+FUZZ_CASES = 500  # cases of the short fuzz (generator/fuzz) a check runs through both scorers
+FUZZ_SEED = 1
 
 
 @dataclass
@@ -29,13 +31,15 @@ class Report:
     problems: list[str] = field(default_factory=list)  # each one fails the check
     notes: list[str] = field(default_factory=list)  # worth knowing, not failures
     cases: int = 0
+    fuzzed: int = 0  # generated cases both scorers scored alike
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
 
-def check_suite(root: Path, plugin: Suite, content_name: str | None, node: bool = True) -> Report:
+def check_suite(root: Path, plugin: Suite, content_name: str | None, node: bool = True,
+                fuzz: int = FUZZ_CASES) -> Report:
     report = Report(content_name or plugin.name)
     report.problems += declaration_problems(plugin, files=True)
     if report.problems:
@@ -50,8 +54,9 @@ def check_suite(root: Path, plugin: Suite, content_name: str | None, node: bool 
     _check_a(plugin, cases, report)
     if node:
         _check_b(plugin, cases, report)
+        _check_fuzz(plugin, report, fuzz)
     else:
-        report.notes.append("scorer B not run (--skip-scorer-b)")
+        report.notes.append("scorer B not run (--skip-scorer-b), nor the fuzz")
     return report
 
 
@@ -112,6 +117,24 @@ def _check_b(plugin: Suite, cases, report: Report) -> None:
         report.problems.append(f"scorer B fails {len(bad)} of {len(cases)} shared cases: " + "; ".join(bad[:SHOWN]))
 
 
+def _check_fuzz(plugin: Suite, report: Report, cases: int) -> None:
+    """A short seeded fuzz of both scorers (generator/fuzz): cases derived from the shared cases (and
+    the suite's `fuzzcases` module, when it has one); every difference or crash is a problem."""
+    if cases <= 0:
+        return
+    from .fuzz import fuzz_suite
+
+    try:
+        fuzzed = fuzz_suite(plugin, cases, seed=FUZZ_SEED, batch=cases, keep=3)
+    except TallyError as exc:
+        report.problems.append(f"the fuzz could not run: {exc}")
+        return
+    report.fuzzed = fuzzed.cases
+    if not fuzzed.ok:
+        shown = "; ".join(f.describe().replace("\n", " ") for f in fuzzed.findings)
+        report.problems.append(f"the fuzz of both scorers failed: {fuzzed.summary()}. First: {shown}")
+
+
 # ---------------------------------------------------------------- tally suite new
 
 def plugin_folder(root: Path, folder: str) -> Path:
@@ -144,6 +167,7 @@ def scaffold(root: Path, name: str, plugins: str = "plugins") -> list[Path]:
         root / folder / name / "__init__.py": "plugin__init__.py.tmpl",
         root / folder / name / "scorer.js": "scorer.js.tmpl",
         root / folder / name / "vectors.json": "vectors.json.tmpl",
+        root / folder / name / "fuzzcases.py": "fuzzcases.py.tmpl",
         root / "content" / "suites" / name / "suite.toml": "suite.toml.tmpl",
         root / "content" / "suites" / name / "prompt.toml": "prompt.toml.tmpl",
         root / "content" / "suites" / name / "items" / "main.public.jsonl": "items.public.jsonl.tmpl",

@@ -39,8 +39,9 @@ def list_cmd(root: Path) -> None:
 @options.ROOT
 @options.SKIP_B
 def check(names: tuple[str, ...], root: Path, skip_scorer_b: bool) -> None:
-    """Check suites (default: every suite of the project): declarations, files, items, rule page, and
-    the shared cases through both scorers. Exit status 1 when a check fails."""
+    """Check suites (default: every suite of the project): declarations, files, items, rule page, the
+    shared cases through both scorers, and a short fuzz of both scorers (500 seeded cases derived from
+    the shared cases). Exit status 1 when a check fails."""
     from .content import load_suite
     from .errors import ErrorLog
     from .pipeline import suite_names
@@ -62,7 +63,8 @@ def check(names: tuple[str, ...], root: Path, skip_scorer_b: bool) -> None:
             failed += 1
             continue
         report = check_suite(root, plugin, content_name, node=not skip_scorer_b)
-        click.echo(f"{report.name}: {'ok' if report.ok else 'FAILED'} ({report.cases} shared cases)")
+        fuzzed = f", {report.fuzzed} fuzz cases" if report.fuzzed else ""
+        click.echo(f"{report.name}: {'ok' if report.ok else 'FAILED'} ({report.cases} shared cases{fuzzed})")
         for p in report.problems:
             click.echo(f"  - {p}")
         for n in report.notes:

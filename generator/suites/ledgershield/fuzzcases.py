@@ -1,0 +1,106 @@
+"""Fuzz cases of LedgerShield (generator/fuzz): the boundaries of content/pages/scoring-ledgershield.md.
+
+Episodes are built from the item's desk and gold: a trace of the required tools and interventions
+(with their ids), then `submit_decision` with the gold payload or a near-miss of it: `confidence`
+in [0, 1] with 10000 c an integer (and just outside), evidence boxes shifted to the overlap limit
+2 x intersection >= union (a shift of a third of the width), numbers at exact decimal equality,
+text equality that ignores only U+0020, the step budget and the par cost.
+"""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+
+from generator.fuzz import Num
+
+DELTAS = ("0.01", "0.001", "1", "0.0001", "0.00001")
+NUMBERS = ("0", "1", "0.9999", "0.99995", "1.0001", "-0", "0.5", "1e-1000001", "1e1000001", "0.12345", "1.0",
+           "100E-2", "0e1000001")
+WORDS = ("PAY", "HOLD", "NEEDS_REVIEW", "ESCALATE_FRAUD", "pay", "PAY ", "pass", "fail", "submit_decision",
+         "ocr", "fast", "accurate", "get_artifact", "route_to_security", "X<->Y", "A<->B<->C")
+ID_TOOLS = {"ocr": ("doc_id", "documents"), "get_po": ("po_id", "pos"), "get_receipt": ("receipt_id", "receipts"),
+            "get_vendor": ("vendor_id", "vendors"), "search_ledger": ("vendor_id", "vendors"),
+            "compare_bank": ("vendor_id", "vendors"), "inspect_email_thread": ("thread_id", "threads"),
+            "request_callback_verification": ("vendor_id", "vendors"), "reconcile_po": ("po_id", "pos"),
+            "request_receipt_evidence": ("receipt_id", "receipts"), "freeze_vendor": ("vendor_id", "vendors")}
+
+
+def _step(rnd: random.Random, env: dict, tool: str) -> dict:
+    payload: dict = {}
+    if tool in ID_TOOLS:
+        key, table = ID_TOOLS[tool]
+        ids = sorted(env.get(table) or {}) or ["none"]
+        payload[key] = rnd.choice(ids)
+    if tool == "ocr":
+        payload["mode"] = rnd.choice(("fast", "accurate", "Accurate"))
+    if tool == "compare_bank":
+        payload["account"] = rnd.choice(("XX00 1", "", " "))
+    return {"tool_name": tool, "payload": payload}
+
+
+def _box(rnd: random.Random, box: list) -> list:
+    x1, y1, x2, y2 = (int(v) for v in box)
+    shift = max((x2 - x1) // 3 + rnd.choice((0, 0, 1)), 0)
+    out: list = [x1 + shift, y1, x2 + shift, y2]
+    if rnd.random() < 0.2:
+        out[rnd.randrange(4)] = rnd.choice((Num("10.0"), Num("1e1"), "10", Num("10.5"), Num("1e1000001")))
+    return out
+
+
+def _number(rnd: random.Random, value: object) -> object:
+    d = Decimal(str(value)) + Decimal(rnd.choice(DELTAS + ("0", "0"))) * rnd.choice((1, -1))
+    return rnd.choice((Num(format(d, "f")), format(d, "f"), Num(format(d, "E")), " " + format(d, "f")))
+
+
+def _payload(rnd: random.Random, gold: dict, near: bool) -> dict:
+    out: dict = {k: gold[k] for k in ("decision", "discrepancies", "reason_codes", "fraud_flags", "duplicate_links",
+                                      "cross_invoice_links", "campaign_signals", "policy_checks") if k in gold}
+    out["extracted_fields"] = dict(gold.get("extracted_fields") or {})
+    out["line_items"] = [dict(x) for x in gold.get("line_items") or [] if isinstance(x, dict)]
+    out["evidence_map"] = {k: dict(v) for k, v in (gold.get("evidence") or {}).items() if isinstance(v, dict)}
+    out["confidence"] = Num(rnd.choice(NUMBERS[:3]))
+    groups = gold.get("counterfactual_concepts") or []
+    out["counterfactual"] = " ".join(str(g[0]) for g in groups if isinstance(g, list) and g) or "none"
+    if not near:
+        return out
+    out["confidence"] = Num(rnd.choice(NUMBERS)) if rnd.random() < 0.8 else rnd.choice(("0.9", None, True))
+    for key, value in out["extracted_fields"].items():
+        if isinstance(value, (int, float)) and rnd.random() < 0.6:
+            out["extracted_fields"][key] = _number(rnd, value)
+        elif isinstance(value, str) and rnd.random() < 0.4:
+            out["extracted_fields"][key] = rnd.choice((value.replace(" ", ""), value + " ", value.replace(" ", "\u00a0"),
+                                                       value.lower()))
+    for line in out["line_items"]:
+        for key in ("qty", "unit_price", "line_total"):
+            if key in line and rnd.random() < 0.5:
+                line[key] = _number(rnd, line[key])
+    for entry in out["evidence_map"].values():
+        if isinstance(entry.get("bbox"), list) and len(entry["bbox"]) == 4 and rnd.random() < 0.7:
+            entry["bbox"] = _box(rnd, entry["bbox"])
+        if rnd.random() < 0.2:
+            entry["page"] = rnd.choice((Num("1.0"), "1", Num("1e0"), Num("2")))
+    if rnd.random() < 0.3:
+        out["decision"] = rnd.choice(WORDS[:6])
+    return out
+
+
+def answers(rnd: random.Random, item: dict) -> list[object]:
+    """An episode of the required tools then the gold decision, and near-misses of it."""
+    env, gold = item.get("env"), item.get("gold")
+    if not isinstance(env, dict) or not isinstance(gold, dict):
+        return []
+    tools = [t for t in list(gold.get("required_tools") or []) + list(gold.get("required_interventions") or [])
+             if isinstance(t, str)]
+    trace = [_step(rnd, env, t) for t in tools]
+    for artifact in sorted(env.get("artifacts") or {}):
+        trace.append({"tool_name": "get_artifact", "payload": {"artifact_id": artifact}})
+    budget = env.get("step_budget")
+    padding = int(budget) - len(trace) + rnd.choice((-1, 0, 1)) if isinstance(budget, int) and budget < 60 else 0
+    padded = trace + [{"tool_name": "get_policy", "payload": {}}] * max(padding, 0)
+    exact = {"action_trace": trace + [{"tool_name": "submit_decision", "payload": _payload(rnd, gold, False)}]}
+    near_payload = _payload(rnd, gold, True)
+    near = {"action_trace": (padded if rnd.random() < 0.3 else trace)
+            + [{"tool_name": "submit_decision", "payload": near_payload}]}
+    final = {"action_trace": trace, "final_submission": _payload(rnd, gold, True)}
+    return [exact, near, final, {"action_trace": {"x": 1}}, {"final_submission": near_payload}]
