@@ -15,6 +15,12 @@ from .errors import TallyError
 
 
 class _Tally(click.Group):
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """A built-in command, else the command group of the suite plugin so named (`Suite.commands`;
+        plugins found as `tally suite list` finds them, from the current folder's project)."""
+        found = super().get_command(ctx, cmd_name)
+        return found if found is not None else _suite_commands(cmd_name)
+
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
@@ -23,10 +29,23 @@ class _Tally(click.Group):
             ctx.exit(exc.exit_code)
 
 
+def _suite_commands(name: str) -> click.Command | None:
+    from .plugins import load_registry
+
+    try:
+        plugin = load_registry(Path.cwd()).suites.get(name)
+    except TallyError:
+        return None
+    group = plugin.commands() if plugin is not None else None
+    return group if isinstance(group, click.Command) else None
+
+
 @click.group(cls=_Tally, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="tally")
 def main() -> None:
-    """Tally: leaderboards for document extraction and financial audit benchmarks."""
+    """Tally: leaderboards for document extraction and financial audit benchmarks.
+
+    A suite may bring its own commands (its generator, its baselines): `tally SUITE --help`."""
 
 
 @main.command()

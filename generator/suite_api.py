@@ -252,6 +252,15 @@ class Suite(ABC):
         ({"custom_id", "response": {"status_code", "body"}, "error"}). Default: the line unchanged."""
         return line
 
+    # ---------------------------------------------------------------- the suite's own commands (optional)
+
+    def commands(self) -> object | None:
+        """The suite's own command group (a click.Group), run as `tally <suite name> ...`: what a
+        benchmark's seed publishes as its own command line (its generator, its baselines). Import
+        click and the heavy modules inside this method: it is called only when such a command runs.
+        Default: none."""
+        return None
+
     # ---------------------------------------------------------------- shared cases
 
     def vector_cases(self) -> list[VectorCase]:

@@ -52,11 +52,27 @@ def test_vector_file_covers_every_pair_verdict():
     assert verdicts == {"correct", "wrong", "found", "missed", "false_flag", "unparseable", "failed_call"}
 
 
+def collisions(ledger: dict, injected: dict) -> dict[str, list[str]]:
+    """Rows whose independently drawn invoice number repeats an earlier row's (not injected)."""
+    seen, out = set(), {}
+    for row in ledger["rows"]:
+        if row["invoice"] in seen and "duplicate_invoice" not in injected.get(row["id"], []):
+            out[row["id"]] = ["duplicate_invoice"]
+        seen.add(row["invoice"])
+    return out
+
+
+def merged(injected: dict, extra: dict) -> dict[str, list[str]]:
+    return {rid: [c for c in FAULT_CODES if c in injected.get(rid, []) + extra.get(rid, [])]
+            for rid in sorted(set(injected) | set(extra), key=lambda r: int(r[1:]))}
+
+
 def test_key_derived_from_the_ledger_matches_what_the_generator_injected():
+    # the key is what was injected, plus a duplicate_invoice for every chance collision of two numbers
     for config in (Config(), Config(60, 0.35), Config(24, 0.0), Config(4, 1.0), Config(100, 0.9)):
         for index in range(150):
             ledger, injected = generate_ledger(20260826, config, index)
-            assert answer_key(ledger)["faults"] == injected, (config, index)
+            assert answer_key(ledger)["faults"] == merged(injected, collisions(ledger, injected)), (config, index)
 
 
 def test_all_five_fault_types_are_generated_and_rates_are_respected():
@@ -72,10 +88,19 @@ def test_all_five_fault_types_are_generated_and_rates_are_respected():
     assert 0.2 <= faulty_rows / rows <= 0.3
 
 
-def test_clean_quarters_have_no_faults():
+def test_clean_quarters_have_no_injected_faults_and_only_chance_collisions():
     for index in range(50):
         ledger, injected = generate_ledger(7, Config(24, 0.0), index)
-        assert injected == {} and answer_key(ledger)["faults"] == {}
+        assert injected == {} and answer_key(ledger)["faults"] == collisions(ledger, {})
+
+
+def test_clean_quarter_invoice_numbers_collide_on_the_rare_occasion_and_the_key_reports_it():
+    # the seed: "on the rare occasion two independently drawn invoice numbers collide, the later row is
+    # a real duplicate_invoice and the model is expected to report it"
+    keys = [answer_key(generate_ledger(20260826, Config(24, 0.0), index)[0]) for index in range(400)]
+    hit = [k["faults"] for k in keys if k["faults"]]
+    assert 0 < len(hit) <= 0.1 * len(keys)
+    assert all(codes == ["duplicate_invoice"] for faults in hit for codes in faults.values())
 
 
 def test_generation_is_reproducible():
@@ -109,20 +134,6 @@ def test_on_generated_ledgers_gold_scores_one_and_raw_sums_score_nothing():
             assert naive["total"] == 0.0 and naive["bas_correct"] == 0
         else:  # on a clean quarter the raw sums are the corrected BAS
             assert naive["total"] == 1.0
-
-
-def test_blanket_flagging_scores_worse_than_silence_on_generated_ledgers():
-    worse = 0
-    for index in range(20):
-        item = make_item("measured", "public", index)
-        blanket = {r["id"]: list(FAULT_CODES) for r in item["ledger"]["rows"]}
-        _r, b = score(item["ledger"], item["key"], _reply({**item["key"], "faults": blanket}))
-        _r, s = score(item["ledger"], item["key"], _reply({**item["key"], "faults": {}}))
-        _r, g = score(item["ledger"], item["key"], _reply(item["key"]))
-        assert b["fault_precision"] < 0.25 and b["num_flagged"] == 5 * len(item["ledger"]["rows"])
-        assert b["fault_audit"] < g["fault_audit"] and s["fault_audit"] == 0.0
-        worse += b["fault_audit"] < 0.25
-    assert worse == 20
 
 
 def test_an_item_whose_key_disagrees_with_its_ledger_is_rejected():

@@ -85,7 +85,7 @@ def test_the_provider_page_flags_the_silent_change_and_only_it():
     changed, same = (found[c] for c in sorted(found))
     assert changed[0] == ["Metric", "Round 2026-trial", "Round 2026-r1", "Difference", "Changed?"]
     bas = next(r for r in changed if r[0] == "BAS correct (all four labels)")
-    assert bas[1:3] == ["100.0", "41.7"] and bas[4] == "changed"  # 24 of 24 right before, 10 of 24 now
+    assert bas[1:3] == ["100.0", "37.5"] and bas[4] == "changed"  # 24 of 24 right before, 9 of 24 now
     assert next(r for r in changed if r[0].startswith("Total reward"))[4] == "changed"
     assert all(r[4] == "no change shown" for r in same[1:] if r[0].startswith(("Total", "BAS")))
 
@@ -113,7 +113,7 @@ def test_model_pages_show_each_round_with_its_interval():
         assert row[4] == f"{100 * r['estimate']:.1f} [{100 * r['low']:.1f}, {100 * r['high']:.1f}]"
     # the current round's figure is the leaderboard's
     current = group["rounds"][1]
-    assert current["estimate"] == stats["strata"]["half=private"]["metrics"]["total"]["abacus-slip-2-cloudco"]["estimate"]
+    assert current["estimate"] == stats["strata"]["half=private"]["metrics"]["total_faulty"]["abacus-slip-2-cloudco"]["estimate"]
     text = page.read_text(encoding="utf-8")
     assert 'data-target="history-chart-au-bas"' in text and "Round by round" in text
     assert "cloudco in the earlier round 2026-trial" in text  # the earlier run's own description

@@ -20,15 +20,20 @@ def _band(n: int) -> str:
 
 def make_item(dataset: str, half: str, k: int, seed: int = SEED) -> dict:
     tag, offset = HALVES[half]
-    ledger, _injected = generate_ledger(seed, DATASETS[dataset], offset + k)
+    return ledger_item(f"aubas-{dataset}-{tag}-{k + 1:03d}", dataset, half, DATASETS[dataset], seed, offset + k)
+
+
+def ledger_item(item_id: str, dataset: str, half: str, config: Config, seed: int, index: int) -> dict:
+    """Ledger `index` of (seed, config) as an item: the ledger, its text, the key the rules derive."""
+    ledger, _injected = generate_ledger(seed, config, index)
     key = answer_key(ledger)
     pairs = sum(len(codes) for codes in key["faults"].values())
-    return {"id": f"aubas-{dataset}-{tag}-{k + 1:03d}", "dataset": dataset, "half": half,
+    return {"id": item_id, "dataset": dataset, "half": half,
             "strata": {"faults": _band(pairs)},
             "document": {"text": ledger_text(ledger), "locale": "en-AU"},
             "ledger": ledger, "key": key,
-            "config": {"num_transactions": DATASETS[dataset].num_transactions,
-                       "fault_rate": DATASETS[dataset].fault_rate, "seed": seed, "index": offset + k}}
+            "config": {"num_transactions": config.num_transactions,
+                       "fault_rate": config.fault_rate, "seed": seed, "index": index}}
 
 
 def generate_items(seed: int = SEED) -> dict[str, list[dict]]:

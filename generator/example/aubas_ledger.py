@@ -47,8 +47,10 @@ def _money(rng: random.Random, low: int, high: int) -> Decimal:
     return Decimal(rng.randint(low * 100, high * 100)) / 100
 
 
-def _supplier_invoice(rng: random.Random, number: int) -> str:
-    return f"S{rng.randint(10, 99)}-{rng.randint(1000, 9999)}{number:02d}"  # unique: ends in the row number
+def _supplier_invoice(rng: random.Random) -> str:
+    """A supplier's invoice number, drawn independently of every other: two can collide by chance (the
+    seed's "rare occasion"; the later row is then a real duplicate_invoice, found by the rules)."""
+    return f"INV-{rng.randint(1000, 9999)}"
 
 
 def _clean_gst(row: dict) -> str:
@@ -63,7 +65,7 @@ def _clean_row(rng: random.Random, number: int, date: dt.date) -> dict:
     return {
         "id": f"T{number:02d}", "date": date.isoformat(), "kind": "sale" if sale else "purchase",
         "counterparty": rng.choice(CUSTOMERS if sale else SUPPLIERS),
-        "invoice": f"INV-{4000 + number}" if sale else _supplier_invoice(rng, number),
+        "invoice": f"INV-{4000 + number}" if sale else _supplier_invoice(rng),
         "category": category, "amount": f"{amount:.2f}",
         "gst": f"{gst_of(amount) if category in TAXABLE else Decimal('0.00'):.2f}",
         "abn": "".join(rng.choice("0123456789") for _ in range(11)),
@@ -90,12 +92,13 @@ def _inject(rng: random.Random, rows: list[dict], index: int, code: str, start: 
         shift = dt.timedelta(days=rng.randint(1, 40))
         row["date"] = (start - shift if rng.random() < 0.5 else end + shift).isoformat()
     elif code == "missing_abn_over_threshold":
+        was_sale = row["kind"] == "sale"
         row["kind"], row["counterparty"] = "purchase", rng.choice(SUPPLIERS)
         if Decimal(row["amount"]) <= ABN_THRESHOLD:
             row["amount"] = f"{Decimal(row['amount']) + 100:.2f}"
             row["gst"] = _clean_gst(row)
-        if not row["invoice"].startswith("S"):
-            row["invoice"] = _supplier_invoice(rng, int(row["id"][1:]))
+        if was_sale:
+            row["invoice"] = _supplier_invoice(rng)
         row["abn"] = ""
 
 

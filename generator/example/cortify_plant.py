@@ -15,6 +15,10 @@ INJECTIONS = (
 )
 PLAIN = ("pagado", "", "", "", "revisar calidad", "entrega tarde", "", "ok")
 MAX_TRIES = 60
+# the tax layer per version: how many of its five kinds are planted (at least, at most) and how many
+# PPD invoices go unpaid or late when "ppd" is one of them
+TAX_DENSITY = {"v1": (1, 3, 2), "v2": (3, 5, 3)}
+PAID_PPD = 10  # PPD invoices with their payment complement in time (not findings), from v1
 
 
 def make_case(seed: int, version: str, injection: bool | None = None, tries: int = MAX_TRIES) -> Case:
@@ -192,7 +196,8 @@ def plant_v1(case: Case, rng: random.Random) -> None:
     planted = {id(x) for _, x, _ in case.planted}
     pool = [i for i in invoices(case) if id(i) not in planted and i.copies == 1]
     rng.shuffle(pool)
-    kinds = rng.sample(("publico_general", "rfc_ajeno", "cfdi_cancelado", "ppd", "efos"), rng.randint(3, 5))
+    low, high, unpaid = TAX_DENSITY[case.version]
+    kinds = rng.sample(("publico_general", "rfc_ajeno", "cfdi_cancelado", "ppd", "efos"), rng.randint(low, high))
     for kind in kinds:
         if kind == "publico_general":
             pool.pop().receptor = "XAXX010101000"
@@ -202,7 +207,7 @@ def plant_v1(case: Case, rng: random.Random) -> None:
             pool.pop().status = "Cancelado"
     cut = lambda i: (i.fecha.replace(day=1) + timedelta(days=32)).replace(day=5)  # noqa: E731
     ppd = [i for i in pool if i.forma == "03"]
-    for k, inv in enumerate(ppd[:4] if "ppd" in kinds else ppd[:1]):
+    for k, inv in enumerate(ppd[:1 + unpaid] if "ppd" in kinds else ppd[:1]):
         inv.metodo, inv.forma = "PPD", "99"
         due = cut(inv)
         if k == 0:  # a distractor: paid and its complement issued in time
@@ -210,6 +215,9 @@ def plant_v1(case: Case, rng: random.Random) -> None:
             inv.complement = max(inv.complement, inv.fecha)
         elif k == 2 and due <= case.review:
             inv.complement = due + timedelta(days=rng.randint(1, 3))  # late: still a finding
+    for inv in (ppd[1 + unpaid:] if "ppd" in kinds else ppd[1:])[:PAID_PPD]:  # distractors: paid on credit, in time
+        inv.metodo, inv.forma = "PPD", "99"
+        inv.complement = max(inv.fecha, min(cut(inv), case.review) - timedelta(days=rng.randint(0, 3)))
     names = sorted({i.sup.nombre for i in invoices(case)})
     listed = rng.sample(names, 2)
     case.list69b = [(rfc(rng), "Comercializadora " + w, s) for w, s in

@@ -18,12 +18,12 @@ from pathlib import Path
 
 from ..prompts import load_template
 from ..suites.cortify import SUITE as PLUGIN
-from ..suites.cortify.files import read_cfdi, read_csv, split_files
+from ..suites.cortify.baselines import naive
 from ..suites.cortify.patterns import PATTERNS, family
 from ..suites.cortify.solver import solve
 
 SUITE = "cortifybench"
-ROUND = "2026-cortify-r1"  # its private seeds are committed (and, in the example, revealed) as this round
+ROUND = "2026-cortify-r2"  # its blind private seed range (round 2026-cortify-r1 held seeds now revealed)
 
 
 @dataclass(frozen=True)
@@ -45,8 +45,8 @@ PROFILES = (
             "Real reference solver, not a model: applies the audit manual's rules to the files, so it scores 1 "
             "on every item.", 1.0, (1, 1, 1), 0, 0),
     Profile("cortify-naive", "tally-naive-auditor", "local", "self-hosted", False,
-            "Real naive baseline, not a model: the seed's naive auditor: reports identical log rows, invoices whose "
-            "folio is not written as is in the log, and every cash row without a photo.", 1.0, (0, 0, 0), 0, 0),
+            "Real naive baseline, not a model: the seed's naive auditor: reads the files as the manual says and "
+            "reports identical log rows, invoices whose folio no row cites, and every cash row without a photo.", 1.0, (0, 0, 0), 0, 0),
     Profile("cortify-empty", "tally-empty-answer", "local", "self-hosted", False,
             "Real baseline, not a model: answers an empty list of findings.", 1.0, (0, 0, 0), 0, 0),
     Profile("skim-audit-1-cloudco", "skim-audit-1", "cloudco", "hosted", True,
@@ -63,30 +63,6 @@ PROFILES = (
 def _rng(seed: int, *parts: object) -> random.Random:
     text = "|".join(str(p) for p in (seed, *parts))
     return random.Random(int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big"))
-
-
-def naive(text: str) -> list[dict]:
-    """The seed's naive auditor: identical rows, unmatched folios, missing photo."""
-    files = split_files(text)
-    rows = read_csv(files["compras.csv"])
-    photos = {line.split("/")[-1].split("_")[0] for line in files.get("evidencias.txt", "").splitlines()}
-    out, seen = [], set()
-    for r in rows:
-        key = tuple(v for k, v in r.items() if k not in ("renglon", "notas", "capturo"))
-        total = r["total"].replace("$", "").replace(",", "")
-        if key in seen:
-            out.append({"patron": "compra_duplicada", "clasificacion": "duplicidad", "fecha": r["fecha"], "monto": total})
-        seen.add(key)
-        if f"R{int(r['renglon']):03d}" not in photos and r["forma_pago"].strip().lower() == "efectivo":
-            out.append({"patron": "efectivo_sin_comprobante", "clasificacion": "sin_evidencia", "fecha": r["fecha"],
-                        "monto": total})
-    folios = {r["folio"] for r in rows}
-    for name in sorted(n for n in files if n.startswith("cfdi/")):
-        c = read_cfdi(name, files[name])
-        if c.kind == "I" and f"{c.serie}-{c.folio}" not in folios:
-            out.append({"patron": "factura_no_capturada", "clasificacion": "sin_captura",
-                        "fecha": c.fecha.isoformat(), "monto": f"{c.total:.2f}"})
-    return out
 
 
 def _simulated(p: Profile, item: dict, rng: random.Random) -> str:
@@ -115,7 +91,7 @@ def content_for(p: Profile, item: dict, rng: random.Random) -> str:
     if p.run_id == "cortify-oracle":
         return json.dumps({"hallazgos": solve(text, item["dataset"])}, ensure_ascii=False)
     if p.run_id == "cortify-naive":
-        return json.dumps({"hallazgos": naive(text)}, ensure_ascii=False)
+        return json.dumps({"hallazgos": naive(text, item["dataset"])}, ensure_ascii=False)
     if p.run_id == "cortify-empty":
         return '{"hallazgos": []}'
     return _simulated(p, item, rng)

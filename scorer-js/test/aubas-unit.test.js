@@ -158,11 +158,13 @@ test('failed and unparseable responses keep one row per true pair', () => {
   perType.true_outside_period = 1;
   perType.true_gst_miscalculated = 1;
   assert.deepEqual(f, { bas_correct: 0, fault_audit: 0, bas_label_accuracy: 0, fault_precision: 0,
-    fault_recall: 0, num_flagged: 0, parsed: 0, total: 0, failed: 0, ...perType });
-  // Also on a ledger without faults: a failed call scores 0 on the audit.
+    fault_recall: 0, num_flagged: 0, parsed: 0, total: 0, failed: 0,
+    faulty: 1, total_faulty: 0, clean: 0, audit_clean: 0, ...perType });
+  // Also on a ledger without faults: a failed call scores 0 on the audit, and the ledger is clean.
   const rows = score(recordWith('', { status: 502 }));
   assert.deepEqual(verdicts(rows), ['G1=failed_call', '1A=failed_call', '1B=failed_call', 'net=failed_call']);
   assert.equal(A.figures(rows).fault_audit, 0);
+  assert.deepEqual([A.figures(rows).faulty, A.figures(rows).clean, A.figures(rows).audit_clean], [0, 1, 0]);
 });
 
 test('the last block counts: from the last <answer> to the first </answer> after it', () => {

@@ -7,6 +7,7 @@ from ...commit.responses import covering_commitments
 from ..context import Column, Table, interval, number, text
 from ..facts import site_facts
 from ..gather import SiteData, SuiteView
+from ..reported import reported_tables
 from . import Page
 from .common import (
     RUN_COLUMNS,
@@ -272,6 +273,8 @@ def suite_pages(sd: SuiteView, facts: dict):
              [b["table"] for b in balance] + reports + [t for t in (consistency, flagged, every_item) if t] + audit + \
              [t for s in inputs for t in (s["board"], s["paired"])]
     tables += (labels := label_tables(sd)) + (sources := source_tables(sd))
+    reported = reported_tables(sd.suite.root, name)
+    tables += [r["table"] for r in reported]
     for d in datasets:
         d["leaderboard"].export = None
     ctx = {"sd": sd, "suite": sd.suite, "main": main, "datasets": datasets, "gap": gap, "balance": balance,
@@ -286,7 +289,7 @@ def suite_pages(sd: SuiteView, facts: dict):
            "sealed_commitments": covering_commitments(sd.suite.root.parents[2], sd.suite.name,
                                                       [r.run.id for r in sd.result.runs if r.sealed]),
            "filters": filter_views(sd, facts, suite_path(sd)) | {"initial": head_key}}
-    ctx |= {"labels": labels, "sources": sources, "sources_note": source_note(sd)}
+    ctx |= {"labels": labels, "sources": sources, "sources_note": source_note(sd), "reported": reported}
     ctx["compare_href"] = suite_path(sd, "compare.html") if len(main["pairwise"]["order"]) > 1 else None
     yield Page(suite_path(sd), "suite.html", sd.suite.title, ctx, tables,
                ("sort.js", "charts.js", "filters.js"))

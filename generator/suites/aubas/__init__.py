@@ -30,7 +30,10 @@ def _metrics() -> tuple[Metric, ...]:
         mean("num_flagged", "Pairs flagged (mean)", "num_flagged", better="none", scale=1.0, unit="",
              report="flagged"),
         mean("parsed", "Parsed replies", "parsed", report="parsed"),
-        mean("total", "Total reward (0.6 BAS + 0.4 audit)", "total", report="total"),
+        ratio("total_faulty", "Total reward on ledgers with faults (0.6 BAS + 0.4 audit)", "total_faulty", "faulty",
+              report="total(faults)"),
+        mean("total", "Total reward, all ledgers (clean quarters included)", "total", report="total"),
+        ratio("silence_clean", "Silence on clean ledgers (audit F1 where there is no fault)", "audit_clean", "clean"),
         mean("failed_rate", "Failed calls", "failed", better="lower"),
     )
     # per fault type, over pairs (ratios of sums): recall = found / true, precision = found / claimed
@@ -46,7 +49,7 @@ class AuBas(Suite):
     answer_what = "readable <answer> block"
     figures = FIGURES
     metrics = _metrics()
-    headline = "total"
+    headline = "total_faulty"  # the rule page, rule 4: ledgers with no faults are kept out of it
     answer_caption = ANSWER_CAPTION
     answer_columns = ANSWER_COLUMNS
     unit_label = "Label or pair"
@@ -76,6 +79,11 @@ class AuBas(Suite):
         tid, _, code = unit.rpartition(":")
         codes = answer.get("faults", {}).get(tid)
         return "<absent>" if codes is None else ("claimed" if code in codes else "not claimed: " + str(codes)[:180])
+
+    def commands(self) -> object | None:
+        from .commands import group
+
+        return group
 
     def messages(self, item: dict, reference_date: str, template: Template) -> list[dict]:
         return [{"role": "system", "content": template.system.strip()},

@@ -485,8 +485,10 @@
    * The rule-4 figures of ONE response (the rows scoreItem gave for one item and repeat), read
    * from each row's verdict and order alone (what the agreement gate compares):
    * {bas_correct, fault_audit, bas_label_accuracy, fault_precision, fault_recall,
-   *  num_flagged, parsed, total, failed} and, for each code, true_<code>, claimed_<code> and
-   * found_<code> (pairs of that code: true, claimed, correct; an unknown code counts in none).
+   *  num_flagged, parsed, total, failed, faulty, total_faulty, clean, audit_clean} and, for each
+   * code, true_<code>, claimed_<code> and found_<code> (pairs of that code: true, claimed, correct;
+   * an unknown code counts in none). A ledger is faulty when its key has a true pair: every true
+   * pair has a row (found, missed, failed_call or unparseable, its code as the order).
    */
   function figures(rows) {
     if (!Array.isArray(rows)) throw new Error('rows is not an array');
@@ -525,10 +527,17 @@
         default: throw new Error('unknown verdict ' + q(r.verdict));
       }
     });
+    var truePairs = 0;  // rows of true pairs: a known code, and a verdict a true pair can have
+    rows.forEach(function (r) {
+      if (CODES.indexOf(r.order) >= 0 && ['found', 'missed', 'failed_call', 'unparseable'].indexOf(r.verdict) >= 0) {
+        truePairs++;
+      }
+    });
     var out;
     if (!parsed) {
       out = { bas_correct: 0, fault_audit: 0, bas_label_accuracy: 0, fault_precision: 0,
-        fault_recall: 0, num_flagged: 0, parsed: 0, total: 0, failed: failed };
+        fault_recall: 0, num_flagged: 0, parsed: 0, total: 0, failed: failed,
+        faulty: truePairs > 0 ? 1 : 0, total_faulty: 0, clean: truePairs > 0 ? 0 : 1, audit_clean: 0 };
     } else {
       if (labels !== LABELS.length) throw new Error('expected ' + LABELS.length + ' label rows, got ' + labels);
       var claimed = found + falseFlag;
@@ -544,7 +553,11 @@
         num_flagged: claimed,
         parsed: 1,
         total: 0.6 * basCorrect + 0.4 * audit,
-        failed: 0
+        failed: 0,
+        faulty: truePairs > 0 ? 1 : 0,
+        total_faulty: truePairs > 0 ? 0.6 * basCorrect + 0.4 * audit : 0,
+        clean: truePairs > 0 ? 0 : 1,
+        audit_clean: truePairs > 0 ? 0 : audit
       };
     }
     Object.keys(perCode).forEach(function (k) { out[k] = perCode[k]; });

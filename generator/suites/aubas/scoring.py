@@ -116,7 +116,7 @@ def _code(code: str) -> str:
 
 _PER_CODE = tuple(f"{part}_{code}" for code in FAULT_CODES for part in ("true", "claimed", "found"))
 FIGURES = ("bas_correct", "fault_audit", "bas_label_accuracy", "fault_precision", "fault_recall", "num_flagged",
-           "parsed", "total", "failed") + _PER_CODE
+           "parsed", "total", "failed", "faulty", "total_faulty", "clean", "audit_clean") + _PER_CODE
 
 
 def _per_code(verdicts: list[Verdict]) -> tuple[int, ...]:
@@ -140,8 +140,11 @@ def figures(verdicts: list[Verdict]) -> tuple[float, ...]:
     """Rule 4, from the fields the agreement gate compares (unit, verdict, points, order) alone."""
     first = verdicts[0].verdict
     per_code = _per_code(verdicts)
+    # a ledger with faults: some row is a true pair (each true pair has a row, whatever the reply)
+    faulty = int(any(v.order in FAULT_CODES and v.verdict in (FOUND, MISSED, FAILED_CALL, UNPARSEABLE)
+                     for v in verdicts))
     if first in (FAILED_CALL, UNPARSEABLE):
-        return (0, 0, 0, 0, 0, 0, 0, 0, int(first == FAILED_CALL)) + per_code
+        return (0, 0, 0, 0, 0, 0, 0, 0, int(first == FAILED_CALL), faulty, 0, 1 - faulty, 0) + per_code
     labels = sum(v.verdict == CORRECT for v in verdicts)
     tp = sum(v.verdict == FOUND for v in verdicts)
     fp = sum(v.verdict == FALSE_FLAG for v in verdicts)
@@ -149,8 +152,9 @@ def figures(verdicts: list[Verdict]) -> tuple[float, ...]:
     claimed, true = tp + fp, tp + fn
     audit = (1.0 if claimed == 0 else 0.0) if true == 0 else 2 * tp / (claimed + true)
     bas = 1 if labels == len(LABELS) else 0
+    total = 0.6 * bas + 0.4 * audit
     return (bas, audit, labels / len(LABELS), tp / claimed if claimed else 0.0, tp / true if true else 0.0,
-            claimed, 1, 0.6 * bas + 0.4 * audit, 0) + per_code
+            claimed, 1, total, 0, faulty, total * faulty, 1 - faulty, audit * (1 - faulty)) + per_code
 
 
 # ---------------------------------------------------------------- checked answers, for item pages

@@ -96,6 +96,11 @@ class CortifyBench(Suite):
             return str(preds[int(unit[1:]) - 1])[:200]
         return f"{len(preds)} predictions"
 
+    def commands(self) -> object | None:
+        from .commands import group
+
+        return group
+
     def messages(self, item: dict, reference_date: str, template: Template) -> list[dict]:
         return [{"role": "system", "content": template.system.strip()},
                 {"role": "user", "content": template.user.strip().replace("{archivos}", item["document"]["text"])}]
