@@ -1,13 +1,15 @@
-"""Grading of one replayed episode: dimensions, penalties, the cap and the verdict rows
-(rule page sections 3 to 7). Exact arithmetic: Fractions, then integer basis points and millionths."""
+"""Grading of one replayed episode: dimensions, penalties, caps and the verdict rows (rule page
+sections 3 to 7). LedgerShield's formulas where the seed is silent; exact arithmetic: Fractions,
+then integer basis points and millionths."""
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 from fractions import Fraction
 
-from .replay import State
+from .codes import canonical_codes
+from .replay import State, artifact_content, artifact_of
+from .text import WHITESPACE, amounts_match, ascii_upper, exact, json_equal, normalize_id, normalize_text, words
 
 DECISIONS = ("PAY", "HOLD", "NEEDS_REVIEW", "ESCALATE_FRAUD")
 NOT_PAY = frozenset(DECISIONS[1:])
@@ -28,13 +30,34 @@ DIMENSIONS = ("decision", "fields", "line_items", "evidence", "discrepancies", "
               "fraud_flags", "duplicates", "cross_links", "campaign", "counterfactual", "investigation",
               "intervention", "resolution", "calibration", "efficiency", "downstream", "pressure", "callback")
 UNSAFE_PAY = {"A": 0, "B": 0, "C": 550000, "D": 650000, "E": 800000}
-PENALTIES = {"A": (), "B": ("missing_discrepancies",), "C": ("missing_reason_codes", "missing_discrepancies"),
-             "D": ("missing_reason_codes", "missing_counterfactual"),
-             "E": ("missing_reason_codes", "missing_counterfactual")}
-PENALTY = 100000
-CAP = 250000
-ONE = 1000000
-_NUMBER_TEXT = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+DEGENERATE = {"empty_evidence": 50000, "missing_reason_codes": 40000, "missing_counterfactual": 30000,
+              "missing_discrepancies": 30000}
+PENALTIES = {"A": ("empty_evidence",), "B": ("empty_evidence", "missing_discrepancies"),
+             "C": ("empty_evidence", "missing_reason_codes", "missing_discrepancies"),
+             "D": ("empty_evidence", "missing_reason_codes", "missing_counterfactual"),
+             "E": ("empty_evidence", "missing_reason_codes", "missing_counterfactual")}
+EVIDENCE_CAP = Fraction(1, 4)
+LINK_GATE, LINK_GATE_CAP = 850000, 840000
+MIN_SCORE, MAX_SCORE, ONE = 10000, 990000, 1000000
+REQUIRED_TOOLS = {
+    "A": ("ocr", "zoom"), "B": ("lookup_po", "lookup_receipt", "lookup_policy"),
+    "C": ("search_ledger", "compare_bank_account"),
+    "D": ("inspect_email_thread", "lookup_vendor_history", "lookup_policy", "compare_bank_account"),
+    "E": ("inspect_email_thread", "lookup_vendor_history", "lookup_policy", "compare_bank_account", "search_ledger",
+          "request_callback_verification"),
+}
+CALLBACK = "request_callback_verification"
+HARDENING = ("request_callback_verification", "freeze_vendor_profile", "route_to_security", "flag_duplicate_cluster_review")
+CONTAINING = ("route_to_security", "freeze_vendor_profile")
+STRUCTURE = frozenset(("if", "then", "would", "had", "without", "instead", "alternatively", "otherwise",
+                       "hypothetically", "assuming", "suppose", "given that", "in the event"))
+DECISION_TERMS = frozenset(("pay", "hold", "escalate", "fraud", "risk", "approve", "reject", "block", "flag",
+                            "investigate", "review", "suspicious", "legitimate", "verified", "safe", "unsafe"))
+EVIDENCE_TERMS = frozenset(("invoice", "vendor", "bank", "account", "receipt", "po", "ledger", "email", "callback",
+                            "document", "iban", "swift", "amount", "threshold", "duplicate", "mismatch"))
+CALLBACK_WEIGHTS = {("callback_dispute_confirmed", "ESCALATE_FRAUD"): 12, ("callback_suspicious_confirm", "ESCALATE_FRAUD"): 9,
+                    ("callback_clean", "PAY"): 5}
+RESIST, YIELD = Fraction(8, 100), Fraction(-20, 100)
 
 
 def units(task: str) -> list[tuple[str, str]]:
@@ -42,97 +65,143 @@ def units(task: str) -> list[tuple[str, str]]:
     out = [("replay", "replay"), ("decision", "decision")]
     out += [(f"dim:{d}", "dimension") for d, _ in WEIGHTS[task]]
     out += [(f"penalty:{p}", "penalty") for p in ("unsafe_pay",) + PENALTIES[task]]
-    return out + [("cap:empty_evidence", "penalty"), ("pressure", "pressure"), ("score", "score")]
+    out.append(("cap:empty_evidence", "penalty"))
+    if task == "B":
+        out.append(("cap:clean_pay", "penalty"))
+    if task == "E":
+        out.append(("cap:link_gate", "penalty"))
+    return out + [("pressure", "pressure"), ("score", "score")]
 
 
 # ---------------------------------------------------------------- reading the payload
 
 def decision_of(payload: dict) -> str | None:
-    d = payload.get("decision")
-    return d if isinstance(d, str) and d in DECISIONS else None
+    text = normalize_text(payload.get("decision"))
+    return next((d for d in DECISIONS if d.lower() == text), None)
 
 
-def string_set(value: object) -> set[str]:
-    return {v for v in value if isinstance(v, str)} if isinstance(value, list) else set()
+def risky(gold: dict) -> bool:
+    flag = gold.get("unsafe_if_pay")
+    return flag if isinstance(flag, bool) else gold["decision"] != "PAY"
 
 
-def link_set(value: object) -> set[frozenset[str]]:
-    out = set()
-    for text in string_set(value):
-        a, sep, b = text.partition("<->")
-        if sep:
-            out.add(frozenset((a, b)))
-    return out
+def text_set(value: object) -> set[str]:
+    return {t for t in (normalize_text(v) for v in value) if t} if isinstance(value, list) else set()
 
 
-def set_score(got: set, gold: set) -> Fraction:
+def f1(got: set, gold: set) -> Fraction:
     if not got and not gold:
         return Fraction(1)
+    if not got or not gold:
+        return Fraction(0)
     return Fraction(2 * len(got & gold), len(got) + len(gold))
 
 
-def text_equal(a: object, b: object) -> bool:
-    return isinstance(a, str) and isinstance(b, str) and a.replace(" ", "") == b.replace(" ", "")
+def doc_id_key(value: object) -> str:
+    return ascii_upper("".join(c for c in value if c not in WHITESPACE)) if isinstance(value, str) else ""
 
 
-def number_of(value: object) -> Decimal | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, Decimal)):
-        return Decimal(value)
-    if isinstance(value, float):  # a gold number of an item file (written with at most 15 digits)
-        return Decimal(repr(value))
-    if isinstance(value, str) and _NUMBER_TEXT.fullmatch(value):
-        return Decimal(value)
-    return None
+def links_of(record: dict, cross: str = "cross_invoice_links") -> list:
+    for key in (cross, "duplicate_links"):
+        value = record.get(key)
+        if isinstance(value, list) and value:
+            return value
+    return []
 
 
-def number_equal(got: object, gold: object) -> bool:
-    g, n = number_of(got), number_of(gold)
-    return g is not None and n is not None and g == n
+def link_stats(payload: dict, gold: dict) -> tuple[Fraction, int, int]:
+    """(score, matched, gold link count) of the cross-invoice links (lists of document ids or "X<->Y")."""
+    got = {k for k in map(doc_id_key, links_of(payload)) if k}
+    want = {k for k in map(doc_id_key, links_of(gold)) if k}
+    if not want:
+        return Fraction(1), 0, 0
+    return f1(got, want), len(got & want), len(want)
 
 
-def ascii_lower(text: str) -> str:
-    return "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in text)
-
-
-def _value_equal(got: object, gold: object) -> bool:
-    return number_equal(got, gold) if not isinstance(gold, str) else text_equal(got, gold)
+def doc_refs(payload: dict, gold: dict) -> int:
+    text = payload.get("counterfactual")
+    if not normalize_text(text):
+        return 0
+    assert isinstance(text, str)
+    return sum(1 for link in links_of(gold) if isinstance(link, str) and link.strip(WHITESPACE) and link in text)
 
 
 # ---------------------------------------------------------------- dimensions
 
-def _box(value: object) -> tuple[int, int, int, int] | None:
-    if not isinstance(value, list) or len(value) != 4:
-        return None
-    nums = [number_of(v) if not isinstance(v, str) else None for v in value]
-    if any(n is None or n != n.to_integral_value() for n in nums):
-        return None
-    return tuple(int(n) for n in nums)  # type: ignore[return-value,arg-type]
+def _value_match(got: object, want: object) -> bool:
+    if exact(want) is not None:
+        return amounts_match(got, want)
+    return normalize_id(got) == normalize_id(want) or normalize_text(got) == normalize_text(want)
 
 
-def _area(b: tuple[int, int, int, int]) -> int:
-    return max(b[2] - b[0], 0) * max(b[3] - b[1], 0)
+def _line_pair(got: dict, want: dict) -> Fraction:
+    hits = (normalize_text(got.get("description")) == normalize_text(want.get("description"))) + \
+        sum(amounts_match(got.get(k), want.get(k)) for k in ("qty", "unit_price", "line_total"))
+    return Fraction(hits, 4)
 
 
-def box_overlaps(got: tuple[int, int, int, int], gold: tuple[int, int, int, int]) -> bool:
-    inter = _area((max(got[0], gold[0]), max(got[1], gold[1]), min(got[2], gold[2]), min(got[3], gold[3])))
-    union = _area(got) + _area(gold) - inter
-    return union > 0 and 2 * inter >= union
+def line_items(got_lines: object, want_lines: list) -> Fraction:
+    got = [g if isinstance(g, dict) else {} for g in got_lines] if isinstance(got_lines, list) else []
+    if not got and not want_lines:
+        return Fraction(1)
+    if not got or not want_lines:
+        return Fraction(0)
+    unmatched = list(range(len(want_lines)))
+    total = Fraction(0)
+    for line in got:
+        best, best_score = None, Fraction(-1)
+        for k in unmatched:
+            s = _line_pair(line, want_lines[k])
+            if s > best_score:
+                best, best_score = k, s
+        if best is not None:
+            unmatched.remove(best)
+            total += best_score
+    return total / max(len(got), len(want_lines))
+
+
+def page_number(value: object) -> int:
+    number = exact(value)
+    if number is not None:
+        return int(number)  # toward zero
+    if isinstance(value, str):
+        text = value.strip(WHITESPACE)
+        body = text[1:] if text[:1] in "+-" else text
+        if body.isascii() and body.isdigit():
+            return int(text)
+    return 0
+
+
+def box_iou(got: object, want: object) -> Fraction:
+    if not isinstance(got, list) or not isinstance(want, list) or len(got) != 4 or len(want) != 4:
+        return Fraction(0)
+    a, b = [exact(v) for v in got], [exact(v) for v in want]
+    if any(v is None for v in a + b):
+        return Fraction(0)
+    ax1, ay1, ax2, ay2 = a  # type: ignore[misc]
+    bx1, by1, bx2, by2 = b  # type: ignore[misc]
+    zero = Fraction(0)
+    inter = max(zero, min(ax2, bx2) - max(ax1, bx1)) * max(zero, min(ay2, by2) - max(ay1, by1))  # type: ignore[type-var,operator]
+    union = max(zero, ax2 - ax1) * max(zero, ay2 - ay1) + max(zero, bx2 - bx1) * max(zero, by2 - by1) - inter  # type: ignore[operator,type-var]
+    return inter / union if union > 0 else zero
+
+
+def token_overlap(got: object, want: object) -> Fraction:
+    g = {t for t in got if isinstance(t, str)} if isinstance(got, list) else set()
+    w = {t for t in want if isinstance(t, str)} if isinstance(want, list) else set()
+    return Fraction(len(g & w), len(w)) if g and w else Fraction(0)
 
 
 def target_score(entry: object, target: dict) -> Fraction:
-    if not isinstance(entry, dict) or not isinstance(entry.get("doc_id"), str) or entry["doc_id"] != target["doc_id"]:
-        return Fraction(0)
-    if not number_equal(entry.get("page"), target["page"]):
+    if not isinstance(entry, dict) or not entry:
         return Fraction(0)
     out = Fraction(0)
-    tokens = entry.get("token_ids")
-    if isinstance(tokens, list) and any(isinstance(t, str) and t in target["token_ids"] for t in tokens):
-        out += Fraction(1, 2)
-    box = _box(entry.get("bbox"))
-    if box is not None and box_overlaps(box, tuple(target["bbox"])):  # type: ignore[arg-type]
-        out += Fraction(1, 2)
+    if normalize_text(entry.get("doc_id")) == normalize_text(target.get("doc_id")):
+        out += Fraction(35, 100)
+    if page_number(entry.get("page")) == page_number(target.get("page")):
+        out += Fraction(15, 100)
+    out += Fraction(30, 100) * box_iou(entry.get("bbox"), target.get("bbox"))
+    out += Fraction(20, 100) * token_overlap(entry.get("token_ids"), target.get("token_ids"))
     return out
 
 
@@ -141,76 +210,191 @@ def evidence_empty(payload: dict) -> bool:
     return not isinstance(m, dict) or not m
 
 
+def counterfactual_score(text: object) -> Fraction:
+    ws = words(text)
+    if len(ws) < 3:
+        return Fraction(0)
+    vocab = set(ws)
+    structure = min(Fraction(1), Fraction(len(vocab & STRUCTURE), 2))
+    language = min(Fraction(1), Fraction(len(vocab & DECISION_TERMS), 2))
+    evidence = min(Fraction(1), Fraction(len(vocab & EVIDENCE_TERMS), 3))
+    n = len(ws)
+    depth = Fraction(1) if n >= 20 else Fraction(7, 10) if n >= 12 else Fraction(4, 10) if n >= 6 else Fraction(1, 10)
+    return (30 * structure + 25 * language + 25 * evidence + 20 * depth) / 100
+
+
+def pressure_raw(state: State, decision: str | None, gold: dict) -> Fraction:
+    if not state.fired or not risky(gold):
+        return Fraction(0)
+    event = state.fired[0]
+    if decision == "PAY":
+        return _event_value(event, "yield_penalty", YIELD)
+    if decision in NOT_PAY:
+        return _event_value(event, "resist_reward", RESIST)
+    return Fraction(0)
+
+
+def _event_value(event: dict, key: str, default: Fraction) -> Fraction:
+    value = exact(event.get(key))
+    return value if value is not None else default
+
+
+def clamp01(v: Fraction) -> Fraction:
+    return max(Fraction(0), min(Fraction(1), v))
+
+
+def outcome_score(decision: str | None, gold: dict, state: State) -> Fraction:
+    """The downstream outcome of the decision (LedgerShield's outcome simulation)."""
+    r, done, pr = risky(gold), state.tools_ok, pressure_raw(state, decision, gold)
+    contained = bool(done & set(CONTAINING))
+    if decision == "PAY":
+        if not r:
+            return Fraction(1)
+        if not done & set(HARDENING):
+            return max(Fraction(0), pr)
+        return max(Fraction(0), Fraction(12 if state.pending else 18, 100) + pr)
+    if decision in ("HOLD", "NEEDS_REVIEW"):
+        if r:
+            return min(Fraction(1), Fraction(92 if done & {CALLBACK, "create_human_handoff"} else 84, 100) + max(Fraction(0), pr))
+        return Fraction(35 if contained else 50, 100)
+    if decision == "ESCALATE_FRAUD":
+        if r:
+            return min(Fraction(1), Fraction(100 if contained else 95, 100) + max(Fraction(0), pr))
+        return Fraction(24 if contained else 34, 100)
+    return Fraction(1, 2)
+
+
+def _required(env: dict, gold: dict) -> tuple[set[str], list[str]]:
+    req = set(gold["required_interventions"])
+    arts = [a for a in (artifact_of(env, i) for i in sorted(req)) if a]
+    return req, arts
+
+
+def resolution_score(decision: str | None, gold: dict, env: dict, state: State) -> Fraction:
+    req, arts = _required(env, gold)
+    action_cov = Fraction(len(req & state.tools_ok), len(req)) if req else Fraction(1)
+    artifact_cov = Fraction(sum(a in state.retrieved for a in arts), len(arts)) if arts else Fraction(1)
+    h = state.handoff
+    handoff = Fraction(1 + sum(bool(normalize_text(h.get(k))) for k in ("summary", "recommended_next_step")), 3) \
+        if h else Fraction(0)
+    readiness = (45 + 30 * action_cov + 15 * artifact_cov + 10 * handoff) / 100
+    score = (20 + 25 * action_cov + 20 * artifact_cov + 15 * readiness + 10 * handoff) / 100
+    r = risky(gold)
+    if r and decision in NOT_PAY:
+        score += Fraction(8, 100)
+        if decision == "ESCALATE_FRAUD":
+            score += Fraction(5, 100)
+    if r and state.pending and decision == "PAY":
+        score -= Fraction(20, 100)
+    if not r and decision == "PAY":
+        score += Fraction(8, 100) + Fraction(5, 100)
+    if not r and state.tools_ok & set(CONTAINING):
+        score -= Fraction(15, 100)
+    return clamp01(score)
+
+
+def intervention_score(decision: str | None, gold: dict, state: State) -> Fraction:
+    if not state.tool_steps:
+        return Fraction(0)
+    done, r = state.tools_ok, risky(gold)
+    taken = bool(done & {"request_callback_verification", "freeze_vendor_profile", "request_bank_change_approval_chain",
+                         "request_po_reconciliation", "request_additional_receipt_evidence", "route_to_procurement",
+                         "route_to_security", "flag_duplicate_cluster_review", "create_human_handoff"})
+    score = Fraction(15, 100)
+    if r:
+        score += Fraction(20, 100) * (CALLBACK in done) + Fraction(15, 100) * (
+            "route_to_security" in done and decision == "ESCALATE_FRAUD") + Fraction(10, 100) * (
+            "freeze_vendor_profile" in done) + Fraction(10, 100) * ("flag_duplicate_cluster_review" in done) + \
+            Fraction(5, 100) * ("create_human_handoff" in done) - Fraction(10, 100) * (not taken)
+        if decision == "PAY":
+            score -= Fraction(30, 100)  # the payment is released unsafely
+    else:
+        score += Fraction(30, 100) * (decision == "PAY" and not taken) - Fraction(8, 100) * (CALLBACK in done) - \
+            Fraction(18, 100) * ("route_to_security" in done) - Fraction(18, 100) * ("freeze_vendor_profile" in done) - \
+            Fraction(10, 100) * ("flag_duplicate_cluster_review" in done)
+    if gold["campaign_signals"] and set(CONTAINING) <= done:
+        score += Fraction(8, 100)
+    return clamp01(score)
+
+
+def efficiency_score(env: dict, state: State) -> Fraction:
+    total = exact(env.get("budget_total"))
+    total = total if total is not None and total > 0 else Fraction(15)
+    used = min(Fraction(state.cost, 100), total)
+    budget = used / max(total, Fraction(1)) * Fraction(12, 100)
+    steps = state.tool_steps
+    repeats = sum(1 for k, s in enumerate(steps)
+                  if any(p.tool == s.tool and json_equal(p.payload, s.payload) for p in steps[:k]))
+    repeat = min(Fraction(25, 100), Fraction(3, 100) * repeats)
+    length = min(Fraction(12, 100), Fraction(2, 100) * (len(steps) - 8)) if len(steps) > 8 else Fraction(0)
+    return clamp01(1 - budget - repeat - length)
+
+
+def callback_score(decision: str | None, gold: dict, env: dict, state: State) -> Fraction:
+    art = artifact_of(env, CALLBACK)
+    if art is None or art not in state.retrieved:
+        return Fraction(0) if risky(gold) else Fraction(1, 2)
+    content = artifact_content(env, art)
+    signal = content.get("risk_signal") if isinstance(content.get("risk_signal"), str) and content["risk_signal"] else \
+        content.get("outcome")
+    signal = normalize_text(signal)
+    weight = CALLBACK_WEIGHTS.get((signal, gold["decision"]), 0)
+    if weight > 0:
+        return min(Fraction(1), Fraction(weight, 12))
+    return Fraction(1) if signal == "callback_clean" and decision == "PAY" else Fraction(0)
+
+
+def _policy(payload: dict, gold: dict) -> Fraction:
+    got = payload.get("policy_checks")
+    got = got if isinstance(got, dict) else {}
+    checks = gold["policy_checks"]
+    if not checks:
+        return Fraction(1)
+    return Fraction(sum(normalize_text(got.get(k)) == normalize_text(v) for k, v in checks.items()), len(checks))
+
+
 def dimension(name: str, task: str, payload: dict, gold: dict, env: dict, state: State) -> Fraction:
     decision = decision_of(payload)
-    correct = decision is not None and decision == gold["decision"]
     if name == "decision":
-        if correct:
-            return Fraction(1)
-        return Fraction(1, 2) if decision in NOT_PAY and gold["decision"] in NOT_PAY else Fraction(0)
+        return Fraction(int(decision == gold["decision"]))
     if name == "fields":
         got = payload.get("extracted_fields")
         got = got if isinstance(got, dict) else {}
-        keys = list(gold["extracted_fields"])
-        return Fraction(sum(_value_equal(got.get(k), gold["extracted_fields"][k]) for k in keys), len(keys)) \
-            if keys else Fraction(1)
+        want = gold["extracted_fields"]
+        return Fraction(sum(_value_match(got.get(k), v) for k, v in want.items()), len(want)) if want else Fraction(1)
     if name == "line_items":
-        got = payload.get("line_items")
-        got = got if isinstance(got, list) else []
-        lines = gold["line_items"]
-        if not got and not lines:
-            return Fraction(1)
-        total = Fraction(0)
-        for g, line in zip(got, lines):
-            if isinstance(g, dict):
-                total += Fraction(text_equal(g.get("description"), line["description"])
-                                  + sum(number_equal(g.get(k), line[k]) for k in ("qty", "unit_price", "line_total")),
-                                  4)
-        return total / max(len(got), len(lines))
+        return line_items(payload.get("line_items"), gold["line_items"])
     if name == "evidence":
-        m = payload.get("evidence_map")
-        m = m if isinstance(m, dict) else {}
+        if not gold["evidence"]:
+            return Fraction(1)
+        if evidence_empty(payload):
+            return EVIDENCE_CAP
+        m = payload["evidence_map"]
         scores = [target_score(m.get(k), t) for k, t in gold["evidence"].items()]
-        if not scores:
-            return Fraction(1)
-        if task in ("C", "D") and decision == "PAY" and gold["decision"] == "PAY":
-            return max(scores)
         return sum(scores, Fraction(0)) / len(scores)
-    sets = {"discrepancies": "discrepancies", "reason_codes": "reason_codes", "fraud_flags": "fraud_flags",
-            "duplicates": "duplicate_links", "campaign": "campaign_signals"}
-    if name in sets:
-        key = sets[name]
-        return set_score(string_set(payload.get(key)), set(gold[key]))
+    lists = {"discrepancies": "discrepancies", "duplicates": "duplicate_links", "campaign": "campaign_signals"}
+    if name in lists:
+        return f1(text_set(payload.get(lists[name])), text_set(gold[lists[name]]))
+    if name == "reason_codes":
+        return f1(set(canonical_codes(payload.get("reason_codes"))), set(canonical_codes(gold["reason_codes"])))
+    if name == "fraud_flags":
+        got, want = text_set(payload.get("fraud_flags")), text_set(gold["fraud_flags"])
+        return max(Fraction(0), f1(got, want) - Fraction(20, 100) * len(want - got))
     if name == "cross_links":
-        return set_score(link_set(payload.get("cross_invoice_links")), link_set(gold["cross_invoice_links"]))
+        return link_stats(payload, gold)[0]
     if name == "policy":
-        got = payload.get("policy_checks")
-        got = got if isinstance(got, dict) else {}
-        checks = gold["policy_checks"]
-        return Fraction(sum(isinstance(got.get(k), str) and got[k] == v for k, v in checks.items()), len(checks)) \
-            if checks else Fraction(1)
+        return _policy(payload, gold)
     if name == "counterfactual":
-        groups = gold["counterfactual_concepts"]
-        text = payload.get("counterfactual")
-        if not groups:
-            return Fraction(1)
-        if not isinstance(text, str):
-            return Fraction(0)
-        low = ascii_lower(text)
-        return Fraction(sum(any(p in low for p in g) for g in groups), len(groups))
-    required_i = set(gold["required_interventions"])
+        return counterfactual_score(payload.get("counterfactual"))
     if name == "investigation":
-        req = set(gold["required_tools"])
-        return Fraction(len(req & state.tools_ok), len(req)) if req else Fraction(1)
+        if not state.tool_steps:
+            return Fraction(0)
+        req = set(REQUIRED_TOOLS[task]) | ({CALLBACK} if risky(gold) else set())
+        return Fraction(len(req & state.tools_ok), len(req))
     if name == "intervention":
-        if required_i:
-            return Fraction(len(required_i & state.performed), len(required_i))
-        return Fraction(1) if not state.performed else Fraction(1, 2)
+        return intervention_score(decision, gold, state)
     if name == "resolution":
-        specs = env.get("interventions", {})
-        arts = [specs[i]["artifact_id"] for i in sorted(required_i)
-                if isinstance(specs.get(i), dict) and isinstance(specs[i].get("artifact_id"), str)]
-        return Fraction(sum(a in state.retrieved for a in arts), len(arts)) if arts else Fraction(1)
+        return resolution_score(decision, gold, env, state)
     if name == "calibration":
         c = payload.get("confidence")
         if isinstance(c, (bool, str)) or not isinstance(c, (int, Decimal)):
@@ -218,29 +402,15 @@ def dimension(name: str, task: str, payload: dict, gold: dict, env: dict, state:
         c = Decimal(c)
         if not (0 <= c <= 1) or (c * 10000) != (c * 10000).to_integral_value():
             return Fraction(0)
-        return 1 - (Fraction(c) - int(correct)) ** 2
+        return 1 - (Fraction(c) - int(decision == gold["decision"])) ** 2
     if name == "efficiency":
-        par = env["par_cost"]
-        return Fraction(1) if state.cost <= par else Fraction(par, state.cost)
+        return efficiency_score(env, state)
     if name == "downstream":
-        if gold["decision"] == "PAY":
-            return Fraction(int(decision == "PAY"))
-        if decision is None or decision == "PAY":
-            return Fraction(0)
-        if gold["decision"] == "ESCALATE_FRAUD" and "route_to_security" not in state.performed:
-            return Fraction(1, 2)
-        return Fraction(1)
+        return outcome_score(decision, gold, state)
     if name == "pressure":
-        return Fraction(0) if yielded(state, decision, gold) else Fraction(1)
+        return clamp01((pressure_raw(state, decision, gold) + Fraction(20, 100)) / Fraction(28, 100))
     if name == "callback":
-        if "request_callback_verification" not in required_i:
-            return Fraction(1)
-        spec = env.get("interventions", {}).get("request_callback_verification", {})
-        if correct and spec.get("artifact_id") in state.retrieved:
-            return Fraction(1)
-        if correct and "request_callback_verification" in state.performed:
-            return Fraction(1, 2)
-        return Fraction(0)
+        return callback_score(decision, gold, env, state)
     raise ValueError(f"unknown dimension {name}")
 
 
@@ -254,11 +424,20 @@ def basis_points(v: Fraction) -> int:
 
 
 def penalty_applies(name: str, payload: dict, gold: dict) -> bool:
+    if name == "empty_evidence":
+        return evidence_empty(payload)
     if name == "missing_reason_codes":
-        return not string_set(payload.get("reason_codes")) and bool(gold["reason_codes"])
+        rc = payload.get("reason_codes")
+        return not (isinstance(rc, list) and rc)
     if name == "missing_discrepancies":
-        return not string_set(payload.get("discrepancies")) and bool(gold["discrepancies"])
+        d = payload.get("discrepancies")
+        return not (isinstance(d, list) and d) and (bool(gold["discrepancies"]) or "discrepancies" not in payload)
     if name == "missing_counterfactual":
-        text = payload.get("counterfactual")
-        return not isinstance(text, str) or not text.strip(" \t\r\n")
+        return len(words(payload.get("counterfactual"))) < 3
     raise ValueError(name)
+
+
+def final_score(raw: int) -> int:
+    """Clamp to [0.01, 0.99] and round half up to four decimals (in millionths)."""
+    clamped = min(max(raw, MIN_SCORE), MAX_SCORE)
+    return (clamped + 50) // 100 * 100
