@@ -119,6 +119,15 @@ class LedgerShield(Suite):
                              "finish_reason": "stop"}]}
         return {"custom_id": line["case_id"], "response": {"status_code": 200, "body": body}, "error": None}
 
+    def import_files(self, spec, files: list, cases_file):
+        """`tally import` of LedgerShield's own episode files (one JSON document each), with its
+        cases.json as the reference items (--cases); None leaves the files to the Batch API import."""
+        from .episode_import import claims, import_files
+
+        if cases_file is None and not claims(files):
+            return None
+        return import_files(spec, files, cases_file)
+
     def episode_view(self, raw: dict, content: str | None, orders: dict[str, str]) -> dict:
         """What the case page shows of one stored response (its message content and verdict orders)."""
         from .episode_view import view

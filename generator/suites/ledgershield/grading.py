@@ -266,6 +266,9 @@ def outcome_score(decision: str | None, gold: dict, state: State) -> Fraction:
 
 def _required(env: dict, gold: dict) -> tuple[set[str], list[str]]:
     req = set(gold["required_interventions"])
+    listed = gold.get("required_artifacts")
+    if isinstance(listed, list):
+        return req, list(dict.fromkeys(a for a in listed if isinstance(a, str)))
     arts = [a for a in (artifact_of(env, i) for i in sorted(req)) if a]
     return req, arts
 

@@ -131,6 +131,8 @@ def _lookup(env: dict, tool: str, payload: dict) -> tuple[str, Any]:
     keys, table, _ = LOOKUPS[tool]
     if any(not isinstance(payload.get(k), str) for k in keys):
         return "bad_payload", None
+    if table is not None and table not in env:  # a case converted from LedgerShield's cases.json
+        return OK, {"note": f"this case holds no {table}: the id is not checked"}
     if table == "vendors":
         record = find_vendor(env, payload[keys[0]])
     elif table is not None:
@@ -148,7 +150,7 @@ def _lookup(env: dict, tool: str, payload: dict) -> tuple[str, Any]:
     if tool == "lookup_policy":
         rule = payload.get("rule_id")
         policy = env.get("policy")
-        if isinstance(rule, str) and rule:
+        if isinstance(rule, str) and rule and "policy" in env:
             found = policy.get(rule) if isinstance(policy, dict) else None
             return (OK, {rule: found}) if found is not None else ("not_found", None)
         return OK, policy

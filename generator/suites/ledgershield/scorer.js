@@ -308,6 +308,9 @@
     for (var k = 0; k < spec.keys.length; k++) {
       if (typeof field(payload, spec.keys[k]) !== 'string') return ['bad_payload', cost];
     }
+    // A table the case does not hold (its key absent from env) accepts every id.
+    var tableKey = spec.table === 'vendor' ? 'vendors' : spec.table;
+    if (tableKey !== null && !(isObjectValue(env) && hasOwn(env, tableKey))) return ['ok', cost];
     if (spec.table === 'vendor') {
       if (!vendorFound(env, payload[spec.keys[0]])) return ['not_found', cost];
     } else if (spec.table === 'policy') {
@@ -719,7 +722,12 @@
     var r = field(gold, 'required_interventions');
     if (Array.isArray(r)) r.forEach(function (x) { if (typeof x === 'string' && req.indexOf(x) < 0) req.push(x); });
     var arts = [];
-    req.forEach(function (name) { var a = interventionArtifact(env, name); if (a !== null) arts.push(a); });
+    var listed = field(gold, 'required_artifacts');
+    if (Array.isArray(listed)) {
+      listed.forEach(function (a) { if (typeof a === 'string' && arts.indexOf(a) < 0) arts.push(a); });
+    } else {
+      req.slice().sort().forEach(function (name) { var a = interventionArtifact(env, name); if (a !== null) arts.push(a); });
+    }
     var action = req.length === 0 ? ONE : frac(req.filter(function (x) { return has(state, x); }).length, req.length);
     var artifact = arts.length === 0 ? ONE
       : frac(arts.filter(function (a) { return state.revealed.indexOf(a) >= 0; }).length, arts.length);
