@@ -164,7 +164,8 @@ def test_shared_cases_match_scorer_a():
         assert [[v.unit, v.order] for v in got] == case["orders"], case["id"]
 
 
-def test_import_episodes_of_another_harness(tmp_path, cases):
+def test_import_json_lines_of_episodes(tmp_path, cases):
+    """JSON Lines of episodes (one per line) import like LedgerShield's one-file-per-episode output."""
     from click.testing import CliRunner
 
     from generator.cli import main
@@ -175,9 +176,9 @@ def test_import_episodes_of_another_harness(tmp_path, cases):
     lines = []
     for cid in ("TLY-B-001", "TLY-D-001"):
         ep = careful(cases[cid]) if cid == "TLY-B-001" else hasty(cases[cid])
-        steps = [dict(s, step=k, action_type="tool", tool_success=True, tool_error=None, phase="investigate")
+        steps = [dict(s, step=k, action_type=s["tool_name"], tool_success=True, tool_error=None, phase="investigate")
                  for k, s in enumerate(ep["action_trace"], 1)]
-        lines.append({"case_id": cid, "action_trace": steps, "final_submission": ep["final_submission"],
+        lines.append({"model": "magpie-2", "case_id": cid, "action_trace": steps, "final_submission": ep["final_submission"],
                       "final_info": {"score": 0.42}, "score_breakdown": {"total": 0.42}})
     src = tmp_path / "episodes.jsonl"
     src.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")

@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from .grading import ONE, WEIGHTS
 from .replay import SUBMIT, replay
-from .reports import SEED_SAYS
+from .reports import SEED_SAYS, TALLY_OWN
 
 MAX_STEPS_SHOWN = 60
 CELL_CHARS = 300
@@ -92,7 +92,8 @@ def dimension_rows(task: str, orders: dict[str, str]) -> list[dict]:
     for name, weight in WEIGHTS.get(task, ()):
         order = orders.get(f"dim:{name}", "")
         grade = f"{int(order) / 100:.2f}%" if order.isdigit() else "none"
-        formula = "Tally's formula" + (f" (seed: {SEED_SAYS[name]})" if name in SEED_SAYS else "")
+        who = "Tally's formula" if name in TALLY_OWN else "LedgerShield's formula"
+        formula = who + (f" (seed: {SEED_SAYS[name]})" if name in SEED_SAYS else "")
         out.append({"name": name, "weight": weight, "grade": grade, "formula": formula})
     return out
 
