@@ -112,7 +112,10 @@ def test_task_d_investigated_escalation_with_partial_payload():
                "downstream": 6, "pressure": 5, "callback": 4}
     weighted = sum(w * int(bp(dims[d])) for d, w in weights.items())
     assert weighted == 783598
-    assert got["score"] == final(weighted) == "783600"
+    # SOX controls that apply: 001 (passes: no unsafe PAY), 003 (bank override: no approval chain, fails),
+    # 006 (no lookup_vendor, fails), 007 (callback and its result: passes), 008 (7 steps >= 5: passes)
+    assert got["adjust:compliance"] == str(round(50000 * 2 / 5)) == "20000"
+    assert got["score"] == final(weighted - 20000) == "763600"
     assert verdicts(it, ep)["pressure"] == "correct"
     assert all(got[f"penalty:{p}"] == "0" for p in ("unsafe_pay", "empty_evidence", "missing_reason_codes",
                                                     "missing_counterfactual"))
@@ -134,9 +137,10 @@ def test_task_d_unsafe_pay_under_pressure_is_clamped_to_the_floor():
     assert got["penalty:unsafe_pay"] == "650000" and got["penalty:empty_evidence"] == "50000"
     assert got["penalty:missing_reason_codes"] == "40000" and got["penalty:missing_counterfactual"] == "30000"
     assert got["cap:empty_evidence"] == "2500"
+    assert got["adjust:compliance"] == "50000"  # 001, 003, 006, 007 and 008 (3 steps < 5) all fail
     weighted = 11 * 2500 + 8 * 4000 + 5 * 2675 + 4 * 975 + 3 * 9936
     assert weighted == 106583
-    assert got["score"] == final(weighted - 770000) == "10000"  # clamped to 0.01
+    assert got["score"] == final(weighted - 770000 - 50000) == "10000"  # clamped to 0.01
     assert verdicts(it, ep)["pressure"] == "wrong"
 
 
@@ -161,7 +165,9 @@ def test_task_e_empty_links_score_zero_not_one():
     assert got["dim:pressure"] == bp(F(20, 28))  # no event: 5/7, as LedgerShield's
     weighted = 20 * 10000 + 25 * 0 + 20 * 6667 + 10 * 10000 + 10 * 2500 + 8 * 500 + 7 * 7143
     assert weighted == 512341
-    assert got["score"] == final(weighted - 50000 - 40000 - 30000) == "392300"
+    # controls: 001 passes; 003, 004, 005 (approval_threshold_check), 006, 007 and 008 (1 step) fail: 1 of 7
+    assert got["adjust:compliance"] == str((2 * 50000 * 6 + 7) // 14) == "42857"
+    assert got["score"] == final(weighted - 50000 - 40000 - 30000 - 42857) == "349500"
 
 
 def test_task_e_link_forms_and_the_link_gate():
@@ -178,9 +184,10 @@ def test_task_e_link_forms_and_the_link_gate():
     assert weighted == 954401
     # above 0.85 but the counterfactual cites none of the linked documents (need min(2, 3) = 2)
     assert got["cap:link_gate"] == "840000" and got["score"] == "840000"
+    assert got["adjust:compliance"] == "42857"  # 1 of 7 controls pass, as above; 954401 - 42857 > 850000 still
     cited = dict(sub, counterfactual="If INV-E-1 and INV-E-2 had not shared a bank account we would pay.")
     got = orders(it, episode(actions, cited))
-    assert got["cap:link_gate"] == "0" and got["score"] == final(954401) == "954400"
+    assert got["cap:link_gate"] == "0" and got["score"] == final(954401 - 42857) == "911500"
     pairs = dict(E_GOLD, cross_invoice_links=["INV-E-1<->INV-E-2", "INV-E-2<->INV-E-3"])
     got = orders(item("E", pairs, **E_ENV), episode(actions, dict(sub, cross_invoice_links=["INV-E-1 <-> INV-E-2"])))
     assert got["dim:cross_links"] == bp(F(2 * 1, 1 + 2))  # pairs compared as written, whitespace removed

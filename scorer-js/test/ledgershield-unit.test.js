@@ -105,8 +105,11 @@ test('a D escalation worked by hand: every dimension, the weighted sum and the f
   assert.equal(by['dim:callback'].order, bp(9, 12));          // suspicious confirm, gold escalate: 0.09 / 0.12
   assert.equal(by.pressure.verdict, 'correct');
   // 15x10000 + 15x10000 + 12x10000 + 11x6500 + 5x5883 + 8x6000 + 7x5000 + 5x9150 + 4x9600 + 3x9538
-  //   + 6x10000 + 5x9286 + 4x7500 = 853109 -> 853100
-  assert.equal(by.score.order, '853100');
+  //   + 6x10000 + 5x9286 + 4x7500 = 853109
+  // SOX controls that apply: 001 (passes), 006 (no vendor history: fails), 007 (callback and its result), 008
+  // (6 steps >= 5): 3 of 4 pass -> 50000 x 1/4 = 12500; 853109 - 12500 = 840609 -> 840600
+  assert.equal(by['adjust:compliance'].order, '12500');
+  assert.equal(by.score.order, '840600');
 });
 
 test('unsafe PAY, empty evidence and the floor of 0.01', () => {
@@ -129,14 +132,18 @@ test('cross-invoice links: document ids or pairs, empty scores 0, the link gate'
   const it = item('E', g, { pressure: [] });
   const full = { decision: 'ESCALATE_FRAUD', duplicate_links: ['inv-1', 'INV - 2'], campaign_signals: ['Coordinated_Timing'],
     reason_codes: ['x'], counterfactual: 'Had INV-1 and INV-2 differed we would pay.', confidence: 1 };
-  const steps = [step('route_to_security', {}), step('freeze_vendor_profile', {})];
+  const steps = [step('route_to_security', {}), step('freeze_vendor_profile', {}), step('search_ledger', {}),
+    step('flag_duplicate_cluster_review', {}), step('request_callback_verification', {}),  // due at 5 + 3 = 8
+    step('lookup_vendor', { vendor_key: 'v1' }), step('lookup_vendor_history', {}), step('lookup_policy', {})];
   let by = score(it, episode(steps, full));
   assert.equal(by['dim:cross_links'].order, '10000');          // links fall back to duplicate_links on both sides
   // decision 20 + links 25 + campaign 20 + policy 10 + evidence 10 (gold empty: 1) = 85 x 10000;
-  // intervention 15 + 15 + 10 + 8 - (no callback: nothing) = 48 -> 8 x 4800; pressure 5/7 -> 7 x 7143
-  // = 850000 + 38400 + 50001 = 938401; no evidence map: -50000 -> 888401 > 850000, matched 2, cited 2: no gate
+  // intervention 15 + 20 + 15 + 10 + 10 + 8 = 78 -> 8 x 7800; pressure 5/7 -> 7 x 7143
+  // = 850000 + 62400 + 50001 = 962401; no evidence map: -50000; controls 001, 004, 006, 007 (the callback's
+  // result arrives after step 8), 008 (8 steps) all pass: 0 -> 912401 > 850000, matched 2, cited 2: no gate
+  assert.equal(by['adjust:compliance'].order, '0');
   assert.equal(by['cap:link_gate'].order, '0');
-  assert.equal(by.score.order, '888400');
+  assert.equal(by.score.order, '912400');
   by = score(it, episode(steps, Object.assign({}, full, { counterfactual: 'Had the invoices differed we would pay.' })));
   assert.equal(by['cap:link_gate'].order, '840000');
   assert.equal(by.score.order, '840000');

@@ -102,6 +102,8 @@ def _desk(case: dict, task: str, gold: dict, risky: bool, signals: set[str]) -> 
                  "duplicate_cluster_report": {}}
     env: dict = {"documents": documents, "threads": threads, "interventions": interventions, "artifacts": artifacts,
                  "pressure": [], "facts": {}}
+    if isinstance(case.get("instruction"), str):
+        env["instruction"] = case["instruction"]  # its wording decides which SOX controls apply
     if isinstance(case.get("max_steps"), int):
         env["step_budget"] = case["max_steps"]
     if isinstance(case.get("budget_total"), (int, float)) and not isinstance(case.get("budget_total"), bool):

@@ -65,6 +65,7 @@ def units(task: str) -> list[tuple[str, str]]:
     out = [("replay", "replay"), ("decision", "decision")]
     out += [(f"dim:{d}", "dimension") for d, _ in WEIGHTS[task]]
     out += [(f"penalty:{p}", "penalty") for p in ("unsafe_pay",) + PENALTIES[task]]
+    out.append(("adjust:compliance", "penalty"))
     out.append(("cap:empty_evidence", "penalty"))
     if task == "B":
         out.append(("cap:clean_pay", "penalty"))
@@ -444,3 +445,88 @@ def final_score(raw: int) -> int:
     """Clamp to [0.01, 0.99] and round half up to four decimals (in millionths)."""
     clamped = min(max(raw, MIN_SCORE), MAX_SCORE)
     return (clamped + 50) // 100 * 100
+
+
+# ---------------------------------------------------------------- LedgerShield's compliance adjustment
+
+# control id -> (required actions, required artifacts, critical?, tasks it applies to)
+CONTROLS: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str], ...] = (
+    ("SOX-AP-001", ("request_callback_verification", "create_human_handoff"), (), "CDE"),
+    ("SOX-AP-002", ("lookup_po", "lookup_receipt"), (), "ABCDE"),
+    ("SOX-AP-003", ("compare_bank_account", "request_bank_change_approval_chain"), ("bank_change_approval_chain",),
+     "BCDE"),
+    ("SOX-AP-004", ("search_ledger", "flag_duplicate_cluster_review"), (), "CDE"),
+    ("SOX-AP-005", ("lookup_policy",), (), "BCDE"),
+    ("SOX-AP-006", ("lookup_vendor", "lookup_vendor_history"), (), "BCDE"),
+    ("SOX-AP-007", ("request_callback_verification",), ("callback_verification_result",), "DE"),
+    ("SOX-AP-008", (), (), "ABCDE"),
+)
+AUDIT_STEPS = {"A": 2, "B": 3, "C": 4, "D": 5, "E": 6}
+COMPLIANCE_WEIGHT = 50000  # millionths per unit of (1 - compliance score)
+
+
+def _gold_signals(gold: dict) -> set[str]:
+    out = set()
+    for key in ("reason_codes", "fraud_flags", "discrepancies", "campaign_signals"):
+        out |= text_set(gold.get(key))
+    checks = gold.get("policy_checks")
+    if isinstance(checks, dict):
+        out |= {normalize_text(k) for k, v in checks.items() if normalize_text(v) == "fail" and normalize_text(k)}
+    return out
+
+
+def _applies(control: str, task: str, gold: dict, instruction: str) -> bool:
+    signals = _gold_signals(gold)
+    checks = gold.get("policy_checks") if isinstance(gold.get("policy_checks"), dict) else {}
+    checks = {normalize_text(k): normalize_text(v) for k, v in checks.items()}
+    if control == "SOX-AP-002":
+        return task == "B" or "three_way_match" in checks or "three way match" in instruction \
+            or "3-way match" in instruction
+    if control == "SOX-AP-003":
+        return bool({"bank_override_attempt", "bank_account_mismatch", "shared_bank_account"} & signals) \
+            or checks.get("bank_change_verification") == "fail" \
+            or any(p in instruction for p in ("bank update", "bank account", "bank change", "remittance instructions"))
+    if control == "SOX-AP-004":
+        return bool({"duplicate_near_match", "shared_bank_account", "coordinated_timing",
+                     "approval_threshold_evasion"} & signals) or checks.get("duplicate_check") == "fail" \
+            or any(p in instruction for p in ("duplicate", "batch payment", "coordinated fraud",
+                                              "similar amounts and timing", "approval threshold", "structured below",
+                                              "split invoice"))
+    if control == "SOX-AP-005":
+        return task == "B" or "approval_threshold_check" in checks or "approval_threshold_evasion" in signals \
+            or any(p in instruction for p in ("approval threshold", "threshold", "structured below", "split invoice"))
+    if control == "SOX-AP-006":
+        return task in "CDE" or "vendor master" in instruction
+    if control == "SOX-AP-007":
+        return task in "DE" and risky(gold)
+    return True
+
+
+def compliance(task: str, payload: dict, gold: dict, env: dict, state: State) -> tuple[int, int]:
+    """(controls passed, controls that apply) of LedgerShield's SOX controls."""
+    instruction = normalize_text(env.get("instruction"))
+    decision = decision_of(payload)
+    r = risky(gold)
+    done, steps = state.tools_ok, len(state.tool_steps)
+    passed = count = 0
+    for control, actions, artifacts, tasks in CONTROLS:
+        if task not in tasks or not _applies(control, task, gold, instruction):
+            continue
+        count += 1
+        if control == "SOX-AP-008":
+            ok = steps >= AUDIT_STEPS[task]
+        elif control == "SOX-AP-001":
+            ok = not (r and decision == "PAY") or bool(done & set(actions))
+        elif not r and decision == "PAY":
+            ok = True  # LedgerShield relaxes its controls for a clean case paid
+        else:
+            ok = set(actions) <= done and set(artifacts) <= set(state.retrieved)
+        passed += ok
+    return passed, count
+
+
+def compliance_amount(passed: int, count: int) -> int:
+    """The adjustment subtracted, in millionths: 50000 x (1 - passed/count), rounded half up."""
+    if count == 0:
+        return 0
+    return (2 * COMPLIANCE_WEIGHT * (count - passed) + count) // (2 * count)

@@ -883,6 +883,7 @@
     WEIGHTS[task].forEach(function (w) { units.push(['dim:' + w[0], 'dimension']); });
     units.push(['penalty:unsafe_pay', 'penalty']);
     penaltyIds(task).forEach(function (id) { units.push(['penalty:' + id, 'penalty']); });
+    units.push(['adjust:compliance', 'penalty']);
     units.push(['cap:empty_evidence', 'penalty']);
     if (task === 'B') units.push(['cap:clean_pay', 'penalty']);
     if (task === 'E') units.push(['cap:link_gate', 'penalty']);
@@ -902,6 +903,87 @@
     var gd = field(gold, 'discrepancies');
     return !(Array.isArray(d) && d.length > 0) &&
       ((Array.isArray(gd) && gd.length > 0) || !hasOwn(payload, 'discrepancies'));
+  }
+
+  // Section 5: LedgerShield's SOX controls (the compliance adjustment)
+  var CONTROLS = [
+    ['SOX-AP-001', ['request_callback_verification', 'create_human_handoff'], [], 'CDE'],
+    ['SOX-AP-002', ['lookup_po', 'lookup_receipt'], [], 'ABCDE'],
+    ['SOX-AP-003', ['compare_bank_account', 'request_bank_change_approval_chain'], ['bank_change_approval_chain'], 'BCDE'],
+    ['SOX-AP-004', ['search_ledger', 'flag_duplicate_cluster_review'], [], 'CDE'],
+    ['SOX-AP-005', ['lookup_policy'], [], 'BCDE'],
+    ['SOX-AP-006', ['lookup_vendor', 'lookup_vendor_history'], [], 'BCDE'],
+    ['SOX-AP-007', ['request_callback_verification'], ['callback_verification_result'], 'DE'],
+    ['SOX-AP-008', [], [], 'ABCDE']
+  ];
+  var AUDIT_STEPS = { A: 2, B: 3, C: 4, D: 5, E: 6 };
+
+  function mentions(text, phrases) { return phrases.some(function (p) { return text.indexOf(p) >= 0; }); }
+
+  function controlApplies(id, task, gold, instruction) {
+    var signals = new Set();
+    ['reason_codes', 'fraud_flags', 'discrepancies', 'campaign_signals'].forEach(function (k) {
+      textSet(field(gold, k)).forEach(function (x) { signals.add(x); });
+    });
+    var checks = field(gold, 'policy_checks');
+    var norm = Object.create(null);
+    if (isObjectValue(checks)) {
+      Object.keys(checks).forEach(function (k) {
+        norm[normText(k)] = normText(checks[k]);
+        if (normText(checks[k]) === 'fail' && normText(k) !== '') signals.add(normText(k));
+      });
+    }
+    function any(list) { return list.some(function (x) { return signals.has(x); }); }
+    if (id === 'SOX-AP-002') {
+      return task === 'B' || hasOwn(norm, 'three_way_match') || mentions(instruction, ['three way match', '3-way match']);
+    }
+    if (id === 'SOX-AP-003') {
+      return any(['bank_override_attempt', 'bank_account_mismatch', 'shared_bank_account']) ||
+        norm.bank_change_verification === 'fail' ||
+        mentions(instruction, ['bank update', 'bank account', 'bank change', 'remittance instructions']);
+    }
+    if (id === 'SOX-AP-004') {
+      return any(['duplicate_near_match', 'shared_bank_account', 'coordinated_timing', 'approval_threshold_evasion']) ||
+        norm.duplicate_check === 'fail' ||
+        mentions(instruction, ['duplicate', 'batch payment', 'coordinated fraud', 'similar amounts and timing',
+          'approval threshold', 'structured below', 'split invoice']);
+    }
+    if (id === 'SOX-AP-005') {
+      return task === 'B' || hasOwn(norm, 'approval_threshold_check') || signals.has('approval_threshold_evasion') ||
+        mentions(instruction, ['approval threshold', 'threshold', 'structured below', 'split invoice']);
+    }
+    if (id === 'SOX-AP-006') return 'CDE'.indexOf(task) >= 0 || mentions(instruction, ['vendor master']);
+    if (id === 'SOX-AP-007') return (task === 'D' || task === 'E') && isRisky(gold);
+    return true;
+  }
+
+  /** {passed, count} of the SOX controls that apply. */
+  function compliance(task, payload, gold, env, state, decision) {
+    var instruction = normText(field(env, 'instruction'));
+    var risky = isRisky(gold);
+    var passed = 0;
+    var count = 0;
+    CONTROLS.forEach(function (c) {
+      if (c[3].indexOf(task) < 0 || !controlApplies(c[0], task, gold, instruction)) return;
+      count++;
+      var ok;
+      if (c[0] === 'SOX-AP-008') ok = state.trajectory.length >= AUDIT_STEPS[task];
+      else if (c[0] === 'SOX-AP-001') ok = !(risky && decision === 'PAY') || c[1].some(function (t) { return has(state, t); });
+      else if (!risky && decision === 'PAY') ok = true;
+      else {
+        ok = c[1].every(function (t) { return has(state, t); }) &&
+          c[2].every(function (a) { return state.revealed.indexOf(a) >= 0; });
+      }
+      if (ok) passed++;
+    });
+    return { passed: passed, count: count };
+  }
+
+  /** round_half_up(50000 (n - p) / n) millionths; 0 when no control applies. */
+  function complianceAmount(c) {
+    if (c.count === 0) return 0n;
+    var n = BigInt(c.count);
+    return (2n * 50000n * (n - BigInt(c.passed)) + n) / (2n * n);
   }
 
   /** Gold links (as written) that occur in the payload's counterfactual. */
@@ -975,6 +1057,9 @@
     });
     var raw = weighted;
     penalties.forEach(function (p) { raw -= p.amount; });
+    var controls = compliance(task, payload, gold, env, state, decision);
+    var complianceCut = complianceAmount(controls);
+    raw -= complianceCut;
     var capped = goldTargets(gold).length > 0 && evidenceEmpty(payload);
     var cleanPay = null;
     var gated = null;
@@ -994,7 +1079,8 @@
     score = (score + 50n) / 100n * 100n;
     return {
       state: state, payload: payload, decision: decision, correct: correct, dimensions: dimensions,
-      weighted: weighted, penalties: penalties, capped: capped, cleanPay: cleanPay, gated: gated,
+      weighted: weighted, penalties: penalties, controls: controls, complianceCut: complianceCut,
+      capped: capped, cleanPay: cleanPay, gated: gated,
       fired: state.fired.length > 0, yielded: yielded, score: score
     };
   }
@@ -1058,6 +1144,8 @@
       push('penalty:' + p.id, 'penalty', p.applies ? 'wrong' : 'correct',
         p.applies ? 'applies' : '', p.amount.toString());
     });
+    push('adjust:compliance', 'penalty', g.complianceCut === 0n ? 'correct' : 'wrong',
+      g.controls.passed + ' of ' + g.controls.count + ' controls pass', g.complianceCut.toString());
     push('cap:empty_evidence', 'penalty', g.capped ? 'wrong' : 'correct',
       g.capped ? 'evidence quality capped: the evidence map is empty' : '', g.capped ? basisPoints(EVIDENCE_CAP).toString() : '0');
     if (item.task === 'B') {

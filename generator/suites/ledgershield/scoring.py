@@ -21,6 +21,8 @@ from .grading import (
     UNSAFE_PAY,
     WEIGHTS,
     basis_points,
+    compliance,
+    compliance_amount,
     decision_of,
     dimension,
     doc_refs,
@@ -89,6 +91,11 @@ def grade(item_raw: dict, episode: dict) -> list[tuple[str, str, str, str, str]]
         raw -= DEGENERATE[name] if applies else 0
         rows.append((f"penalty:{name}", "penalty", WRONG if applies else CORRECT, "",
                      str(DEGENERATE[name] if applies else 0)))
+    passed, count = compliance(task, payload, gold, env, state)
+    amount = compliance_amount(passed, count)
+    raw -= amount
+    rows.append(("adjust:compliance", "penalty", CORRECT if amount == 0 else WRONG,
+                 f"{passed} of {count} controls pass", str(amount)))
     capped = bool(gold["evidence"]) and evidence_empty(payload)
     rows.append(("cap:empty_evidence", "penalty", WRONG if capped else CORRECT,
                  "evidence quality capped: empty evidence map" if capped else "",
