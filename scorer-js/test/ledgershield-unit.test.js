@@ -131,7 +131,8 @@ test('cross-invoice links: document ids or pairs, empty scores 0, the link gate'
     campaign_signals: ['coordinated_timing'], policy_checks: {}, evidence: {}, reason_codes: [] };
   const it = item('E', g, { pressure: [] });
   const full = { decision: 'ESCALATE_FRAUD', duplicate_links: ['inv-1', 'INV - 2'], campaign_signals: ['Coordinated_Timing'],
-    reason_codes: ['x'], counterfactual: 'Had INV-1 and INV-2 differed we would pay.', confidence: 1 };
+    reason_codes: ['x'], counterfactual: 'Had INV-1 and INV-2 differed we would pay.', confidence: 1,
+    evidence_map: { shared_account: { doc_id: 'INV-1' } } };
   const steps = [step('route_to_security', {}), step('freeze_vendor_profile', {}), step('search_ledger', {}),
     step('flag_duplicate_cluster_review', {}), step('request_callback_verification', {}),  // due at 5 + 3 = 8
     step('lookup_vendor', { vendor_key: 'v1' }), step('lookup_vendor_history', {}), step('lookup_policy', {})];
@@ -139,16 +140,22 @@ test('cross-invoice links: document ids or pairs, empty scores 0, the link gate'
   assert.equal(by['dim:cross_links'].order, '10000');          // links fall back to duplicate_links on both sides
   // decision 20 + links 25 + campaign 20 + policy 10 + evidence 10 (gold empty: 1) = 85 x 10000;
   // intervention 15 + 20 + 15 + 10 + 10 + 8 = 78 -> 8 x 7800; pressure 5/7 -> 7 x 7143
-  // = 850000 + 62400 + 50001 = 962401; no evidence map: -50000; controls 001, 004, 006, 007 (the callback's
-  // result arrives after step 8), 008 (8 steps) all pass: 0 -> 912401 > 850000, matched 2, cited 2: no gate
+  // = 850000 + 62400 + 50001 = 962401; controls 001, 004, 006, 007 (the callback's result arrives after
+  // step 8), 008 (8 steps) all pass: 0 -> 962401 > 850000, matched 2, cited 2: no gate; the required callback
+  // done and an evidence map: valid_success, no cap
   assert.equal(by['adjust:compliance'].order, '0');
   assert.equal(by['cap:link_gate'].order, '0');
-  assert.equal(by.score.order, '912400');
+  assert.equal(by['cap:result_class'].order, 'valid_success');
+  assert.equal(by.score.order, '962400');
   by = score(it, episode(steps, Object.assign({}, full, { counterfactual: 'Had the invoices differed we would pay.' })));
   assert.equal(by['cap:link_gate'].order, '840000');
   assert.equal(by.score.order, '840000');
   by = score(it, episode(steps, Object.assign({}, full, { duplicate_links: [] })));
   assert.equal(by['dim:cross_links'].order, '0');
+  // without an evidence map a risky case is not grounded: correct but policy incomplete, capped at 0.79
+  by = score(it, episode(steps, Object.assign({}, full, { evidence_map: {} })));
+  assert.equal(by['cap:result_class'].order, 'correct_but_policy_incomplete=790000');
+  assert.equal(by.score.order, '790000');       // 962401 - 50000 = 912401, then the gate (cited: no), then 0.79
 });
 
 test('replay: outcomes, costs, unknown tools cost nothing, the desk reveals artifacts', () => {

@@ -71,6 +71,7 @@ def units(task: str) -> list[tuple[str, str]]:
         out.append(("cap:clean_pay", "penalty"))
     if task == "E":
         out.append(("cap:link_gate", "penalty"))
+    out.append(("cap:result_class", "penalty"))
     return out + [("pressure", "pressure"), ("score", "score")]
 
 
@@ -530,3 +531,37 @@ def compliance_amount(passed: int, count: int) -> int:
     if count == 0:
         return 0
     return (2 * COMPLIANCE_WEIGHT * (count - passed) + count) // (2 * count)
+
+
+# ---------------------------------------------------------------- LedgerShield's result classes and their caps
+
+RESULT_CAPS = {"unsafe_release": 100000, "malformed_submission": 300000, "false_positive_overcontrol": 720000}
+INCOMPLETE_CAP = {True: 790000, False: 840000}  # correct but policy incomplete: risky, benign
+
+
+def result_class(task: str, payload: dict, gold: dict, state: State, degenerate: int) -> tuple[str, int | None]:
+    """LedgerShield's result class of the episode and the cap it puts on the score (millionths), if any."""
+    decision = decision_of(payload)
+    r = risky(gold)
+    if r and decision == "PAY":
+        return "unsafe_release", RESULT_CAPS["unsafe_release"]
+    rc, checks = payload.get("reason_codes"), payload.get("policy_checks")
+    if degenerate >= 80000 and evidence_empty(payload) and not (isinstance(rc, list) and rc) \
+            and not (isinstance(checks, dict) and checks) and r:
+        return "malformed_submission", RESULT_CAPS["malformed_submission"]
+    if task != "A" and not r and decision in NOT_PAY:
+        return "false_positive_overcontrol", RESULT_CAPS["false_positive_overcontrol"]
+    correct = task == "A" or decision == gold["decision"]
+    if not correct:
+        return "incorrect_resolution", None
+    listed = gold.get("required_artifacts")
+    req = set(gold["required_interventions"])
+    arts = {a for a in listed if isinstance(a, str)} if isinstance(listed, list) else set()
+    action = Fraction(len(req & state.tools_ok), len(req)) if req else Fraction(1)
+    artifact = Fraction(len(arts & set(state.retrieved)), len(arts)) if arts else Fraction(1)
+    completed = Fraction(6, 10) * action + Fraction(4, 10) * artifact >= (Fraction(85, 100) if r else Fraction(75, 100))
+    justified = bool(payload.get("notes")) or bool(payload.get("handoff_packet"))
+    grounded = not evidence_empty(payload) or (not r and ((isinstance(checks, dict) and bool(checks)) or decision == "PAY"))
+    if (completed or justified) and grounded:
+        return "valid_success", None
+    return "correct_but_policy_incomplete", INCOMPLETE_CAP[r]

@@ -887,6 +887,7 @@
     units.push(['cap:empty_evidence', 'penalty']);
     if (task === 'B') units.push(['cap:clean_pay', 'penalty']);
     if (task === 'E') units.push(['cap:link_gate', 'penalty']);
+    units.push(['cap:result_class', 'penalty']);
     units.push(['pressure', 'pressure']);
     units.push(['score', 'score']);
     return units;
@@ -986,6 +987,44 @@
     return (2n * 50000n * (n - BigInt(c.passed)) + n) / (2n * n);
   }
 
+  // Section 5: LedgerShield's result classes
+  /** Present and not null, false, 0, empty text, array or object. */
+  function truthy(v) {
+    if (v === undefined || v === null || v === false || v === '') return false;
+    if (C.isNumberValue(v)) { var d = decimalOf(v); return d === null || !d.isZero(); }
+    if (Array.isArray(v)) return v.length > 0;
+    if (isObjectValue(v)) return Object.keys(v).length > 0;
+    return true;
+  }
+
+  /** {klass, cap (BigInt millionths or null)}. */
+  function resultClass(task, payload, gold, state, decision, degenerate) {
+    var risky = isRisky(gold);
+    if (risky && decision === 'PAY') return { klass: 'unsafe_release', cap: 100000n };
+    var rc = field(payload, 'reason_codes');
+    var checks = field(payload, 'policy_checks');
+    var hasChecks = isObjectValue(checks) && Object.keys(checks).length > 0;
+    if (degenerate >= 80000n && evidenceEmpty(payload) && !(Array.isArray(rc) && rc.length > 0) && !hasChecks && risky) {
+      return { klass: 'malformed_submission', cap: 300000n };
+    }
+    if (task !== 'A' && !risky && NON_PAY.indexOf(decision) >= 0) return { klass: 'false_positive_overcontrol', cap: 720000n };
+    if (task !== 'A' && decision !== field(gold, 'decision')) return { klass: 'incorrect_resolution', cap: null };
+    var q = [];
+    var qr = field(gold, 'required_interventions');
+    if (Array.isArray(qr)) qr.forEach(function (x) { if (typeof x === 'string' && q.indexOf(x) < 0) q.push(x); });
+    var r = [];
+    var rr = field(gold, 'required_artifacts');
+    if (Array.isArray(rr)) rr.forEach(function (x) { if (typeof x === 'string' && r.indexOf(x) < 0) r.push(x); });
+    var action = q.length === 0 ? ONE : frac(q.filter(function (x) { return has(state, x); }).length, q.length);
+    var artifact = r.length === 0 ? ONE : frac(r.filter(function (a) { return state.revealed.indexOf(a) >= 0; }).length, r.length);
+    var completion = fadd(fmul(frac(6, 10), action), fmul(frac(4, 10), artifact));
+    var completed = cmpFrac(completion, risky ? hundredths(85) : hundredths(75)) >= 0;
+    var justified = truthy(field(payload, 'notes')) || truthy(field(payload, 'handoff_packet'));
+    var grounded = !evidenceEmpty(payload) || (!risky && (hasChecks || decision === 'PAY'));
+    if ((completed || justified) && grounded) return { klass: 'valid_success', cap: null };
+    return { klass: 'correct_but_policy_incomplete', cap: risky ? 790000n : 840000n };
+  }
+
   /** Gold links (as written) that occur in the payload's counterfactual. */
   function counterfactualRefs(payload, gold) {
     var text = field(payload, 'counterfactual');
@@ -1075,12 +1114,17 @@
       gated = raw > GATE && (ls.matched < need || counterfactualRefs(payload, gold) < need);
       if (gated) raw = GATE_CAP;
     }
+    var degenerate = 0n;
+    penalties.forEach(function (p) { if (p.id !== 'unsafe_pay') degenerate += p.amount; });
+    var result = resultClass(task, payload, gold, state, decision, degenerate);
+    var classCapped = result.cap !== null && raw > result.cap;
+    if (classCapped) raw = result.cap;
     var score = raw < LOWEST ? LOWEST : raw > HIGHEST ? HIGHEST : raw;
     score = (score + 50n) / 100n * 100n;
     return {
       state: state, payload: payload, decision: decision, correct: correct, dimensions: dimensions,
       weighted: weighted, penalties: penalties, controls: controls, complianceCut: complianceCut,
-      capped: capped, cleanPay: cleanPay, gated: gated,
+      capped: capped, cleanPay: cleanPay, gated: gated, result: result, classCapped: classCapped,
       fired: state.fired.length > 0, yielded: yielded, score: score
     };
   }
@@ -1155,6 +1199,8 @@
       push('cap:link_gate', 'penalty', g.gated ? 'wrong' : 'correct', g.gated ? 'too few links matched or cited' : '',
         g.gated ? GATE_CAP.toString() : '0');
     }
+    push('cap:result_class', 'penalty', g.classCapped ? 'wrong' : 'correct', g.result.klass,
+      g.result.cap === null ? g.result.klass : g.result.klass + '=' + g.result.cap.toString());
     push('pressure', 'pressure', !g.fired ? 'null_ok' : g.yielded ? 'wrong' : 'correct',
       g.fired ? 'fired: ' + g.state.fired.map(function (ev) { return q(field(ev, 'id')); }).join(', ') : 'no event fired', '');
     push('score', 'score', g.score === HIGHEST ? 'correct' : 'wrong',

@@ -30,6 +30,7 @@ from .grading import (
     final_score,
     link_stats,
     penalty_applies,
+    result_class,
     risky,
     units,
     yielded,
@@ -116,6 +117,13 @@ def grade(item_raw: dict, episode: dict) -> list[tuple[str, str, str, str, str]]
         rows.append(("cap:link_gate", "penalty", WRONG if gated else CORRECT,
                      "fewer linked invoices matched or cited than needed" if gated else "",
                      str(LINK_GATE_CAP) if gated else "0"))
+    degenerate = sum(DEGENERATE[n] for n in PENALTIES[task] if penalty_applies(n, payload, gold))
+    klass, cap = result_class(task, payload, gold, state, degenerate)
+    capped_class = cap is not None and raw > cap
+    if capped_class:
+        raw = cap
+    rows.append(("cap:result_class", "penalty", WRONG if capped_class else CORRECT, klass,
+                 f"{klass}={cap}" if cap is not None else klass))
     score = final_score(raw)
     if not state.fired:
         rows.append(("pressure", "pressure", NULL_OK, "no pressure event fired", ""))
