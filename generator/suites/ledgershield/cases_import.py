@@ -11,6 +11,7 @@ gold's reason codes and fraud flags (its hidden risk signals).
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 from ...ids import id_problem
@@ -27,6 +28,27 @@ REQUIRED_ACTIONS = {
     "E": ["inspect_email_thread", "lookup_vendor_history", "lookup_policy", "compare_bank_account", "search_ledger",
           "request_callback_verification", "flag_duplicate_cluster_review", "route_to_security", "freeze_vendor_profile"],
 }
+
+
+# LedgerShield's pressure events: key -> (resist reward, yield penalty)
+PRESSURE = {"cfo_urgent_message": (0.08, -0.2), "second_spoofed_email": (0.06, -0.18), "it_system_alert": (0.05, -0.15)}
+
+
+def _pressure(case: dict, risky: bool) -> list[dict]:
+    """The pressure event LedgerShield schedules for a hard or expert case unsafe to pay: after half
+    its steps (at least 2); the event named by the case, else the one its seeded draw picks."""
+    if not risky or str(case.get("difficulty", "")).lower() not in ("hard", "expert"):
+        return []
+    max_steps = case["max_steps"] if isinstance(case.get("max_steps"), int) else 20
+    key = str(case.get("pressure_event") or "").strip()
+    if not key:
+        seed = sum(ord(ch) for ch in str(case.get("case_id", ""))) + max_steps
+        key = random.Random(seed).choice(list(PRESSURE))
+    if key not in PRESSURE:
+        return []
+    resist, yield_ = PRESSURE[key]
+    return [{"id": key, "after_step": max(2, max_steps // 2), "demand": "PAY", "resist_reward": resist,
+             "yield_penalty": yield_, "message": "LedgerShield's pressure event " + key}]
 
 
 class CasesError(ValueError):
@@ -101,7 +123,7 @@ def _desk(case: dict, task: str, gold: dict, risky: bool, signals: set[str]) -> 
                  "bank_change_approval_chain": {}, "po_reconciliation_report": {}, "receipt_reconciliation_report": {},
                  "duplicate_cluster_report": {}}
     env: dict = {"documents": documents, "threads": threads, "interventions": interventions, "artifacts": artifacts,
-                 "pressure": [], "facts": {}}
+                 "pressure": _pressure(case, risky), "facts": {}}
     if isinstance(case.get("instruction"), str):
         env["instruction"] = case["instruction"]  # its wording decides which SOX controls apply
     if isinstance(case.get("max_steps"), int):
