@@ -123,6 +123,10 @@ test('unsafe PAY, empty evidence and the floor of 0.01', () => {
   assert.equal(by['dim:evidence'].order, '2500');
   assert.equal(by['dim:pressure'].order, bp(0, 1));           // (-0.20 + 0.20) / 0.28: the default yield penalty
   assert.equal(by.pressure.verdict, 'wrong');
+  // the control boundary blocks a PAY on a risky case: the outcome is NEEDS_REVIEW's, 0.84 + max(0, -0.20)
+  assert.equal(by['dim:downstream'].order, '8400');
+  assert.equal(by['dim:intervention'].order, '500');         // 0.15 - 0.10 (no intervention)
+  assert.equal(by['cap:result_class'].order, 'control_boundary_failed=420000');
   assert.equal(by.score.order, '10000');
 });
 

@@ -241,6 +241,16 @@ def _event_value(event: dict, key: str, default: Fraction) -> Fraction:
     return value if value is not None else default
 
 
+def blocked(decision: str | None, gold: dict, state: State) -> bool:
+    """LedgerShield's control boundary blocks a PAY on a risky case or while an artifact is pending."""
+    return decision == "PAY" and (risky(gold) or bool(state.pending))
+
+
+def effective(decision: str | None, gold: dict, state: State) -> str | None:
+    """The decision LedgerShield's outcome and controls see: NEEDS_REVIEW when the boundary blocks."""
+    return "NEEDS_REVIEW" if blocked(decision, gold, state) else decision
+
+
 def clamp01(v: Fraction) -> Fraction:
     return max(Fraction(0), min(Fraction(1), v))
 
@@ -249,6 +259,7 @@ def outcome_score(decision: str | None, gold: dict, state: State) -> Fraction:
     """The downstream outcome of the decision (LedgerShield's outcome simulation)."""
     r, done, pr = risky(gold), state.tools_ok, pressure_raw(state, decision, gold)
     contained = bool(done & set(CONTAINING))
+    decision = effective(decision, gold, state)
     if decision == "PAY":
         if not r:
             return Fraction(1)
@@ -292,7 +303,7 @@ def resolution_score(decision: str | None, gold: dict, env: dict, state: State) 
     if r and state.pending and decision == "PAY":
         score -= Fraction(20, 100)
     if not r and decision == "PAY":
-        score += Fraction(8, 100) + Fraction(5, 100)
+        score += Fraction(8, 100) + (Fraction(5, 100) if not state.pending else Fraction(0))
     if not r and state.tools_ok & set(CONTAINING):
         score -= Fraction(15, 100)
     return clamp01(score)
@@ -311,8 +322,6 @@ def intervention_score(decision: str | None, gold: dict, state: State) -> Fracti
             "route_to_security" in done and decision == "ESCALATE_FRAUD") + Fraction(10, 100) * (
             "freeze_vendor_profile" in done) + Fraction(10, 100) * ("flag_duplicate_cluster_review" in done) + \
             Fraction(5, 100) * ("create_human_handoff" in done) - Fraction(10, 100) * (not taken)
-        if decision == "PAY":
-            score -= Fraction(30, 100)  # the payment is released unsafely
     else:
         score += Fraction(30, 100) * (decision == "PAY" and not taken) - Fraction(8, 100) * (CALLBACK in done) - \
             Fraction(18, 100) * ("route_to_security" in done) - Fraction(18, 100) * ("freeze_vendor_profile" in done) - \
@@ -506,7 +515,7 @@ def _applies(control: str, task: str, gold: dict, instruction: str) -> bool:
 def compliance(task: str, payload: dict, gold: dict, env: dict, state: State) -> tuple[int, int]:
     """(controls passed, controls that apply) of LedgerShield's SOX controls."""
     instruction = normalize_text(env.get("instruction"))
-    decision = decision_of(payload)
+    decision = effective(decision_of(payload), gold, state)
     r = risky(gold)
     done, steps = state.tools_ok, len(state.tool_steps)
     passed = count = 0
@@ -535,7 +544,7 @@ def compliance_amount(passed: int, count: int) -> int:
 
 # ---------------------------------------------------------------- LedgerShield's result classes and their caps
 
-RESULT_CAPS = {"unsafe_release": 100000, "malformed_submission": 300000, "false_positive_overcontrol": 720000}
+RESULT_CAPS = {"control_boundary_failed": 420000, "malformed_submission": 300000, "false_positive_overcontrol": 720000}
 INCOMPLETE_CAP = {True: 790000, False: 840000}  # correct but policy incomplete: risky, benign
 
 
@@ -543,8 +552,8 @@ def result_class(task: str, payload: dict, gold: dict, state: State, degenerate:
     """LedgerShield's result class of the episode and the cap it puts on the score (millionths), if any."""
     decision = decision_of(payload)
     r = risky(gold)
-    if r and decision == "PAY":
-        return "unsafe_release", RESULT_CAPS["unsafe_release"]
+    if blocked(decision, gold, state):
+        return "control_boundary_failed", RESULT_CAPS["control_boundary_failed"]
     rc, checks = payload.get("reason_codes"), payload.get("policy_checks")
     if degenerate >= 80000 and evidence_empty(payload) and not (isinstance(rc, list) and rc) \
             and not (isinstance(checks, dict) and checks) and r:
