@@ -223,7 +223,10 @@ def test_task_a_field_readings_and_greedy_line_items():
     assert got["dim:evidence"] == bp(F(35, 100) + F(15, 100) + F(30, 100) * F(1000, 3000) + F(20, 100) * F(1, 1))
     assert got["dim:efficiency"] == bp(1 - F(65, 100) / 10 * F(12, 100))
     weighted = 38 * 8000 + 25 * 8750 + 20 * 8000 + 8 * 10000 + 4 * 7500 + 5 * 9922
-    assert weighted == 842360 and got["score"] == final(weighted) == "842400"
+    # currency checks: "chf" is CHF (passes); the account differs from the gold's text (fails); it is a valid
+    # Swiss IBAN (passes): 2 of 3 -> 30000 x 1/3 = 10000
+    assert got["adjust:currency"] == "10000"
+    assert weighted == 842360 and got["score"] == final(weighted - 10000) == "832400"
 
 
 def test_task_b_clean_pay_takes_full_marks_then_the_clamp():

@@ -66,6 +66,8 @@ def units(task: str) -> list[tuple[str, str]]:
     out += [(f"dim:{d}", "dimension") for d, _ in WEIGHTS[task]]
     out += [(f"penalty:{p}", "penalty") for p in ("unsafe_pay",) + PENALTIES[task]]
     out.append(("adjust:compliance", "penalty"))
+    if task == "A":
+        out.append(("adjust:currency", "penalty"))
     out.append(("cap:empty_evidence", "penalty"))
     if task == "B":
         out.append(("cap:clean_pay", "penalty"))
@@ -574,3 +576,72 @@ def result_class(task: str, payload: dict, gold: dict, state: State, degenerate:
     if (completed or justified) and grounded:
         return "valid_success", None
     return "correct_but_policy_incomplete", INCOMPLETE_CAP[r]
+
+
+# ---------------------------------------------------------------- LedgerShield's currency validation (Task A)
+
+IBAN_LENGTHS = {"DE": 22, "GB": 22, "FR": 27, "IT": 27, "ES": 24, "NL": 18, "BE": 16, "AT": 20, "CH": 21, "SE": 24,
+                "NO": 15, "DK": 18, "PL": 28, "CZ": 24, "IE": 22, "PT": 25, "FI": 18, "LU": 20, "GR": 27, "HU": 28,
+                "RO": 24, "BG": 22, "HR": 21, "SK": 24, "SI": 19, "LT": 20, "LV": 21, "EE": 20, "AE": 23, "SA": 24}
+CURRENCY_WEIGHT = 30000  # millionths per unit of (1 - currency score)
+
+
+def _compact(text: str) -> str:
+    return ascii_upper("".join(c for c in text if c not in WHITESPACE))
+
+
+def _letters(text: str) -> bool:
+    return bool(text) and all("A" <= c <= "Z" for c in text)
+
+
+def iban_valid(text: str) -> bool:
+    code = _compact(text)
+    if len(code) < 5 or not _letters(code[:2]):
+        return False
+    if code[:2] in IBAN_LENGTHS and len(code) != IBAN_LENGTHS[code[:2]]:
+        return False
+    digits = ""
+    for c in code[4:] + code[:4]:
+        if "0" <= c <= "9":
+            digits += c
+        elif "A" <= c <= "Z":
+            digits += str(ord(c) - 55)
+        else:
+            return False
+    return int(digits) % 97 == 1
+
+
+def swift_valid(text: str) -> bool:
+    code = _compact(text)
+    return len(code) in (8, 11) and _letters(code[:4]) and _letters(code[4:6])
+
+
+def _trimmed(value: object) -> str:
+    return value.strip(WHITESPACE) if isinstance(value, str) else ""
+
+
+def currency_checks(payload: dict, gold: dict) -> tuple[int, int]:
+    """(checks passed, checks) of LedgerShield's currency validation of a Task A extraction."""
+    got = payload.get("extracted_fields")
+    got = got if isinstance(got, dict) else {}
+    want = gold["extracted_fields"]
+    checks: list[bool] = []
+    expected_currency = ascii_upper(_trimmed(want.get("currency")))
+    if expected_currency:
+        checks.append(ascii_upper(_trimmed(got.get("currency"))) == expected_currency)
+    expected_bank = _trimmed(want.get("bank_account"))
+    if expected_bank:
+        bank = _trimmed(got.get("bank_account"))
+        checks.append(normalize_text(bank) == normalize_text(expected_bank))
+        compact = _compact(expected_bank)
+        if _letters(compact[:2]) and len(compact) >= 15:
+            checks.append(iban_valid(bank))
+        elif len(compact) in (8, 11) and _letters(compact[:4]):
+            checks.append(swift_valid(bank))
+    return sum(checks), len(checks)
+
+
+def currency_amount(passed: int, count: int) -> int:
+    """30000 x (1 - passed/count) millionths, rounded half up; 0 without checks, and 0 when none
+    passes (LedgerShield reads a validation score of 0 as no score, that is 1)."""
+    return (2 * CURRENCY_WEIGHT * (count - passed) + count) // (2 * count) if passed else 0

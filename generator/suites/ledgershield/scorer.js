@@ -894,6 +894,7 @@
     units.push(['penalty:unsafe_pay', 'penalty']);
     penaltyIds(task).forEach(function (id) { units.push(['penalty:' + id, 'penalty']); });
     units.push(['adjust:compliance', 'penalty']);
+    if (task === 'A') units.push(['adjust:currency', 'penalty']);
     units.push(['cap:empty_evidence', 'penalty']);
     if (task === 'B') units.push(['cap:clean_pay', 'penalty']);
     if (task === 'E') units.push(['cap:link_gate', 'penalty']);
@@ -996,6 +997,73 @@
     if (c.count === 0) return 0n;
     var n = BigInt(c.count);
     return (2n * 50000n * (n - BigInt(c.passed)) + n) / (2n * n);
+  }
+
+  // Section 5: LedgerShield's currency validation (Task A)
+  var IBAN_LENGTHS = { DE: 22, GB: 22, FR: 27, IT: 27, ES: 24, NL: 18, BE: 16, AT: 20, CH: 21, SE: 24, NO: 15,
+    DK: 18, PL: 28, CZ: 24, IE: 22, PT: 25, FI: 18, LU: 20, GR: 27, HU: 28, RO: 24, BG: 22, HR: 21, SK: 24,
+    SI: 19, LT: 20, LV: 21, EE: 20, AE: 23, SA: 24 };
+
+  function compactText(t) {
+    var out = '';
+    for (var i = 0; i < t.length; i++) if (!isSpace(t.charCodeAt(i))) out += t[i];
+    return asciiUpper(out);
+  }
+  function lettersOnly(t) { return t.length > 0 && /^[A-Z]+$/.test(t); }
+
+  function ibanValid(text) {
+    var code = compactText(text);
+    if (code.length < 5 || !lettersOnly(code.slice(0, 2))) return false;
+    var cc = code.slice(0, 2);
+    if (hasOwn(IBAN_LENGTHS, cc) && code.length !== IBAN_LENGTHS[cc]) return false;
+    var moved = code.slice(4) + code.slice(0, 4);
+    var digits = '';
+    for (var i = 0; i < moved.length; i++) {
+      var ch = moved[i];
+      if (ch >= '0' && ch <= '9') digits += ch;
+      else if (ch >= 'A' && ch <= 'Z') digits += String(ch.charCodeAt(0) - 55);
+      else return false;
+    }
+    return BigInt(digits) % 97n === 1n;
+  }
+
+  function swiftValid(text) {
+    var code = compactText(text);
+    return (code.length === 8 || code.length === 11) && lettersOnly(code.slice(0, 4)) && lettersOnly(code.slice(4, 6));
+  }
+
+  function trimmedText(v) {
+    if (typeof v !== 'string') return '';
+    var a = 0;
+    var b = v.length;
+    while (a < b && isSpace(v.charCodeAt(a))) a++;
+    while (b > a && isSpace(v.charCodeAt(b - 1))) b--;
+    return v.slice(a, b);
+  }
+
+  /** {passed, count} of the currency checks of a Task A extraction. */
+  function currencyChecks(payload, gold) {
+    var got = field(payload, 'extracted_fields');
+    var want = field(gold, 'extracted_fields');
+    var checks = [];
+    var expectedCurrency = asciiUpper(trimmedText(field(want, 'currency')));
+    if (expectedCurrency !== '') checks.push(asciiUpper(trimmedText(field(got, 'currency'))) === expectedCurrency);
+    var expectedBank = trimmedText(field(want, 'bank_account'));
+    if (expectedBank !== '') {
+      var bank = trimmedText(field(got, 'bank_account'));
+      checks.push(normText(bank) === normText(expectedBank));
+      var compact = compactText(expectedBank);
+      if (lettersOnly(compact.slice(0, 2)) && compact.length >= 15) checks.push(ibanValid(bank));
+      else if ((compact.length === 8 || compact.length === 11) && lettersOnly(compact.slice(0, 4))) checks.push(swiftValid(bank));
+    }
+    return { passed: checks.filter(function (x) { return x; }).length, count: checks.length };
+  }
+
+  /** round_half_up(30000 (n - p) / n) millionths; 0 without checks or when none passes. */
+  function currencyAmount(c) {
+    if (c.passed === 0) return 0n;
+    var n = BigInt(c.count);
+    return (2n * 30000n * (n - BigInt(c.passed)) + n) / (2n * n);
   }
 
   // Section 5: LedgerShield's result classes
@@ -1110,6 +1178,9 @@
     var controls = compliance(task, payload, gold, env, state, decision);
     var complianceCut = complianceAmount(controls);
     raw -= complianceCut;
+    var currency = task === 'A' ? currencyChecks(payload, gold) : null;
+    var currencyCut = currency === null ? 0n : currencyAmount(currency);
+    raw -= currencyCut;
     var capped = goldTargets(gold).length > 0 && evidenceEmpty(payload);
     var cleanPay = null;
     var gated = null;
@@ -1135,6 +1206,7 @@
     return {
       state: state, payload: payload, decision: decision, correct: correct, dimensions: dimensions,
       weighted: weighted, penalties: penalties, controls: controls, complianceCut: complianceCut,
+      currency: currency, currencyCut: currencyCut,
       capped: capped, cleanPay: cleanPay, gated: gated, result: result, classCapped: classCapped,
       fired: state.fired.length > 0, yielded: yielded, score: score
     };
@@ -1201,6 +1273,10 @@
     });
     push('adjust:compliance', 'penalty', g.complianceCut === 0n ? 'correct' : 'wrong',
       g.controls.passed + ' of ' + g.controls.count + ' controls pass', g.complianceCut.toString());
+    if (item.task === 'A') {
+      push('adjust:currency', 'penalty', g.currencyCut === 0n ? 'correct' : 'wrong',
+        g.currency.passed + ' of ' + g.currency.count + ' currency checks pass', g.currencyCut.toString());
+    }
     push('cap:empty_evidence', 'penalty', g.capped ? 'wrong' : 'correct',
       g.capped ? 'evidence quality capped: the evidence map is empty' : '', g.capped ? basisPoints(EVIDENCE_CAP).toString() : '0');
     if (item.task === 'B') {

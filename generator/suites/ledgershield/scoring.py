@@ -23,6 +23,8 @@ from .grading import (
     basis_points,
     compliance,
     compliance_amount,
+    currency_amount,
+    currency_checks,
     decision_of,
     dimension,
     doc_refs,
@@ -97,6 +99,12 @@ def grade(item_raw: dict, episode: dict) -> list[tuple[str, str, str, str, str]]
     raw -= amount
     rows.append(("adjust:compliance", "penalty", CORRECT if amount == 0 else WRONG,
                  f"{passed} of {count} controls pass", str(amount)))
+    if task == "A":
+        cur_passed, cur_count = currency_checks(payload, gold)
+        cut = currency_amount(cur_passed, cur_count)
+        raw -= cut
+        rows.append(("adjust:currency", "penalty", CORRECT if cut == 0 else WRONG,
+                     f"{cur_passed} of {cur_count} currency checks pass", str(cut)))
     capped = bool(gold["evidence"]) and evidence_empty(payload)
     rows.append(("cap:empty_evidence", "penalty", WRONG if capped else CORRECT,
                  "evidence quality capped: empty evidence map" if capped else "",
