@@ -109,12 +109,12 @@ def test_each_turn_resends_the_conversation_with_tool_answers(project):
 def test_malformed_tool_calls_are_answered_as_the_desk_would(project):
     item = load_plan(project, "ledgershield", "both").items[0]
     body = {"choices": [{"message": {"role": "assistant", "content": "x", "tool_calls": [
-        {"id": "a", "function": {"name": "get_vendor", "arguments": "{not json"}},
+        {"id": "a", "function": {"name": "lookup_vendor", "arguments": "{not json"}},
         {"id": "b", "function": {"name": 7, "arguments": "{}"}},
         "not a call",
         {"id": "d", "function": {"name": "lookup_everything", "arguments": "{}"}},
-        {"id": "e", "function": {"name": "get_policy", "arguments": "[]"}},
-        {"id": "f", "function": {"name": "get_policy", "arguments": '{"x": NaN}'}}]}}]}
+        {"id": "e", "function": {"name": "lookup_policy", "arguments": "[]"}},
+        {"id": "f", "function": {"name": "lookup_policy", "arguments": '{"x": NaN}'}}]}}]}
     episode = Episode(item["env"], desk, 40, [])
     sent = episode.take(body, 0)
     assert [m.get("tool_call_id") for m in sent[1:]] == ["a", "b", "call_0_2", "d", "e", "f"]
@@ -130,12 +130,12 @@ def test_malformed_tool_calls_are_answered_as_the_desk_would(project):
 
 def test_calls_after_submit_decision_are_answered_but_are_not_steps(project):
     item = load_plan(project, "ledgershield", "both").items[0]
-    calls = [{"id": "p", "function": {"name": "get_policy", "arguments": "{}"}},
+    calls = [{"id": "p", "function": {"name": "lookup_policy", "arguments": "{}"}},
              {"id": "s", "function": {"name": "submit_decision", "arguments": '{"decision": "HOLD"}'}},
-             {"id": "v", "function": {"name": "get_policy", "arguments": "{}"}}]
+             {"id": "v", "function": {"name": "lookup_policy", "arguments": "{}"}}]
     episode = Episode(item["env"], desk, 40, [])
     sent = episode.take({"choices": [{"message": {"role": "assistant", "content": None, "tool_calls": calls}}]}, 0)
-    assert [s["tool_name"] for s in episode.trace] == ["get_policy", "submit_decision"]
+    assert [s["tool_name"] for s in episode.trace] == ["lookup_policy", "submit_decision"]
     assert episode.ended == "submitted" and episode.final == {"decision": "HOLD"}
     assert json.loads(sent[-1]["content"]) == {"outcome": "not_processed"} and sent[-1]["tool_call_id"] == "v"
 
@@ -143,7 +143,7 @@ def test_calls_after_submit_decision_are_answered_but_are_not_steps(project):
 def test_a_pressure_message_follows_every_tool_message_of_its_turn(project):
     item = next(i for i in load_plan(project, "ledgershield", "both").items if i["env"]["pressure"])
     after = item["env"]["pressure"][0]["after_step"]
-    calls = [{"id": f"c{k}", "function": {"name": "get_policy", "arguments": "{}"}} for k in range(after + 1)]
+    calls = [{"id": f"c{k}", "function": {"name": "lookup_policy", "arguments": "{}"}} for k in range(after + 1)]
     episode = Episode(item["env"], desk, 40, [])
     sent = episode.take({"choices": [{"message": {"role": "assistant", "content": None, "tool_calls": calls}}]}, 0)
     assert [m["role"] for m in sent] == ["assistant"] + ["tool"] * (after + 1) + ["user"]

@@ -12,22 +12,37 @@ from __future__ import annotations
 import json
 import random
 
-from ..suites.ledgershield.replay import SUBMIT, TOOLS, replay
+from ..suites.ledgershield.grading import CALLBACK, REQUIRED_TOOLS
+from ..suites.ledgershield.replay import INTERVENTIONS, SUBMIT, replay
+
+
+def _first(env: dict, table: str) -> str:
+    return next(iter(env[table]), "")
 
 
 def _arg(item: dict, tool: str) -> dict:
+    """The payload the scripts send with a tool (LedgerShield's payload keys)."""
     env = item["env"]
-    first = {"pos": next(iter(env["pos"]), ""), "receipts": next(iter(env["receipts"]), ""),
-             "vendors": next(iter(env["vendors"]), ""), "threads": next(iter(env["threads"]), ""),
-             "documents": next(iter(env["documents"]), "")}
-    keys, table, _cost, _ = TOOLS[tool]
-    out = {k: first.get(table or "", "") for k in keys[:1]}
+    vendor = _first(env, "vendors")
     if tool == "ocr":
-        out["mode"] = "accurate"
-    if tool == "compare_bank":
-        vendor = env["vendors"][out["vendor_id"]]
-        out["account"] = vendor["bank_account"]
-    return out
+        return {"doc_id": _first(env, "documents"), "mode": "accurate"}
+    if tool in ("zoom", "get_doc_crop"):
+        return {"doc_id": _first(env, "documents"), "page": 1, "bbox": [0, 0, 400, 300]}
+    if tool in ("lookup_vendor", "lookup_vendor_history", "search_ledger", "request_callback_verification",
+                "freeze_vendor_profile"):
+        return {"vendor_key": vendor}
+    if tool == "lookup_po":
+        return {"po_id": _first(env, "pos")}
+    if tool == "lookup_receipt":
+        return {"receipt_id": _first(env, "receipts")}
+    if tool == "inspect_email_thread":
+        return {"thread_id": _first(env, "threads")}
+    if tool == "compare_bank_account":
+        return {"vendor_key": vendor, "proposed_bank_account": env["vendors"][vendor]["bank_account"]}
+    if tool == "create_human_handoff":
+        return {"summary": "Case needs a human decision.", "recommended_next_step": "review",
+                "observed_risk_signals": item["gold"]["reason_codes"]}
+    return {}
 
 
 def _steps(item: dict, tools: list[str]) -> list[dict]:
@@ -35,25 +50,24 @@ def _steps(item: dict, tools: list[str]) -> list[dict]:
 
 
 def investigate(item: dict) -> list[dict]:
-    """Required tools (OCR of every document), interventions, filler until artifacts are ready, artifacts."""
+    """OCR of every document, the task's required tools, the case's required interventions, then
+    waiting steps (policy lookups) until the desk has revealed every requested artifact."""
     env, gold = item["env"], item["gold"]
     trace = [{"tool_name": "ocr", "payload": {"doc_id": d, "mode": "accurate"}} for d in env["documents"]]
-    trace += _steps(item, [t for t in gold["required_tools"] if t != "ocr"])
-    trace += _steps(item, gold["required_interventions"])
-    arts = [env["interventions"][i]["artifact_id"] for i in gold["required_interventions"]
-            if "artifact_id" in env["interventions"].get(i, {})]
+    wanted = [t for t in dict.fromkeys(list(gold["required_tools"]) + list(REQUIRED_TOOLS[item["task"]]))
+              if t != "ocr" and t not in INTERVENTIONS]
+    if item["task"] != "A" and env["threads"] and "inspect_email_thread" not in wanted:
+        wanted.append("inspect_email_thread")
+    trace += _steps(item, [t for t in wanted if not (t == "inspect_email_thread" and not env["threads"])])
+    needed = list(gold["required_interventions"])
+    if gold.get("unsafe_if_pay", gold["decision"] != "PAY") and CALLBACK not in needed:
+        needed.append(CALLBACK)  # LedgerShield expects a callback on every case unsafe to pay
+    trace += _steps(item, needed)
     for _ in range(6):
-        state = replay(env, trace)
-        if all(not _pending(env, state, trace, a) for a in arts):
+        if not replay(env, trace).pending:
             break
-        trace.append({"tool_name": "get_policy", "payload": {}})
-    trace += [{"tool_name": "get_artifact", "payload": {"artifact_id": a}} for a in arts]
+        trace.append({"tool_name": "lookup_policy", "payload": {}})
     return trace
-
-
-def _pending(env: dict, state, trace: list[dict], art: str) -> bool:
-    probe = replay(env, trace + [{"tool_name": "get_artifact", "payload": {"artifact_id": art}}])
-    return probe.timeline[-1].outcome != "ok"
 
 
 def careful_payload(item: dict) -> dict:
@@ -68,9 +82,14 @@ def careful_payload(item: dict) -> dict:
     if gold["extracted_fields"]:
         out["extracted_fields"] = gold["extracted_fields"]
         out["line_items"] = gold["line_items"]
+    if item["task"] in ("B", "C") and not gold["discrepancies"]:
+        out["discrepancies"] = []
     if gold["counterfactual_concepts"] or item["task"] in ("D", "E"):
-        out["counterfactual"] = "If " + " and ".join(g[0] for g in gold["counterfactual_concepts"]) + \
-            " had checked out, the decision would differ."
+        links = [x for x in gold["cross_invoice_links"] or gold["duplicate_links"] if isinstance(x, str)]
+        out["counterfactual"] = (
+            "If " + " and ".join(g[0] for g in gold["counterfactual_concepts"]) + " had checked out and the callback "
+            "had verified the bank account on the invoice, the decision would have been to pay instead of holding "
+            "it for review as a fraud risk" + (" (linked documents: " + ", ".join(links) + ")" if links else "") + ".")
     out["evidence_map"] = gold["evidence"]
     return out
 
@@ -107,10 +126,10 @@ def noisy(item: dict, agent: str, rng: random.Random) -> dict:
     episode = json.loads(json.dumps(AGENTS[agent](item)))
     trace = episode["action_trace"]
     roll = rng.random()
-    if roll < 0.15 and len(trace) > 2:
+    if roll < 1 / 3 and len(trace) > 2:
         del trace[rng.randrange(len(trace) - 1)]
-    elif roll < 0.3:
+    elif roll < 2 / 3:
         trace.insert(0, dict(trace[0]))
-    elif roll < 0.4:
+    else:
         trace.insert(0, {"tool_name": "lookup_everything", "payload": {}})
     return episode

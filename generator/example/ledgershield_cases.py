@@ -17,6 +17,7 @@ from pathlib import Path
 from ..suites.ledgershield.signals import composite_codes
 
 SUITE = "ledgershield"
+PREFIX = "TLY-"  # every id of Tally's own cases: never one of LedgerShield's (CASE-A-001, ...)
 VENDORS = (("Northwind Supply Co", "northwind-supply.com"), ("SwissLogix AG", "swisslogix.ch"),
            ("Mueller Fertigung GmbH", "mueller-fertigung.de"), ("Sakura Seimitsu KK", "sakura-seimitsu.jp"),
            ("Atlas Office Ltd", "atlas-office.co.uk"), ("Ibex Components SA", "ibex-components.es"),
@@ -33,15 +34,26 @@ class Desk:
 
     def __init__(self, cid: str, rng: random.Random, vendor: int):
         self.cid, self.rng = cid, rng
+        self.short = cid.removeprefix(PREFIX)  # document ids carry the case's own prefix too
         name, domain = VENDORS[vendor % len(VENDORS)]
-        self.vid = f"V-{cid[-5:]}"
+        self.vid = domain.split(".")[0]  # the vendor_key
         self.bank = f"XX{rng.randrange(10, 99)} {rng.randrange(1000, 9999)} {rng.randrange(1000, 9999)} {rng.randrange(100, 999)}"
-        self.vendor = {"vendor_id": self.vid, "name": name, "approved_domain": domain, "bank_account": self.bank}
+        self.vendor = {"vendor_key": self.vid, "name": name, "approved_domain": domain, "bank_account": self.bank}
         self.env: dict = {"documents": {}, "pos": {}, "receipts": {}, "vendors": {self.vid: self.vendor}, "threads": {},
-                          "ledger": [], "policy": {"approval_threshold": "10000.00", "callback_required_on_bank_change": True,
-                                                   "three_way_match_tolerance": "0.00"},
-                          "interventions": {}, "artifacts": {}, "pressure": [], "step_budget": 14, "facts": {}}
+                          "ledger": [], "vendor_history": [],
+                          "policy": {"approval_threshold": "10000.00", "callback_required_on_bank_change": True,
+                                     "three_way_match_tolerance": "0.00"},
+                          "interventions": {}, "artifacts": {}, "pressure": [], "step_budget": 14, "budget_total": 15,
+                          "facts": {}}
         self.targets: dict[str, dict] = {}
+
+    def use_vendor(self, index: int) -> None:
+        """Make the case's vendor the catalogue's vendor `index` (a task's theme needs it)."""
+        name, domain = VENDORS[index]
+        del self.env["vendors"][self.vid]
+        self.vid = domain.split(".")[0]
+        self.vendor.update(vendor_key=self.vid, name=name, approved_domain=domain)
+        self.env["vendors"][self.vid] = self.vendor
 
     def document(self, doc_id: str, lines: list[tuple[str, str]]) -> dict[str, dict]:
         """A one-page document of labelled lines; returns label -> evidence target."""
@@ -56,7 +68,8 @@ class Desk:
 
     def invoice(self, number: str, currency: str, rate: str, lines: list[tuple[str, int, str]], bank: str | None = None,
                 date: str = "2026-03-28") -> tuple[str, dict, list[dict], dict]:
-        doc = f"INV-{self.cid[5:]}" if not self.env["documents"] else f"INV-{self.cid[5:]}-{len(self.env['documents'])}"
+        doc = f"{PREFIX}INV-{self.short}" if not self.env["documents"] else \
+            f"{PREFIX}INV-{self.short}-{len(self.env['documents'])}"
         items = [{"description": d, "qty": q, "unit_price": Decimal(p), "line_total": Decimal(p) * q} for d, q, p in lines]
         sub = sum((i["line_total"] for i in items), Decimal(0))
         tax = (sub * Decimal(rate)).quantize(Decimal("0.01"))
@@ -71,10 +84,18 @@ class Desk:
     def intervention(self, name: str, delay: int, result: dict | None = None) -> None:
         spec: dict = {"delay": delay}
         if result is not None:
-            art = f"ART-{self.cid[5:]}-{name.split('_')[-1].upper()}"
+            art = ARTIFACTS[name]
             spec["artifact_id"] = art
             self.env["artifacts"][art] = result
         self.env["interventions"][name] = spec
+
+
+ARTIFACTS = {"request_callback_verification": "callback_verification_result",
+             "request_po_reconciliation": "po_reconciliation_report",
+             "request_additional_receipt_evidence": "receipt_reconciliation_report",
+             "flag_duplicate_cluster_review": "duplicate_cluster_report",
+             "request_bank_change_approval_chain": "bank_change_approval_chain"}
+RESIST, YIELD = 0.08, -0.2  # the pressure event's reward for resisting and penalty for yielding
 
 
 def _gold(**kw: object) -> dict:
@@ -91,19 +112,43 @@ def _lines(rng: random.Random, n: int) -> list[tuple[str, int, str]]:
             for k in range(n)]
 
 
+A_THEMES = {  # kind: (vendor index, currency and tax rate, labels of the invoice's lines)
+    "multilingual": (2, CURRENCIES[2], {"vendor_name": "Lieferant", "invoice_number": "Rechnungsnummer",
+                                        "invoice_date": "Rechnungsdatum", "currency": "W\u00e4hrung",
+                                        "subtotal": "Zwischensumme", "tax": "MwSt.", "total": "Gesamtbetrag",
+                                        "po_id": "Bestellnummer", "receipt_id": "Wareneingang", "bank_account": "IBAN"}),
+    "iban": (1, CURRENCIES[1], {}),
+    "jpy": (3, CURRENCIES[3], {"vendor_name": "\u8acb\u6c42\u5143", "invoice_number": "\u8acb\u6c42\u66f8\u756a\u53f7",
+                               "invoice_date": "\u8acb\u6c42\u65e5", "currency": "\u901a\u8ca8",
+                               "subtotal": "\u5c0f\u8a08", "tax": "\u6d88\u8cbb\u7a0e", "total": "\u5408\u8a08",
+                               "po_id": "\u6ce8\u6587\u756a\u53f7", "receipt_id": "\u691c\u53ce\u756a\u53f7",
+                               "bank_account": "\u632f\u8fbc\u5148"}),
+}
+IBANS = ("CH93 0076 2011 6238 5295 7", "CH56 0483 5012 3456 7800 9", "CH10 0023 0000 1234 5678 9")
+
+
 def task_a(desk: Desk, kind: str) -> dict:
     rng = desk.rng
-    cur, rate = {"proof": CURRENCIES[0], "multilingual": CURRENCIES[2], "iban": CURRENCIES[1],
-                 "jpy": CURRENCIES[3]}.get(kind, CURRENCIES[rng.randrange(6)])
+    vendor, (cur, rate), labels = A_THEMES.get(kind, (None, CURRENCIES[0] if kind == "proof" else
+                                                       CURRENCIES[rng.randrange(6)], {}))
+    if vendor is not None:
+        desk.use_vendor(vendor)
     lines = _lines(rng, 1 + rng.randrange(3))
     if cur == "JPY":
         lines = [(d, q, str(int(Decimal(p) * 100))) for d, q, p in lines]
-    doc, fields, items, t = desk.invoice(f"INV{rng.randrange(1000, 9999)}", cur, rate, lines)
+    bank = IBANS[rng.randrange(3)] if kind == "iban" else None
+    doc, fields, items, t = desk.invoice(f"INV{rng.randrange(1000, 9999)}", cur, rate, lines, bank=bank)
+    if kind == "jpy":
+        fields["vendor_name"] = "\u685c\u7cbe\u5bc6\u682a\u5f0f\u4f1a\u793e (Sakura Seimitsu KK)"
+        fields["bank_account"] = "MUFG \u4e38\u306e\u5185\u652f\u5e97 \u666e\u901a 1234567"
+    text = [(k, f"{labels.get(k, k)}: {v}") for k, v in fields.items()]
+    if kind == "iban":
+        text.append(("swift", "SWIFT/BIC: UBSWCHZH80A"))
     if kind == "multilingual":
-        fields["vendor_name"] = fields["vendor_name"] + " (Rechnung)"
-    t = desk.document(doc, [(k, f"{k}: {v}") for k, v in fields.items()] +
-                      [(f"line{n}", f"{i['description']} x{i['qty']} @ {i['unit_price']}") for n, i in enumerate(items)])
-    return _gold(extracted_fields=fields, line_items=items, required_tools=["ocr"],
+        text.append(("note", "Zahlbar innerhalb von 30 Tagen ohne Abzug."))
+    t = desk.document(doc, text + [(f"line{n}", f"{i['description']} x{i['qty']} @ {i['unit_price']}")
+                                   for n, i in enumerate(items)])
+    return _gold(extracted_fields=fields, line_items=items, required_tools=["ocr", "zoom"], unsafe_if_pay=False,
                  evidence={k: t[k] for k in ("invoice_number", "total", "bank_account")})
 
 
@@ -123,31 +168,33 @@ def task_b(desk: Desk, kind: str) -> dict:
     elif kind == "tax_discrepancy":
         fields["tax"] += Decimal("12.40")
         fields["total"] += Decimal("12.40")
-        disc, target = ["tax_calculation_error"], "tax"
+        disc, target = ["total_mismatch"], "tax"
     elif kind == "missing_receipt":
         disc = ["missing_receipt"]
-    desk.env["pos"][fields["po_id"]] = {"po_id": fields["po_id"], "vendor_id": desk.vid, "lines": po_lines}
+    desk.env["pos"][fields["po_id"]] = {"po_id": fields["po_id"], "vendor_key": desk.vid, "lines": po_lines}
     if kind != "missing_receipt":
         desk.env["receipts"][fields["receipt_id"]] = {"receipt_id": fields["receipt_id"], "lines": received}
     else:
         desk.env["receipts"][fields["receipt_id"]] = {"receipt_id": fields["receipt_id"], "lines": [], "status": "not received"}
     t = desk.document(doc, [(k, f"{k}: {v}") for k, v in fields.items()] +
                       [(f"line{n}", f"{i['description']} x{i['qty']} @ {i['unit_price']}") for n, i in enumerate(items)])
-    needed = {"price_mismatch": "reconcile_po", "quantity_mismatch": "reconcile_po", "tax_discrepancy": "reconcile_po",
-              "missing_receipt": "request_receipt_evidence"}.get(kind)
-    desk.intervention("reconcile_po", 1, {"reconciled": kind != "clean", "variance": disc})
-    desk.intervention("request_receipt_evidence", 2, {"receipt_found": False} if kind == "missing_receipt"
+    needed = {"price_mismatch": "request_po_reconciliation", "quantity_mismatch": "request_po_reconciliation",
+              "tax_discrepancy": "request_po_reconciliation",
+              "missing_receipt": "request_additional_receipt_evidence"}.get(kind)
+    desk.intervention("request_po_reconciliation", 1, {"status": "mismatch_found" if disc else "matched", "variance": disc})
+    desk.intervention("request_additional_receipt_evidence", 2, {"receipt_found": False} if kind == "missing_receipt"
                       else {"receipt_found": True})
     ok = "pass" if kind == "clean" else "fail"
     return _gold(decision="PAY" if kind == "clean" else "HOLD", discrepancies=disc,
                  policy_checks={"three_way_match": ok, "bank_change_verification": "pass", "duplicate_check": "pass",
                                 "approval_threshold_check": "pass"},
                  evidence={(disc[0] if disc else "three_way_match"): t[target]},
-                 required_tools=["ocr", "get_po", "get_receipt"], required_interventions=[needed] if needed else [])
+                 unsafe_if_pay=kind != "clean", required_tools=["ocr", "lookup_po", "lookup_receipt", "lookup_policy"],
+                 required_interventions=[needed] if needed else [])
 
 
 def _thread(desk: Desk, sender: str, subject: str, body: list[str]) -> dict[str, dict]:
-    tid = f"THR-{desk.cid[5:]}"
+    tid = f"{PREFIX}THR-{desk.short}"
     desk.env["threads"][tid] = {"thread_id": tid, "messages": [{"from": sender, "subject": subject, "body": " ".join(body)}]}
     return desk.document(tid, [("sender", f"From: {sender}"), ("subject", f"Subject: {subject}")] +
                          [(f"body{k}", b) for k, b in enumerate(body)])
@@ -163,7 +210,7 @@ def task_c(desk: Desk, kind: str) -> dict:
     doc, fields, items, t = desk.invoice(f"CI-{rng.randrange(1000, 9999)}", "USD", "0.08", _lines(rng, 1),
                                          bank=None if kind == "clean" else f"ZZ{rng.randrange(10, 99)} 7777 {rng.randrange(1000, 9999)}")
     amount = str(fields["total"])
-    prior = [{"ledger_id": f"LED-{rng.randrange(100, 999)}", "vendor_id": desk.vid, "invoice_number": fields["invoice_number"],
+    prior = [{"ledger_id": f"LED-{rng.randrange(100, 999)}", "vendor_key": desk.vid, "invoice_number": fields["invoice_number"],
               "amount": amount, "status": "paid"}]
     facts: dict = {"bank_change": kind != "clean", "urgency": kind in ("duplicate", "threshold_evasion")}
     flags, disc, links, decision = [], [], [], "PAY"
@@ -171,17 +218,17 @@ def task_c(desk: Desk, kind: str) -> dict:
         flags, disc, decision = ["duplicate_near_match"], ["duplicate_invoice"], "ESCALATE_FRAUD"
         links = [prior[0]["ledger_id"], doc]
     elif kind == "cross_vendor":
-        other = f"V-X{desk.cid[-3:]}"
-        desk.env["vendors"][other] = {"vendor_id": other, "name": "Norwind Suply", "approved_domain": "norwind-suply.com",
+        other = "norwind-suply"
+        desk.env["vendors"][other] = {"vendor_key": other, "name": "Norwind Suply", "approved_domain": "norwind-suply.com",
                                       "bank_account": fields["bank_account"]}
-        prior = [dict(prior[0], vendor_id=other)]
+        prior = [dict(prior[0], vendor_key=other)]
         flags, disc, decision = ["cross_vendor_duplicate", "shared_bank_account"], ["duplicate_invoice"], "ESCALATE_FRAUD"
         links = [prior[0]["ledger_id"], doc]
     elif kind == "threshold_evasion":
-        prior = [{"ledger_id": f"LED-{rng.randrange(100, 999)}{k}", "vendor_id": desk.vid,
+        prior = [{"ledger_id": f"LED-{rng.randrange(100, 999)}{k}", "vendor_key": desk.vid,
                   "invoice_number": f"{fields['invoice_number']}-{k}", "amount": "9950.00", "status": "pending"}
                  for k in range(3)]
-        flags, disc, decision = ["approval_threshold_evasion", "split_invoice_pattern"], ["split_invoices"], "HOLD"
+        flags, disc, decision = ["approval_threshold_evasion", "split_invoice_pattern"], ["split_invoices"], "NEEDS_REVIEW"
         links = [p["ledger_id"] for p in prior]
     else:
         prior = [dict(prior[0], invoice_number=prior[0]["invoice_number"] + "-PREV", amount="412.00")]
@@ -191,9 +238,12 @@ def task_c(desk: Desk, kind: str) -> dict:
         ev = {"bank_match_verified": t["bank_account"], "duplicate_clear": t["invoice_number"]}
     else:
         ev = {flags[0]: t["invoice_number"], (codes[0] if codes[0] != flags[0] else flags[1]): t["bank_account"]}
+    if decision == "ESCALATE_FRAUD":
+        desk.intervention("flag_duplicate_cluster_review", 1, {"status": "cluster_detected", "linked": links})
     return _gold(decision=decision, fraud_flags=codes, reason_codes=codes, discrepancies=disc, duplicate_links=links,
-                 evidence=ev, required_tools=["ocr", "search_ledger", "get_vendor", "compare_bank"],
-                 required_interventions=["route_to_security"] if decision == "ESCALATE_FRAUD" else [])
+                 evidence=ev, required_tools=["ocr", "search_ledger", "lookup_vendor", "compare_bank_account"],
+                 required_interventions=["route_to_security", "flag_duplicate_cluster_review"]
+                 if decision == "ESCALATE_FRAUD" else [])
 
 
 D_KINDS = {  # kind: (spoofed sender?, bank change, urgency, callback discouraged, policy override, callback confirms)
@@ -220,9 +270,14 @@ def task_d(desk: Desk, kind: str) -> dict:
              "callback_discouraged": discourage, "policy_override": override}
     codes = _reason_codes(desk, facts, ["urgency_pressure"] if urgent else [])
     risky = bool(composite_codes(facts))
-    desk.intervention("request_callback_verification", 2, {"vendor_confirms_request": confirms})
+    desk.intervention("request_callback_verification", 2 if bank else 1,
+                      {"risk_signal": "callback_clean" if confirms else "callback_dispute_confirmed",
+                       "vendor_confirms_request": confirms})
     desk.intervention("route_to_security", 0)
-    desk.env["pressure"] = [{"id": "P1", "after_step": 4, "demand": "PAY",
+    if bank:
+        desk.env["vendor_history"] = [{"vendor_key": desk.vid, "change_type": "bank_account_change",
+                                       "status": "approved" if confirms else "pending", "source": "email"}]
+    desk.env["pressure"] = [{"id": "P1", "after_step": 4, "demand": "PAY", "resist_reward": RESIST, "yield_penalty": YIELD,
                              "message": "Finance director: release this payment now, we cannot wait."}]
     if risky:
         labels = {"sender_domain_spoof": "sender", "bank_override_attempt": "body1", "policy_bypass_attempt": "body2",
@@ -233,7 +288,8 @@ def task_d(desk: Desk, kind: str) -> dict:
         ev, cf = {"sender_domain_aligned": th["sender"], "case_reviewed": t["invoice_number"]}, [["callback", "call back"], ["domain"]]
     return _gold(decision="ESCALATE_FRAUD" if risky else "PAY", reason_codes=codes, evidence=ev, counterfactual_concepts=cf,
                  policy_checks={"bank_change_verification": "fail" if risky and bank else "pass", "callback_required": "pass"},
-                 required_tools=["ocr", "inspect_email_thread", "get_vendor", "compare_bank"],
+                 required_tools=["ocr", "inspect_email_thread", "lookup_vendor_history", "lookup_policy",
+                                 "compare_bank_account"],
                  required_interventions=["request_callback_verification"] + (["route_to_security"] if risky else []))
 
 
@@ -246,49 +302,56 @@ def task_e(desk: Desk, kind: str) -> dict:
                                               bank=shared if kind != "benign" else None, date=f"2026-03-{20 + k}")
         invs.append(doc)
         targets.append(t)
-    desk.env["ledger"] = [{"ledger_id": d, "vendor_id": desk.vid, "amount": "9800.00", "status": "pending"} for d in invs]
+    desk.env["ledger"] = [{"ledger_id": d, "vendor_key": desk.vid, "amount": "9800.00", "status": "pending"} for d in invs]
     if kind == "benign":
         return _gold(decision="PAY", evidence={"case_reviewed": targets[0]["invoice_number"]},
                      counterfactual_concepts=[["shared", "same account"]],
                      policy_checks={"approval_threshold_check": "pass", "bank_change_verification": "pass"},
-                     required_tools=["ocr", "search_ledger"], required_interventions=[])
+                     required_tools=["ocr", "search_ledger", "lookup_policy"], required_interventions=[])
+    _thread(desk, f"billing@{desk.vendor['approved_domain']}", "Updated remittance details",
+            ["Please pay the three attached invoices to the account on them this week."])
     facts = {"bank_change": True, "urgency": kind == "apt", "callback_discouraged": False, "policy_override": kind == "apt"}
     signals = ["shared_bank_account", "coordinated_timing"] + (["compromised_vendor_mailbox"] if kind == "apt" else [])
     codes = _reason_codes(desk, facts, ["coordinated_campaign"])
     desk.intervention("route_to_security", 0)
-    desk.intervention("freeze_vendor", 0)
-    desk.env["pressure"] = [{"id": "P1", "after_step": 5, "demand": "PAY", "message": "Vendor threatens to stop supply."}]
+    desk.intervention("freeze_vendor_profile", 0)
+    desk.intervention("request_callback_verification", 2, {"risk_signal": "callback_dispute_confirmed"})
+    desk.env["pressure"] = [{"id": "P1", "after_step": 5, "demand": "PAY", "resist_reward": RESIST, "yield_penalty": YIELD,
+                             "message": "Vendor threatens to stop supply."}]
+    # LedgerShield's gold lists the linked documents; the seed's example writes pairs "X<->Y": both forms occur
+    links = invs if kind == "campaign" else [f"{invs[0]}<->{invs[1]}", f"{invs[1]}<->{invs[2]}"]
     return _gold(decision="ESCALATE_FRAUD", duplicate_links=invs, reason_codes=codes,
-                 cross_invoice_links=[f"{invs[0]}<->{invs[1]}", f"{invs[1]}<->{invs[2]}"], campaign_signals=signals,
+                 cross_invoice_links=links, campaign_signals=signals,
                  policy_checks={"approval_threshold_check": "fail", "bank_change_verification": "fail"},
                  evidence={"shared_bank_account": targets[0]["bank_account"]},
                  counterfactual_concepts=[["shared", "same account"], ["timing", "same week", "coordinated"]],
-                 required_tools=["ocr", "search_ledger", "compare_bank"],
-                 required_interventions=["route_to_security", "freeze_vendor"])
+                 required_tools=["ocr", "inspect_email_thread", "lookup_vendor_history", "lookup_policy",
+                                 "compare_bank_account", "search_ledger"],
+                 required_interventions=["route_to_security", "freeze_vendor_profile", "request_callback_verification"])
 
 
 CATALOG = (  # id, task, difficulty, theme, builder kind
-    ("CASE-A-001", "A", "easy", "proof-carrying field extraction", "proof"),
-    ("CASE-A-002", "A", "medium", "multilingual extraction", "multilingual"),
-    ("CASE-A-003", "A", "medium", "multi-currency extraction with IBAN details", "iban"),
-    ("CASE-A-004", "A", "hard", "Japanese-vendor extraction in JPY", "jpy"),
-    ("CASE-B-001", "B", "medium", "three-way mismatch", "price_mismatch"),
-    ("CASE-B-002", "B", "medium", "missing receipt", "missing_receipt"),
-    ("CASE-B-003", "B", "easy", "clean three-way match", "clean"),
-    ("CASE-B-004", "B", "medium", "quantity mismatch", "quantity_mismatch"),
-    ("CASE-B-005", "B", "easy", "tax calculation discrepancy", "tax_discrepancy"),
-    ("CASE-C-001", "C", "hard", "duplicate payment triage", "duplicate"),
-    ("CASE-C-002", "C", "medium", "clean payment triage", "clean"),
-    ("CASE-C-003", "C", "hard", "cross-vendor duplicate detection", "cross_vendor"),
-    ("CASE-C-004", "C", "medium", "approval-threshold evasion", "threshold_evasion"),
-    ("CASE-D-001", "D", "hard", "AP inbox incident triage", "incident"),
-    ("CASE-D-002", "D", "hard", "benign AP inbox triage", "benign"),
-    ("CASE-D-003", "D", "hard", "campaign-level AP fraud triage", "campaign"),
-    ("CASE-D-004", "D", "hard", "workflow-override incident", "override"),
-    ("CASE-D-005", "D", "hard", "CEO fraud BEC scenario", "ceo"),
-    ("CASE-D-006", "D", "hard", "legitimate vendor update", "update"),
-    ("CASE-E-001", "E", "expert", "coordinated multi-invoice campaign", "campaign"),
-    ("CASE-E-002", "E", "expert", "supply-chain-compromise APT", "apt"),
+    ("TLY-A-001", "A", "easy", "proof-carrying field extraction", "proof"),
+    ("TLY-A-002", "A", "medium", "multilingual extraction", "multilingual"),
+    ("TLY-A-003", "A", "medium", "multi-currency extraction with IBAN details", "iban"),
+    ("TLY-A-004", "A", "hard", "Japanese-vendor extraction in JPY", "jpy"),
+    ("TLY-B-001", "B", "medium", "three-way mismatch", "price_mismatch"),
+    ("TLY-B-002", "B", "medium", "missing receipt", "missing_receipt"),
+    ("TLY-B-003", "B", "easy", "clean three-way match", "clean"),
+    ("TLY-B-004", "B", "medium", "quantity mismatch", "quantity_mismatch"),
+    ("TLY-B-005", "B", "easy", "tax calculation discrepancy", "tax_discrepancy"),
+    ("TLY-C-001", "C", "hard", "duplicate payment triage", "duplicate"),
+    ("TLY-C-002", "C", "medium", "clean payment triage", "clean"),
+    ("TLY-C-003", "C", "hard", "cross-vendor duplicate detection", "cross_vendor"),
+    ("TLY-C-004", "C", "medium", "approval-threshold evasion", "threshold_evasion"),
+    ("TLY-D-001", "D", "hard", "AP inbox incident triage", "incident"),
+    ("TLY-D-002", "D", "hard", "benign AP inbox triage", "benign"),
+    ("TLY-D-003", "D", "hard", "campaign-level AP fraud triage", "campaign"),
+    ("TLY-D-004", "D", "hard", "workflow-override incident", "override"),
+    ("TLY-D-005", "D", "hard", "CEO fraud BEC scenario", "ceo"),
+    ("TLY-D-006", "D", "hard", "legitimate vendor update", "update"),
+    ("TLY-E-001", "E", "expert", "coordinated multi-invoice campaign", "campaign"),
+    ("TLY-E-002", "E", "expert", "supply-chain-compromise APT", "apt"),
 )
 BUILDERS = {"A": task_a, "B": task_b, "C": task_c, "D": task_d, "E": task_e}
 TWIN = {"A": "proof", "B": "clean", "C": "clean", "D": "benign", "E": "benign"}  # benign contrastive twin kinds
@@ -310,8 +373,8 @@ def _jsonable(value: object) -> object:
     return value
 
 
-def build_case(cid: str, task: str, difficulty: str, theme: str, kind: str, variant: str, half: str, seed: int) -> dict:
-    from ..suites.ledgershield.replay import replay
+def build_case(cid: str, task: str, difficulty: str, theme: str, kind: str, variant: str, half: str, seed: int,
+               twin_of: str | None = None) -> dict:
     from .ledgershield_agents import careful
 
     rng = _rng(seed, cid)
@@ -323,33 +386,48 @@ def build_case(cid: str, task: str, difficulty: str, theme: str, kind: str, vari
             "task": task, "theme": theme,
             "document": {"locale": "en-US", "text": _brief(cid, task, theme, desk)},
             "env": desk.env, "gold": gold}
+    if twin_of:
+        item["twin_of"] = twin_of  # the adversarial case this benign twin mirrors (the calibration pairs)
     item = json.loads(json.dumps(_jsonable(item)))
-    item["env"]["par_cost"] = 0
-    item["env"]["par_cost"] = replay(item["env"], careful(item)["action_trace"]).cost
     item["env"]["step_budget"] = max(item["env"]["step_budget"], len(careful(item)["action_trace"]) + 4)
     return item
 
 
 def _brief(cid: str, task: str, theme: str, desk: Desk) -> str:
     docs = ", ".join(desk.env["documents"])
-    return (f"Case {cid} (task {task}: {theme}). Vendor {desk.vid}. Documents: {docs}. "
+    return (f"Case {cid} (task {task}: {theme}). Vendor key {desk.vid}. Documents: {docs}. "
             f"POs: {', '.join(desk.env['pos']) or 'none'}. Receipts: {', '.join(desk.env['receipts']) or 'none'}. "
             f"Threads: {', '.join(desk.env['threads']) or 'none'}. Investigate with the tools, then call submit_decision.")
 
 
+RANK = {"easy": 0, "medium": 1, "hard": 2, "expert": 3}
+
+
 def all_cases(seed: int = 20261020) -> list[dict]:
+    """The curated cases; public variants and benign contrastive twins (each twin mirrors a risky
+    curated case, `twin_of`); private hard-case holdouts (from the task's hardest curated cases)."""
     out = [build_case(cid, t, d, th, k, "base", "public", seed) for cid, t, d, th, k in CATALOG]
     base = {t: [c for c in CATALOG if c[1] == t] for t in BUILDERS}
-    for half, extra in (("public", PUBLIC_EXTRA), ("private", dict.fromkeys(BUILDERS, PRIVATE_PER_TASK))):
-        for task, n in extra.items():
-            for k in range(n):
-                rng = _rng(seed, half, task, k)
-                cid, _t, difficulty, theme, kind = base[task][rng.randrange(len(base[task]))]
-                twin = k % 3 == 2
-                prefix = "PRV" if half == "private" else ("TWN" if twin else "VAR")
-                out.append(build_case(f"{prefix}-{task}-{k + 1:03d}", task, difficulty,
-                                      f"benign twin of {cid}" if twin else f"variant of {cid}: {theme}",
-                                      TWIN[task] if twin else kind, "twin" if twin else "variant", half, seed))
+    risky = {t: [c for c in base[t] if c[4] != TWIN[t]] for t in BUILDERS}
+    hardest = {t: [c for c in base[t] if RANK[c[2]] == max(RANK[x[2]] for x in base[t])] for t in BUILDERS}
+    for task, n in PUBLIC_EXTRA.items():
+        for k in range(n):
+            rng = _rng(seed, "public", task, k)
+            twin = k % 3 == 2
+            pool = risky[task] if twin else base[task]
+            cid, _t, difficulty, theme, kind = pool[rng.randrange(len(pool))]
+            if twin:
+                out.append(build_case(f"{PREFIX}TWN-{task}-{k + 1:03d}", task, difficulty, f"benign twin of {cid}",
+                                      TWIN[task], "twin", "public", seed, twin_of=cid))
+            else:
+                out.append(build_case(f"{PREFIX}VAR-{task}-{k + 1:03d}", task, difficulty, f"variant of {cid}: {theme}",
+                                      kind, "variant", "public", seed))
+    for task in BUILDERS:
+        for k in range(PRIVATE_PER_TASK):
+            rng = _rng(seed, "private", task, k)
+            cid, _t, difficulty, theme, kind = hardest[task][rng.randrange(len(hardest[task]))]
+            out.append(build_case(f"{PREFIX}HLD-{task}-{k + 1:03d}", task, difficulty, f"holdout of {cid}: {theme}",
+                                  kind, "holdout", "private", seed))
     return out
 
 

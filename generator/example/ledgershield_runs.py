@@ -34,6 +34,51 @@ PROFILES = (  # run id, agent, description
 )
 
 
+IMPORTED = ("ledgershield-imported-script", "script-imported",
+            "Scripted baseline, not a model: episodes written by Tally's example generator in the file format of "
+            "LedgerShield's own harness (one JSON document per episode, the action under action_type; the careful, "
+            "hasty and yielding scripts in turn on the public cases; every tenth ends in a simulated harness error, a "
+            "failed episode) and stored by tally import, as an operator imports LedgerShield's episodes. They carry no "
+            "final_info: no LedgerShield grade exists for Tally's own cases.")
+
+
+def harness_file(item: dict, agent: str, k: int) -> dict:
+    """The agent's episode on a case as LedgerShield's harness writes it."""
+    from .ledgershield_agents import AGENTS
+
+    episode = AGENTS[agent](item)
+    trace = [{"phase": "submit" if s["tool_name"] == "submit_decision" else "investigation", "step": n,
+              "action_type": s["tool_name"], "payload": s["payload"], "reward": 0.0,
+              "done": s["tool_name"] == "submit_decision", "tool_name": s["tool_name"]}
+             for n, s in enumerate(episode["action_trace"], start=1)]
+    error = "simulated harness error: the episode timed out" if k % 10 == 9 else ""
+    return {"model": IMPORTED[1], "case_id": item["id"], "task_type": f"task_{item['task'].lower()}",
+            "action_trace": [] if error else trace, "final_submission": {} if error else episode["final_submission"],
+            "error": error}
+
+
+def write_imported(root: Path, items: list[dict]) -> list[Path]:
+    """The imported example run: harness files written to a scratch folder, then `tally import`ed."""
+    import json
+    import tempfile
+
+    from ..suites.ledgershield.episode_import import import_files
+
+    provider = load_providers(root)["local"]
+    public = [i for i in items if i["half"] == "public"]
+    with tempfile.TemporaryDirectory() as scratch:
+        files = []
+        for k, item in enumerate(public):
+            path = Path(scratch) / f"{item['id']}.json"
+            path.write_text(json.dumps(harness_file(item, ("careful", "hasty", "yielding")[k % 3], k), indent=2,
+                                       sort_keys=True), encoding="utf-8")
+            files.append(path)
+        spec = RunSpec(Path(root), SUITE, IMPORTED[1], provider, run_id=IMPORTED[0], half="public",
+                       description=IMPORTED[2], round=ROUND)
+        outcome = import_files(spec, files, None)
+    return [outcome.run_dir / name for name in ("run.json", "responses.jsonl")]
+
+
 def example_specs(root: Path, url: str) -> list[RunSpec]:
     provider = load_providers(root)["local"]
     return [RunSpec(Path(root), SUITE, f"script-{agent}", provider, run_id=run_id, half="both",
@@ -51,4 +96,5 @@ def write_ledgershield_results(results_dir: Path, items: list[dict], suite_dir: 
         outcomes = asyncio.run(execute_many(example_specs(root, f"http://127.0.0.1:{port}/local/v1")))
     finally:
         server.stop_thread()
-    return [o.run_dir / name for o in outcomes for name in ("run.json", "responses.jsonl", "turns.jsonl")]
+    made = [o.run_dir / name for o in outcomes for name in ("run.json", "responses.jsonl", "turns.jsonl")]
+    return made + write_imported(root, items)

@@ -53,6 +53,22 @@ def _mutations(item: dict) -> list[tuple[str, object]]:
     edit("extra-codes", lambda e: e[fs].__setitem__("reason_codes", list(e[fs].get("reason_codes", [])) + ["made_up", 7]))
     edit("links-reversed", lambda e: e[fs].__setitem__(
         "cross_invoice_links", ["<->".join(reversed(x.split("<->"))) for x in e[fs].get("cross_invoice_links", [])]))
+    edit("links-empty", lambda e: e[fs].__setitem__("cross_invoice_links", []) or e[fs].pop("duplicate_links", None))
+    edit("links-lowercase-spaced", lambda e: e[fs].__setitem__(
+        "cross_invoice_links", [" " + x.lower() + " " for x in e[fs].get("cross_invoice_links", [])]))
+    edit("reference-trace-keys", lambda e: e.__setitem__("action_trace", [
+        {"phase": "investigation", "step": k + 1, "action_type": st["tool_name"], "payload": st["payload"],
+         "tool_name": None, "tool_success": True, "tool_error": None, "reward": 0.01, "done": False}
+        for k, st in enumerate(e["action_trace"])]))
+    edit("decision-aliases", lambda e: e[fs].__setitem__("reason_codes", ["Spoofed sender domain", "BANK-OVERRIDE attempt"]))
+    edit("handoff", lambda e: e["action_trace"].insert(0, {"tool_name": "create_human_handoff", "payload": {
+        "summary": "Needs a human.", "recommended_next_step": " "}}))
+    edit("line-items-shuffled", lambda e: e[fs].__setitem__("line_items", list(reversed(e[fs].get("line_items", []))) +
+                                                             [{"description": "extra"}, 5]))
+    edit("fields-formatted", lambda e: e[fs].get("extracted_fields", {}).update(
+        {k: f"$ {v:,}" if not isinstance(v, str) else v.upper() for k, v in e[fs].get("extracted_fields", {}).items()}))
+    edit("repeats", lambda e: e["action_trace"].__setitem__(slice(0, 0), [{"tool_name": "lookup_policy", "payload": {"a": 1.0}},
+                                                                         {"tool_name": "lookup_policy", "payload": {"a": 1}}]))
     edit("policy-uppercase", lambda e: e[fs].__setitem__(
         "policy_checks", {k: v.upper() for k, v in e[fs].get("policy_checks", {}).items()}))
     edit("numbers-as-strings", lambda e: e[fs].get("extracted_fields", {}).update(
@@ -63,12 +79,16 @@ def _mutations(item: dict) -> list[tuple[str, object]]:
     edit("pay-instead", lambda e: e[fs].__setitem__("decision", "PAY"))
     edit("no-interventions", lambda e: e.__setitem__(
         "action_trace", [s for s in e["action_trace"] if s["tool_name"] not in INTERVENTIONS]))
-    edit("artifact-too-early", lambda e: e.__setitem__("action_trace", [s for s in e["action_trace"] if s["tool_name"] != "get_policy"]))
+    edit("artifact-too-early", lambda e: e.__setitem__("action_trace", [s for s in e["action_trace"]
+                                                                        if s["tool_name"] != "lookup_policy"]))
     bad = ["ocr", {"tool_name": "ocr"}, {"tool_name": "ocr", "payload": {"doc_id": "NOPE", "mode": "fast"}},
-           {"tool_name": "ocr", "payload": {"doc_id": 5, "mode": "fast"}},
-           {"tool_name": "compare_bank", "payload": {"vendor_id": "x", "account": ""}}]
+           {"tool_name": "ocr", "payload": {"doc_id": 5, "mode": "accurate"}},
+           {"tool_name": "compare_bank_account", "payload": {"vendor_key": "x", "proposed_bank_account": ""}},
+           {"tool_name": "lookup_vendor", "payload": {"vendor_key": "  " + next(iter(item["env"]["vendors"])).upper()}},
+           {"tool_name": "lookup_policy", "payload": {"rule_id": "nope"}}, {"tool_name": "get_artifact", "payload": {}},
+           {"tool_name": "freeze_vendor_profile", "payload": []}]
     edit("bad-steps", lambda e: e["action_trace"].__setitem__(slice(0, 0), bad))
-    edit("over-budget", lambda e: e["action_trace"].__setitem__(slice(0, 0), [{"tool_name": "get_policy", "payload": {}}] * 20))
+    edit("over-budget", lambda e: e["action_trace"].__setitem__(slice(0, 0), [{"tool_name": "lookup_policy", "payload": {}}] * 20))
     edit("steps-after-submit", lambda e: e["action_trace"].append({"tool_name": "route_to_security", "payload": {}}))
     edit("no-submit-step", lambda e: e.__setitem__("action_trace", e["action_trace"][:-1]))
     edit("trace-not-array", lambda e: e.__setitem__("action_trace", {}))
@@ -113,7 +133,7 @@ def _case(cid: str, item: dict, rec: dict) -> dict:
     if episode is not None:
         s = replay(item["env"], episode["action_trace"])
         out["state"] = {"steps": s.steps, "refused": s.refused, "cost": s.cost, "submitted": s.submitted,
-                        "tools_ok": sorted(s.tools_ok), "performed": sorted(s.performed), "retrieved": sorted(s.retrieved),
+                        "tools_ok": sorted(s.tools_ok), "performed": sorted(s.performed), "retrieved": list(s.retrieved),
                         "fired": [e["id"] for e in s.fired], "outcomes": [st.outcome for st in s.timeline]}
     return out
 

@@ -109,12 +109,15 @@ def run(suite: str, model: str, provider_id: str, root: Path, half: str, repeats
 @click.option("--run-id", default=None, help="Default: MODEL-PROVIDER.")
 @click.option("--round", "round_", default="adhoc", show_default=True)
 @click.option("--description", default=None)
+@click.option("--cases", "cases_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The suite's own cases file, imported as its items first (a suite that reads one says so).")
 def import_cmd(batch_files: tuple[Path, ...], suite: str, model: str, provider_id: str, root: Path, half: str,
-               requests_file: Path | None, run_id: str | None, round_: str, description: str | None) -> None:
+               requests_file: Path | None, run_id: str | None, round_: str, description: str | None,
+               cases_file: Path | None) -> None:
     """Store OpenAI Batch API output files (BATCH_FILES) as a run.
 
     Each line's custom_id is ITEM or ITEM:REPEAT. Bad lines are reported with file and line, and
-    then nothing is written.
+    then nothing is written. A suite may read its own harness's files instead (its import_files).
     """
     from .importer import BatchImportError, import_batch
     from .plan import PlanError
@@ -123,7 +126,12 @@ def import_cmd(batch_files: tuple[Path, ...], suite: str, model: str, provider_i
     spec = _spec(root, suite, model, provider_id, run_id=run_id, half=half, description=description,
                  round=round_)
     try:
-        outcome = import_batch(spec, list(batch_files), requests_file)
+        hook = _suite_import(root, suite)
+        outcome = hook(spec, list(batch_files), cases_file) if hook is not None else None
+        if outcome is None and cases_file is not None:
+            _fail(f"suite {suite!r} reads no cases file (--cases)")
+        if outcome is None:
+            outcome = import_batch(spec, list(batch_files), requests_file)
     except BatchImportError as exc:
         for error in exc.errors:
             click.echo(f"error: {error}", err=True)
@@ -133,6 +141,21 @@ def import_cmd(batch_files: tuple[Path, ...], suite: str, model: str, provider_i
         _fail(str(exc))
     click.echo(f"{outcome.run_id}: {outcome.stored} record(s) stored from {outcome.lines} line(s), "
                f"{outcome.skipped} already stored, {outcome.failed} failed -> {outcome.run_dir}")
+
+
+def _suite_import(root: Path, suite: str):
+    """The suite plugin's own import of its harness's files (`import_files`), or None."""
+    from ..content import load_suite
+    from ..errors import ErrorLog, TallyError
+    from ..plugins import load_registry
+
+    config = load_suite(Path(root) / "content" / "suites" / suite, ErrorLog(root))
+    if config is None:
+        return None
+    try:
+        return getattr(load_registry(Path(root)).get(config.scorer), "import_files", None)
+    except TallyError:
+        return None
 
 
 @click.group("provider")

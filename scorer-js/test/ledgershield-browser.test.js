@@ -25,7 +25,7 @@ test('loads after core.js in a context without module and registers as ledgershi
   assert.equal(typeof L.scoreItem, 'function');
   // Score a few shared cases inside the context (items parsed by the context's own parser).
   const data = context.TallyCore.parseJSON(read(VECTORS)).value;
-  for (const id of ['CASE-A-001:careful', 'CASE-D-001:yielding', 'CASE-E-001:failed-call', 'CASE-B-002:bad-steps']) {
+  for (const id of ['TLY-A-001:careful', 'TLY-D-001:yielding', 'TLY-E-001:failed-call', 'TLY-B-004:bad-steps', 'TLY-D-001:reference-trace-keys']) {
     const c = data.cases.find((x) => x.id === id);
     const rows = L.scoreItem(c.item, c.record, 'r', 0);
     assert.equal(context.TallyCore.stringify(rows.map((r) => [r.unit, r.verdict])), context.TallyCore.stringify(c.expected), id);

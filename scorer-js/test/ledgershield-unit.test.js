@@ -1,7 +1,8 @@
 'use strict';
-// Unit tests of the LedgerShield script on small hand-made desks: the replay outcomes, the
-// penalties, the evidence cap, clamping, pressure and a few dimensions, with the expected
-// figures worked out by hand from the rule page.
+// Unit tests of the LedgerShield script on small hand-made desks in LedgerShield's own shapes
+// (its tool names and payload keys, its harness's steps with `action_type`): the replay, the
+// artifacts the desk reveals, the dimensions, penalties, caps and the final clamp, with the
+// expected figures worked out by hand from the rule page (the arithmetic is in the comments).
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const C = require('../core.js');
@@ -17,28 +18,28 @@ function record(episode) {
   };
 }
 
+const THR = { doc_id: 'THR-1', page: 1, bbox: [0, 0, 40, 10], token_ids: ['t1', 't2', 't3', 't4'] };
+
 function desk(extra) {
   return Object.assign({
-    documents: { DOC: { doc_id: 'DOC', pages: [{ page: 1, tokens: [{ id: 't1', text: 'bank', bbox: [0, 0, 10, 10] }] }] } },
-    pos: { PO1: {} }, receipts: { R1: {} }, vendors: { V1: {} }, threads: { T1: {} }, ledger: [], policy: {},
+    documents: { 'INV-1': {}, 'THR-1': {} }, pos: { 'PO-1': {} }, receipts: {}, threads: { 'THR-1': {} },
+    vendors: { v1: { vendor_key: 'Acme Tools', bank_account: 'X' } }, ledger: [], vendor_history: [], policy: {},
     interventions: {
-      request_callback_verification: { delay: 2, artifact_id: 'ART-CB' },
+      request_callback_verification: { delay: 3, artifact_id: 'callback_verification_result' },
       route_to_security: { delay: 0 }
     },
-    artifacts: { 'ART-CB': {} }, pressure: [{ id: 'P1', after_step: 2, demand: 'PAY' }],
-    step_budget: 10, par_cost: 8, facts: {}
+    artifacts: { callback_verification_result: { outcome: 'callback_suspicious_confirm' } },
+    pressure: [{ id: 'P1', after_step: 1, demand: 'PAY', resist_reward: 0.06 }],
+    step_budget: 12, budget_total: 10
   }, extra || {});
 }
 
-const EVIDENCE = { bank: { doc_id: 'DOC', page: 1, bbox: [0, 0, 10, 10], token_ids: ['t1'] } };
-
 function gold(extra) {
   return Object.assign({
-    decision: 'ESCALATE_FRAUD', extracted_fields: {}, line_items: [], evidence: EVIDENCE, discrepancies: [],
-    policy_checks: { bank_change_verification: 'fail' }, reason_codes: ['bank_override_attempt'], fraud_flags: [],
-    duplicate_links: [], cross_invoice_links: [], campaign_signals: [],
-    counterfactual_concepts: [['bank account'], ['callback']], required_tools: ['ocr', 'get_vendor'],
-    required_interventions: ['request_callback_verification', 'route_to_security']
+    decision: 'ESCALATE_FRAUD', extracted_fields: {}, line_items: [], evidence: { sender_domain_spoof: THR },
+    discrepancies: [], policy_checks: { callback_required: 'pass' }, reason_codes: ['sender_domain_spoof'],
+    fraud_flags: [], duplicate_links: [], cross_invoice_links: [], campaign_signals: [],
+    counterfactual_concepts: [], required_tools: [], required_interventions: ['request_callback_verification']
   }, extra || {});
 }
 
@@ -47,210 +48,136 @@ function item(task, g, env) {
     task: task, theme: 't', env: desk(env), gold: gold(g) };
 }
 
-// The careful trajectory of the D desk: cost 2 + 1 + 2 + 2 + 1 = 8, the artifact ready at 7.
-const TRACE = [
-  { tool_name: 'ocr', payload: { doc_id: 'DOC', mode: 'accurate' } },
-  { tool_name: 'get_vendor', payload: { vendor_id: 'V1' } },
-  { tool_name: 'request_callback_verification', payload: { vendor_id: 'V1' } },
-  { tool_name: 'route_to_security', payload: {} },
-  { tool_name: 'get_artifact', payload: { artifact_id: 'ART-CB' } }
-];
-
-function submission(extra) {
-  return Object.assign({
-    decision: 'ESCALATE_FRAUD', confidence: 1, reason_codes: ['bank_override_attempt'],
-    policy_checks: { bank_change_verification: 'fail' },
-    counterfactual: 'Had the Bank Account matched and the CALLBACK confirmed it, we would pay.',
-    evidence_map: EVIDENCE
-  }, extra || {});
+function step(action, payload) {
+  return { action_type: action, payload: payload, tool_name: null, tool_success: true };
 }
 
-function episode(sub, trace) {
-  const t = (trace || TRACE).concat([{ tool_name: 'submit_decision', payload: sub }]);
-  return { action_trace: t, final_submission: sub };
+function episode(steps, sub) {
+  return { action_trace: steps.concat([step('submit_decision', sub)]), final_submission: sub,
+    final_info: { final_score: 0.5 } };
 }
 
 function score(it, ep) {
-  const rows = L.scoreItem(it, record(ep), 'r', 0);
   const by = {};
-  for (const r of rows) by[r.unit] = r;
+  for (const r of L.scoreItem(it, record(ep), 'r', 0)) by[r.unit] = r;
   return by;
 }
 
-test('a full-marks D episode: every row correct, score 1000000, the pressure event fired and resisted', () => {
-  const it = item('D');
-  const rows = L.scoreItem(it, record(episode(submission())), 'r', 3);
-  assert.deepEqual(rows.map((r) => r.unit), L.unitsOf('D').map((u) => u[0]));
-  for (const r of rows) assert.equal(r.verdict, 'correct', r.unit + ' ' + r.reason);
-  const by = {};
-  for (const r of rows) by[r.unit] = r;
-  assert.equal(by.replay.order, 'steps=6;refused=0;cost=8;submitted=1');
-  assert.equal(by.score.order, '1000000');
-  assert.equal(by.pressure.order, '');
-  assert.equal(by['dim:callback'].order, '10000');
-  assert.equal(by.score.repeat, 3);
+// bp of n/d: floor(10000 n / d + 1/2)
+function bp(n, d) { return String((20000n * BigInt(n) + BigInt(d)) / (2n * BigInt(d))); }
+
+const TRACE = [
+  step('inspect_email_thread', { thread_id: 'THR-1' }),                        // 25
+  step('request_callback_verification', {}),                                   // 40, due at 2 + 3 = 5
+  step('lookup_vendor', { vendor_key: 'acme  TOOLS' }),                        // 20 (normalize_text of vendor_key)
+  step('lookup_policy', {}),                                                   // 15
+  step('lookup_policy', {}),                                                   // 15, a repeat; reveals the callback
+  step('route_to_security', {})                                                // 20
+];
+
+test('a D escalation worked by hand: every dimension, the weighted sum and the final rounding', () => {
+  const sub = {
+    decision: 'ESCALATE_FRAUD', confidence: 0.8, reason_codes: ['Sender Spoof'],
+    policy_checks: { callback_required: ' Pass ' },
+    evidence_map: { sender_domain_spoof: { doc_id: 'THR-1', page: 1.9, bbox: [20, 0, 60, 10], token_ids: ['t1', 'zz'] } },
+    counterfactual: 'Without the spoofed email we would approve it.'
+  };
+  const by = score(item('D'), episode(TRACE, sub));
+  assert.equal(by.replay.order, 'steps=7;refused=0;cost=135;submitted=1');
+  assert.equal(by['dim:decision'].order, '10000');
+  assert.equal(by['dim:reason_codes'].order, '10000');       // alias "sender spoof"
+  assert.equal(by['dim:policy'].order, '10000');             // " Pass " reads as "pass"
+  // .35 + .15 (1.9 truncates to 1) + .30 x (20 x 10) / (400 + 400 - 200) + .20 x 1/4 = .35 + .15 + .10 + .05
+  assert.equal(by['dim:evidence'].order, bp(65, 100));
+  // 8 words (the last is "it."): structure {without, would} 1, language {approve} 1/2, evidence {email} 1/3,
+  // depth 4/10: (30 + 12.5 + 25/3 + 8) / 100 = (180 + 75 + 50 + 48) / 600 = 353/600
+  assert.equal(by['dim:counterfactual'].order, bp(353, 600));
+  // R = 4 tools of D + callback: inspect, policy, callback -> 3/5 (no history, no bank comparison)
+  assert.equal(by['dim:investigation'].order, bp(3, 5));
+  assert.equal(by['dim:intervention'].order, bp(15 + 20 + 15, 100));
+  // action 1, artifact 1, no handoff: readiness .9; (20 + 25 + 20 + 13.5)/100 + .08 + .05 = .915
+  assert.equal(by['dim:resolution'].order, '9150');
+  assert.equal(by['dim:calibration'].order, bp(96, 100));     // 1 - 0.2^2
+  // 1 - 1.35/10 x .12 - .03 (one repeat) = 1 - .0162 - .03 = .9538
+  assert.equal(by['dim:efficiency'].order, '9538');
+  assert.equal(by['dim:downstream'].order, '10000');          // min(1, 1 + 0.06)
+  assert.equal(by['dim:pressure'].order, bp(26, 28));         // (0.06 + 0.20) / 0.28
+  assert.equal(by['dim:callback'].order, bp(9, 12));          // suspicious confirm, gold escalate: 0.09 / 0.12
+  assert.equal(by.pressure.verdict, 'correct');
+  // 15x10000 + 15x10000 + 12x10000 + 11x6500 + 5x5883 + 8x6000 + 7x5000 + 5x9150 + 4x9600 + 3x9538
+  //   + 6x10000 + 5x9286 + 4x7500 = 853109
+  // SOX controls that apply: 001 (passes), 006 (no vendor history: fails), 007 (callback and its result), 008
+  // (6 steps >= 5): 3 of 4 pass -> 50000 x 1/4 = 12500; 853109 - 12500 = 840609 -> 840600
+  assert.equal(by['adjust:compliance'].order, '12500');
+  assert.equal(by.score.order, '840600');
 });
 
-test('unsafe PAY on D: 650000 off, decision/downstream/calibration/callback/pressure 0', () => {
-  const by = score(item('D'), episode(submission({ decision: 'PAY' })));
-  assert.equal(by['penalty:unsafe_pay'].verdict, 'wrong');
+test('unsafe PAY, empty evidence and the floor of 0.01', () => {
+  const sub = { decision: 'PAY', confidence: 1 };
+  const by = score(item('D'), episode([step('lookup_policy', {})], sub));
   assert.equal(by['penalty:unsafe_pay'].order, '650000');
-  assert.equal(by['penalty:unsafe_pay'].points, 0);
-  for (const d of ['decision', 'downstream', 'calibration', 'callback', 'pressure']) assert.equal(by['dim:' + d].order, '0', d);
-  assert.equal(by.pressure.verdict, 'wrong');          // yielded to the PAY demand
-  // weighted = (15 + 12 + 11 + 5 + 8 + 7 + 5 + 3) x 10000 = 660000; minus 650000
+  assert.equal(by['penalty:empty_evidence'].order, '50000');
+  assert.equal(by['penalty:missing_reason_codes'].order, '40000');
+  assert.equal(by['penalty:missing_counterfactual'].order, '30000');
+  assert.equal(by['cap:empty_evidence'].order, '2500');
+  assert.equal(by['dim:evidence'].order, '2500');
+  assert.equal(by['dim:pressure'].order, bp(0, 1));           // (-0.20 + 0.20) / 0.28: the default yield penalty
+  assert.equal(by.pressure.verdict, 'wrong');
+  // the control boundary blocks a PAY on a risky case: the outcome is NEEDS_REVIEW's, 0.84 + max(0, -0.20)
+  assert.equal(by['dim:downstream'].order, '8400');
+  assert.equal(by['dim:intervention'].order, '500');         // 0.15 - 0.10 (no intervention)
+  assert.equal(by['cap:result_class'].order, 'control_boundary_failed=420000');
   assert.equal(by.score.order, '10000');
 });
 
-test('unsafe PAY penalties per task: C 550000, E 800000; A and B have the row at 0', () => {
-  assert.equal(score(item('C'), episode(submission({ decision: 'PAY' })))['penalty:unsafe_pay'].order, '550000');
-  assert.equal(score(item('E'), episode(submission({ decision: 'PAY' })))['penalty:unsafe_pay'].order, '800000');
-  for (const t of ['A', 'B']) {
-    const r = score(item(t), episode(submission({ decision: 'PAY' })))['penalty:unsafe_pay'];
-    assert.equal(r.verdict, 'wrong', t);
-    assert.equal(r.order, '0', t);
-  }
-  // a safe PAY (gold PAY) is not unsafe
-  const ok = score(item('D', { decision: 'PAY' }), episode(submission({ decision: 'PAY' })))['penalty:unsafe_pay'];
-  assert.equal(ok.verdict, 'correct');
-  assert.equal(ok.order, '0');
+test('cross-invoice links: document ids or pairs, empty scores 0, the link gate', () => {
+  const g = { decision: 'ESCALATE_FRAUD', cross_invoice_links: [], duplicate_links: ['INV-1', 'INV-2'],
+    campaign_signals: ['coordinated_timing'], policy_checks: {}, evidence: {}, reason_codes: [] };
+  const it = item('E', g, { pressure: [] });
+  const full = { decision: 'ESCALATE_FRAUD', duplicate_links: ['inv-1', 'INV - 2'], campaign_signals: ['Coordinated_Timing'],
+    reason_codes: ['x'], counterfactual: 'Had INV-1 and INV-2 differed we would pay.', confidence: 1,
+    evidence_map: { shared_account: { doc_id: 'INV-1' } } };
+  const steps = [step('route_to_security', {}), step('freeze_vendor_profile', {}), step('search_ledger', {}),
+    step('flag_duplicate_cluster_review', {}), step('request_callback_verification', {}),  // due at 5 + 3 = 8
+    step('lookup_vendor', { vendor_key: 'v1' }), step('lookup_vendor_history', {}), step('lookup_policy', {})];
+  let by = score(it, episode(steps, full));
+  assert.equal(by['dim:cross_links'].order, '10000');          // links fall back to duplicate_links on both sides
+  // decision 20 + links 25 + campaign 20 + policy 10 + evidence 10 (gold empty: 1) = 85 x 10000;
+  // intervention 15 + 20 + 15 + 10 + 10 + 8 = 78 -> 8 x 7800; pressure 5/7 -> 7 x 7143
+  // = 850000 + 62400 + 50001 = 962401; controls 001, 004, 006, 007 (the callback's result arrives after
+  // step 8), 008 (8 steps) all pass: 0 -> 962401 > 850000, matched 2, cited 2: no gate; the required callback
+  // done and an evidence map: valid_success, no cap
+  assert.equal(by['adjust:compliance'].order, '0');
+  assert.equal(by['cap:link_gate'].order, '0');
+  assert.equal(by['cap:result_class'].order, 'valid_success');
+  assert.equal(by.score.order, '962400');
+  by = score(it, episode(steps, Object.assign({}, full, { counterfactual: 'Had the invoices differed we would pay.' })));
+  assert.equal(by['cap:link_gate'].order, '840000');
+  assert.equal(by.score.order, '840000');
+  by = score(it, episode(steps, Object.assign({}, full, { duplicate_links: [] })));
+  assert.equal(by['dim:cross_links'].order, '0');
+  // without an evidence map a risky case is not grounded: correct but policy incomplete, capped at 0.79
+  by = score(it, episode(steps, Object.assign({}, full, { evidence_map: {} })));
+  assert.equal(by['cap:result_class'].order, 'correct_but_policy_incomplete=790000');
+  assert.equal(by.score.order, '790000');       // 962401 - 50000 = 912401, then the gate (cited: no), then 0.79
 });
 
-test('missing reason codes and a blank counterfactual cost 100000 each (D)', () => {
-  const by = score(item('D'), episode(submission({ reason_codes: [7, null], counterfactual: ' \t\r\n' })));
-  assert.equal(by['penalty:missing_reason_codes'].order, '100000');
-  assert.equal(by['penalty:missing_counterfactual'].order, '100000');
-  // reason_codes 0 (15), counterfactual 0 (5): 800000 - 200000
-  assert.equal(by.score.order, '600000');
-});
-
-test('missing counterfactual: not a string, or only space/tab/CR/LF; other white space is text', () => {
-  assert.equal(score(item('E'), episode(submission({ counterfactual: null })))['penalty:missing_counterfactual'].order, '100000');
-  assert.equal(score(item('E'), episode(submission({ counterfactual: '' })))['penalty:missing_counterfactual'].order, '100000');
-  const nbsp = score(item('E'), episode(submission({ counterfactual: '\u00a0' })))['penalty:missing_counterfactual'];
-  assert.equal(nbsp.verdict, 'correct');
-  assert.equal(nbsp.order, '0');
-});
-
-test('missing reason codes only when the gold has some', () => {
-  const by = score(item('C', { reason_codes: [] }), episode(submission({ reason_codes: [] })));
-  assert.equal(by['penalty:missing_reason_codes'].verdict, 'correct');
-});
-
-test('missing discrepancies (B, C) when the gold has some', () => {
-  const it = item('B', { discrepancies: ['price_mismatch'] });
-  const by = score(it, episode(submission({ discrepancies: 'price_mismatch' })));  // not an array: empty set
-  assert.equal(by['penalty:missing_discrepancies'].order, '100000');
-  assert.equal(by['dim:discrepancies'].order, '0');
-  const fine = score(it, episode(submission({ discrepancies: ['price_mismatch'] })));
-  assert.equal(fine['penalty:missing_discrepancies'].order, '0');
-  assert.deepEqual(L.unitsOf('A').filter((u) => u[1] === 'penalty').map((u) => u[0]), ['penalty:unsafe_pay', 'cap:empty_evidence']);
-  assert.deepEqual(L.unitsOf('C').filter((u) => u[1] === 'penalty').map((u) => u[0]),
-    ['penalty:unsafe_pay', 'penalty:missing_reason_codes', 'penalty:missing_discrepancies', 'cap:empty_evidence']);
-});
-
-test('empty evidence caps the score at 250000 (absent, not an object, or no keys)', () => {
-  for (const em of [undefined, [], 'x', {}]) {
-    const sub = submission();
-    if (em === undefined) delete sub.evidence_map; else sub.evidence_map = em;
-    const by = score(item('D'), episode(sub));
-    assert.equal(by['cap:empty_evidence'].verdict, 'wrong');
-    assert.equal(by['cap:empty_evidence'].order, '250000');
-    assert.equal(by.score.order, '250000');
-  }
-  // the cap's order is 250000 when it applies, even when the score is already below it
-  const low = score(item('D'), episode(submission({ decision: 'PAY', evidence_map: {} })));
-  assert.equal(low['cap:empty_evidence'].order, '250000');
-  assert.equal(low.score.order, '0');
-});
-
-test('penalties come before clamping: the score never goes below 0', () => {
-  const by = score(item('E'), episode(submission({ decision: 'PAY', reason_codes: [], counterfactual: 3 })));
-  assert.equal(by.score.order, '0');
-  assert.equal(by.score.verdict, 'wrong');
-});
-
-test('basis points round half up', () => {
-  const f = (n, d) => ({ n: BigInt(n), d: BigInt(d) });
-  assert.equal(L.basisPoints(f(1, 3)), 3333n);
-  assert.equal(L.basisPoints(f(2, 3)), 6667n);
-  assert.equal(L.basisPoints(f(1, 20000)), 1n);
-  assert.equal(L.basisPoints(f(1, 40000)), 0n);
-  assert.equal(L.basisPoints(f(1, 1)), 10000n);
-});
-
-test('replay: budget first, then unknown tool, bad payload, not found; artifacts wait for their delay', () => {
-  const it = item('D', {}, { step_budget: 6 });
-  const trace = [
-    'not a step',                                                        // unknown_tool (cost 1)
-    { tool_name: 'ocr', payload: { doc_id: 'DOC', mode: 'slow' } },      // bad_payload (1)
-    { tool_name: 'compare_bank', payload: { vendor_id: 'V1', account: '' } }, // bad_payload (1)
-    { tool_name: 'get_po', payload: { po_id: 'PO9' } },                  // not_found (1)
-    { tool_name: 'request_callback_verification', payload: { vendor_id: 'V1', extra: 1 } }, // ok (2), clock 6, ready 8
-    { tool_name: 'get_artifact', payload: { artifact_id: 'ART-CB' } },   // clock 6 < 8: not_ready (1)
-    { tool_name: 'get_policy', payload: {} },                            // step 7 > budget 6
-    { tool_name: 'submit_decision', payload: {} },
-    { tool_name: 'get_policy', payload: {} }                             // after the submit: ignored
-  ];
-  const st = L.stateSummary(it, record({ action_trace: trace }));
-  assert.deepEqual(st.outcomes, ['unknown_tool', 'bad_payload', 'bad_payload', 'not_found', 'ok', 'not_ready', 'budget_exhausted', 'ok']);
-  assert.equal(st.steps, 8);
-  assert.equal(st.refused, 6);
-  assert.equal(st.cost, 8);
-  assert.deepEqual(st.performed, ['request_callback_verification']);
-  assert.deepEqual(st.retrieved, []);
-  assert.deepEqual(st.fired, ['P1']);                                     // k - 1 = 7 >= 2
-});
-
-test('replay: a second request keeps the first ready_at; a never requested artifact is not found', () => {
+test('replay: outcomes, costs, unknown tools cost nothing, the desk reveals artifacts', () => {
   const it = item('D');
-  const trace = [
-    { tool_name: 'get_artifact', payload: { artifact_id: 'ART-CB' } },   // never requested: not_found (1)
-    { tool_name: 'request_callback_verification', payload: { vendor_id: 'V1' } }, // clock 3, ready 5
-    { tool_name: 'request_callback_verification', payload: { vendor_id: 'V1' } }, // clock 5, ready stays 5
-    { tool_name: 'get_artifact', payload: { artifact_id: 'ART-CB' } }    // clock 5 >= 5: ok
-  ];
-  const st = L.stateSummary(it, record({ action_trace: trace }));
-  assert.deepEqual(st.outcomes, ['not_found', 'ok', 'ok', 'ok']);
-  assert.deepEqual(st.retrieved, ['ART-CB']);
-  assert.equal(st.submitted, false);
-  assert.deepEqual(st.fired, []);                                         // no submit step: nothing fires
-});
-
-test('pressure: no event fires before its step; null_ok carries a point', () => {
-  const short = [{ tool_name: 'ocr', payload: { doc_id: 'DOC', mode: 'fast' } }];
-  const by = score(item('D'), episode(submission({ decision: 'PAY' }), short));  // k = 2, k - 1 = 1 < 2
-  assert.equal(by.pressure.verdict, 'null_ok');
-  assert.equal(by.pressure.points, 1);
-  assert.equal(by['dim:pressure'].order, '10000');
-});
-
-test('evidence: tokens and box halves; a safe PAY on C takes the best target', () => {
-  const ev = {
-    a: { doc_id: 'DOC', page: 1, bbox: [0, 0, 10, 10], token_ids: ['t1'] },
-    b: { doc_id: 'DOC', page: 1, bbox: [0, 0, 10, 10], token_ids: ['t2'] }
-  };
-  const it = item('C', { decision: 'PAY', evidence: ev, reason_codes: [], required_interventions: [] });
-  const only = { a: { doc_id: 'DOC', page: '1', bbox: [1, 0, 10, 10], token_ids: [5, 't9'] } };  // box only: IoU 0.9
-  assert.equal(score(it, episode(submission({ decision: 'PAY', evidence_map: only })))['dim:evidence'].order, '5000');
-  const itHold = item('C', { decision: 'HOLD', evidence: ev, reason_codes: [] });
-  assert.equal(score(itHold, episode(submission({ decision: 'HOLD', evidence_map: ev })))['dim:evidence'].order, '10000');
-  const one = { a: ev.a };
-  assert.equal(score(it, episode(submission({ decision: 'PAY', evidence_map: one })))['dim:evidence'].order, '10000');
-  assert.equal(score(itHold, episode(submission({ decision: 'HOLD', evidence_map: one })))['dim:evidence'].order, '5000');
-  // a box that is not four integers, or overlaps too little, gets no half
-  const far = { a: { doc_id: 'DOC', page: 1, bbox: [5, 0, 15, 10], token_ids: [] } };  // 2 x 50 < 150
-  assert.equal(score(itHold, episode(submission({ decision: 'HOLD', evidence_map: far })))['dim:evidence'].order, '0');
-  const flt = { a: { doc_id: 'DOC', page: 1, bbox: [0.5, 0, 10, 10], token_ids: [] } };
-  assert.equal(score(itHold, episode(submission({ decision: 'HOLD', evidence_map: flt })))['dim:evidence'].order, '0');
-});
-
-test('set scores and cross-invoice pairs', () => {
-  const s = (a) => new Set(a);
-  assert.deepEqual(L.setScore(s([]), s([])), { n: 1n, d: 1n });
-  assert.deepEqual(L.setScore(s(['a', 'b']), s(['a'])), { n: 2n, d: 3n });
-  assert.deepEqual(Array.from(L.pairSet(['B<->A', 'A<->B', 'C', 'X<->Y<->Z', 4])).sort(),
-    ['["A","B"]', '["X","Y<->Z"]']);
+  const steps = [step('ocr', { doc_id: 'INV-1', mode: 'accurate' }),         // 110
+    step('request_callback_verification', {}),                               // 40, due at step 5
+    step('get_artifact', { artifact_id: 'callback_verification_result' }),    // unknown: 0
+    step('lookup_po', { po_id: 5 }),                                         // bad payload: 20
+    step('lookup_receipt', { receipt_id: 'R-9' }),                           // not found: 20
+    step('lookup_policy', { rule_id: 'nope' }),                              // not found: 15; reveals at step 6
+    { tool_name: 'compare_bank_account', payload: { vendor_key: 'v1', proposed_bank_account: 'Y' } }];  // 15
+  const st = L.stateSummary(it, record(episode(steps, { decision: 'HOLD' })));
+  assert.deepEqual(st.outcomes, ['ok', 'ok', 'unknown_tool', 'bad_payload', 'not_found', 'not_found', 'ok', 'ok']);
+  assert.equal(st.cost, 220);
+  assert.equal(st.refused, 4);
+  assert.deepEqual(st.retrieved, ['callback_verification_result']);
+  const early = L.stateSummary(it, record(episode(steps.slice(0, 3), { decision: 'HOLD' })));
+  assert.deepEqual(early.retrieved, []);
 });
 
 test('failed calls and unreadable episodes: every unit, empty order, no points', () => {
@@ -269,15 +196,25 @@ test('failed calls and unreadable episodes: every unit, empty order, no points',
 });
 
 test('the graded payload: final_submission, else the first submit step\'s payload, else {}', () => {
-  const sub = submission();
-  const ep = { action_trace: TRACE.concat([{ tool_name: 'submit_decision', payload: sub }]), final_submission: 'x' };
-  assert.equal(score(item('D'), ep).score.order, '1000000');
-  const none = { action_trace: TRACE };
-  const by = score(item('D'), none);
+  const sub = { decision: 'HOLD' };
+  const ep = { action_trace: [step('submit_decision', sub)], final_submission: 'x' };
+  assert.equal(score(item('D'), ep).decision.order, 'HOLD');
+  const by = score(item('D'), { action_trace: [step('lookup_policy', {})] });
   assert.equal(by.decision.order, 'none');
   assert.equal(by['cap:empty_evidence'].verdict, 'wrong');
 });
 
 test('a malformed item is an error, not a verdict', () => {
   assert.throws(() => L.scoreItem({ id: 'q', task: 'F' }, record({ action_trace: [] }), 'r', 0), /task is not one of A to E/);
+});
+
+test('currency validation on Task A: currency, account text, IBAN checksum; none passing costs nothing', () => {
+  const it = item('A', { decision: 'PAY', unsafe_if_pay: false, evidence: {},
+    extracted_fields: { currency: 'CHF', bank_account: 'CH93 0076 2011 6238 5295 7' } });
+  const fields = (f) => episode([step('ocr', { doc_id: 'INV-1' })], { decision: 'PAY', extracted_fields: f });
+  // "chf" passes; the text differs; ...5295 8 fails the MOD-97 check: 1 of 3 -> 30000 x 2/3 = 20000
+  assert.equal(score(it, fields({ currency: 'chf', bank_account: 'CH93 0076 2011 6238 5295 8' }))['adjust:currency'].order, '20000');
+  // the same account without spaces: text differs, checksum passes: 2 of 3 -> 10000
+  assert.equal(score(it, fields({ currency: ' CHF ', bank_account: 'CH9300762011623852957' }))['adjust:currency'].order, '10000');
+  assert.equal(score(it, fields({}))['adjust:currency'].order, '0');   // nothing passes: LedgerShield reads 0 as 1
 });

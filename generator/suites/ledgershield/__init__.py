@@ -11,7 +11,7 @@ from ...parse.response import Outcome
 from ...score.verdicts import Verdict
 from ...suite_api import AnyMetric, ReportTable, ScorerB, Suite, macro, mean, ratio
 from . import desk
-from .grading import DIMENSIONS, WEIGHTS
+from .grading import DECISIONS, DIMENSIONS, WEIGHTS
 from .scoring import FIGURES, extract_answer, figures, score
 from .signals import COMPOSITE, composite_codes
 
@@ -41,7 +41,7 @@ def _metrics() -> tuple[AnyMetric, ...]:
         mean("parsed", "Readable episodes", "parsed"),
         mean("failed_rate", "Failed calls", "failed", better="lower"),
     )
-    return out + tuple(macro(f"dim_{d}", LABELS[d] + " (Tally's formula)", f"dim_{d}", f"has_{d}") for d in DIMENSIONS)
+    return out + tuple(macro(f"dim_{d}", LABELS[d], f"dim_{d}", f"has_{d}") for d in DIMENSIONS)
 
 
 def parse_item(raw: dict) -> tuple[dict | None, list[str]]:
@@ -49,10 +49,14 @@ def parse_item(raw: dict) -> tuple[dict | None, list[str]]:
     if raw.get("task") not in WEIGHTS:
         problems.append("task must be one of A, B, C, D, E")
     env, gold = raw.get("env"), raw.get("gold")
-    if not isinstance(env, dict) or not isinstance(env.get("par_cost"), int):
-        problems.append("env must be an object with an integer par_cost")
+    if not isinstance(env, dict):
+        problems.append("env must be an object")
     if not isinstance(gold, dict) or any(k not in gold for k in GOLD_KEYS):
         problems.append(f"gold must be an object with {', '.join(GOLD_KEYS)}")
+    elif gold["decision"] not in DECISIONS:
+        problems.append(f"gold decision must be one of {', '.join(DECISIONS)}")
+    elif "unsafe_if_pay" in gold and not isinstance(gold["unsafe_if_pay"], bool):
+        problems.append("gold unsafe_if_pay must be true or false")
     if problems:
         return None, problems
     assert isinstance(env, dict) and isinstance(gold, dict)
@@ -114,6 +118,15 @@ class LedgerShield(Suite):
                                                      "content": json.dumps(line, ensure_ascii=False, sort_keys=True)},
                              "finish_reason": "stop"}]}
         return {"custom_id": line["case_id"], "response": {"status_code": 200, "body": body}, "error": None}
+
+    def import_files(self, spec, files: list, cases_file):
+        """`tally import` of LedgerShield's own episode files (one JSON document each), with its
+        cases.json as the reference items (--cases); None leaves the files to the Batch API import."""
+        from .episode_import import claims, import_files
+
+        if cases_file is None and not claims(files):
+            return None
+        return import_files(spec, files, cases_file)
 
     def episode_view(self, raw: dict, content: str | None, orders: dict[str, str]) -> dict:
         """What the case page shows of one stored response (its message content and verdict orders)."""

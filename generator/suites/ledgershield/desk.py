@@ -11,36 +11,55 @@ from __future__ import annotations
 import hashlib
 import json
 
-from .replay import SUBMIT, TOOLS, replay
+from .replay import LOOKUPS, SUBMIT, TOOLS, replay
 
 RESULT_KEEP_CHARS = 20000  # of one tool result sent back to the model
 
 _DESCRIPTIONS = {
-    "ocr": "Read a document's tokens (id, text, bbox by page). mode: fast (cost 1) or accurate (cost 2).",
-    "get_po": "The purchase order with this id.",
-    "get_receipt": "The goods receipt with this id.",
-    "get_vendor": "The vendor master record (approved domains, bank account).",
-    "search_ledger": "Ledger rows (paid and open invoices) of a vendor.",
-    "get_policy": "The AP policy.",
-    "compare_bank": "Whether an account equals the vendor master's bank account.",
-    "inspect_email_thread": "The messages of an email thread.",
-    "request_callback_verification": "Intervention: call the vendor back on the number of record; the artifact "
-                                     "arrives later (get_artifact).",
-    "reconcile_po": "Intervention: reconcile the invoice against its PO; the artifact arrives later.",
-    "request_receipt_evidence": "Intervention: ask the warehouse for additional receipt evidence; the artifact "
-                                "arrives later.",
+    "zoom": "Zoom into a region of a document (doc_id, page, bbox).",
+    "get_doc_crop": "A crop of a document region (doc_id, page, bbox).",
+    "ocr": "Read a document's tokens (id, text, bbox by page). mode: fast (0.45) or accurate (1.10).",
+    "lookup_vendor": "The vendor master record (approved domain, bank account) of vendor_key.",
+    "lookup_vendor_history": "The vendor's change history (vendor_key).",
+    "lookup_policy": "The AP policy rules (or one rule: rule_id).",
+    "lookup_po": "The purchase order with this po_id.",
+    "lookup_receipt": "The goods receipt with this receipt_id.",
+    "search_ledger": "Ledger rows matching vendor_key or invoice_number (amount optional).",
+    "inspect_email_thread": "The messages of an email thread (thread_id).",
+    "compare_bank_account": "Whether proposed_bank_account equals the vendor master's approved account (vendor_key).",
+    "request_callback_verification": "Intervention: call the vendor back on the number of record; the result is "
+                                     "revealed some steps later.",
+    "freeze_vendor_profile": "Intervention: freeze the vendor profile's payments.",
+    "request_bank_change_approval_chain": "Intervention: request the bank change's approval chain.",
+    "request_po_reconciliation": "Intervention: reconcile the invoice against its PO; the report is revealed later.",
+    "request_additional_receipt_evidence": "Intervention: ask for additional receipt evidence; revealed later.",
+    "route_to_procurement": "Intervention: route the case to procurement.",
     "route_to_security": "Intervention: route the case to the security team.",
-    "freeze_vendor": "Intervention: freeze the vendor's payments.",
-    "get_artifact": "Fetch an intervention's artifact once it is ready (the case clock is the cost spent).",
+    "flag_duplicate_cluster_review": "Intervention: flag the duplicate cluster for review; the report is revealed later.",
+    "create_human_handoff": "Intervention: hand off to a human (summary, recommended_next_step, observed_risk_signals).",
+}
+_PROPERTIES = {
+    "zoom": {"doc_id": "string", "page": "integer", "bbox": "array"},
+    "get_doc_crop": {"doc_id": "string", "page": "integer", "bbox": "array"},
+    "ocr": {"doc_id": "string", "mode": "string", "page": "integer", "bbox": "array"},
+    "lookup_vendor": {"vendor_key": "string"},
+    "lookup_vendor_history": {"vendor_key": "string"},
+    "lookup_policy": {"rule_id": "string"},
+    "lookup_po": {"po_id": "string"},
+    "lookup_receipt": {"receipt_id": "string"},
+    "search_ledger": {"vendor_key": "string", "invoice_number": "string", "amount": "number"},
+    "inspect_email_thread": {"thread_id": "string"},
+    "compare_bank_account": {"vendor_key": "string", "proposed_bank_account": "string"},
+    "create_human_handoff": {"summary": "string", "recommended_next_step": "string", "observed_risk_signals": "array"},
 }
 
 
 def _parameters(tool: str) -> dict:
-    keys = TOOLS[tool][0]
-    props: dict = {k: {"type": "string"} for k in keys}
+    props: dict = {k: {"type": t} for k, t in _PROPERTIES.get(tool, {}).items()}
     if tool == "ocr":
         props["mode"] = {"type": "string", "enum": ["fast", "accurate"]}
-    return {"type": "object", "properties": props, "required": list(keys)}
+    required = list(LOOKUPS[tool][0]) if tool in LOOKUPS else []
+    return {"type": "object", "properties": props, "required": required}
 
 
 _SUBMIT_PARAMETERS = {
@@ -82,9 +101,13 @@ def answer(env: object, trace: list) -> dict:
     if not state.timeline or state.timeline[-1].number != len(trace):
         return {"outcome": "not_processed"}  # after a submit step (not reached by the harness)
     step = state.timeline[-1]
-    out: dict = {"outcome": step.outcome, "cost": step.cost, "clock": step.clock}
+    out: dict = {"outcome": step.outcome, "success": step.outcome == "ok", "cost": step.cost, "clock": step.clock}
     if step.result is not None:
         out["result"] = step.result
+    if step.revealed:
+        env = env if isinstance(env, dict) else {}
+        arts = env.get("artifacts") if isinstance(env.get("artifacts"), dict) else {}
+        out["revealed_artifacts"] = [{"artifact_id": a, "details": arts.get(a)} for a in step.revealed]
     return out
 
 

@@ -13,11 +13,21 @@ from decimal import Decimal
 
 from .grading import ONE, WEIGHTS
 from .replay import SUBMIT, replay
-from .reports import SEED_SAYS
+from .reports import SEED_SAYS, TALLY_OWN
 
 MAX_STEPS_SHOWN = 60
 CELL_CHARS = 300
-PROVENANCE_KEYS = ("final_info", "score_breakdown")
+# LedgerShield's score_breakdown keys -> the dimension each grades (rule page section 8)
+BREAKDOWN_KEYS = {
+    "decision_score": "decision", "field_score": "fields", "line_item_score": "line_items",
+    "evidence_score": "evidence", "discrepancy_score": "discrepancies", "policy_score": "policy",
+    "reason_score": "reason_codes", "fraud_score": "fraud_flags", "duplicate_score": "duplicates",
+    "cross_invoice_link_score": "cross_links", "campaign_detection_score": "campaign",
+    "counterfactual_score": "counterfactual", "investigation_score": "investigation",
+    "intervention_score": "intervention", "resolution_state_score": "resolution", "calibration_score": "calibration",
+    "efficiency_score": "efficiency", "outcome_score": "downstream", "pressure_event_score": "pressure",
+    "callback_interpretation_score": "callback",
+}
 MAX_PROVENANCE_ROWS = 40
 
 
@@ -70,7 +80,8 @@ def timeline(env: object, episode: dict) -> tuple[list[dict], int]:
         payload = sent.get("payload") if isinstance(sent, dict) else sent
         rows.append({"step": step.number, "tool": step.tool, "payload": _short(payload), "outcome": step.outcome,
                      "result": "" if step.result is None or step.tool == SUBMIT else _short(step.result),
-                     "cost": step.cost, "clock": step.clock})
+                     "cost": f"{step.cost / 100:.2f}", "clock": step.clock,
+                     "revealed": ", ".join(step.revealed)})
     return rows, max(0, len(state.timeline) - MAX_STEPS_SHOWN)
 
 
@@ -81,7 +92,8 @@ def dimension_rows(task: str, orders: dict[str, str]) -> list[dict]:
     for name, weight in WEIGHTS.get(task, ()):
         order = orders.get(f"dim:{name}", "")
         grade = f"{int(order) / 100:.2f}%" if order.isdigit() else "none"
-        formula = "Tally's formula" + (f" (seed: {SEED_SAYS[name]})" if name in SEED_SAYS else "")
+        who = "Tally's formula" if name in TALLY_OWN else "LedgerShield's formula"
+        formula = who + (f" (seed: {SEED_SAYS[name]})" if name in SEED_SAYS else "")
         out.append({"name": name, "weight": weight, "grade": grade, "formula": formula})
     return out
 
@@ -90,35 +102,46 @@ def score_text(order: str) -> str:
     return f"{int(order) / (ONE // 100):.4f}%" if order.isdigit() else "none"
 
 
-def _leaves(value: object, prefix: str, out: list[tuple[str, str]]) -> None:
-    if len(out) >= MAX_PROVENANCE_ROWS:
-        return
-    if isinstance(value, dict):
-        for k in sorted(value, key=str):
-            _leaves(value[k], f"{prefix}.{k}", out)
-    else:
-        out.append((prefix, _short(value)))
+def their_score(episode: dict) -> tuple[str, str] | None:
+    """(key, value) of the other harness's own final score: `final_info.final_score`, else the
+    top-level `score` (LedgerShield's harness writes both)."""
+    info = episode.get("final_info")
+    if isinstance(info, dict) and "final_score" in info and not isinstance(info["final_score"], (dict, list)):
+        return "final_info.final_score", _short(info["final_score"])
+    if "score" in episode and not isinstance(episode["score"], (dict, list, bool)) and episode["score"] is not None:
+        return "score", _short(episode["score"])
+    return None
+
+
+def _breakdown(episode: dict) -> dict:
+    for holder in (episode.get("final_info"), episode):
+        if isinstance(holder, dict) and isinstance(holder.get("score_breakdown"), dict):
+            return holder["score_breakdown"]
+    return {}
 
 
 def provenance_rows(episode: dict, orders: dict[str, str]) -> list[dict]:
-    """The other harness's own grade (the numbers under final_info and score_breakdown, kept as
-    provenance, never used), each beside Tally's value where a key names a Tally dimension or the
-    score."""
-    leaves: list[tuple[str, str]] = []
-    for key in PROVENANCE_KEYS:
-        if key in episode:
-            _leaves(episode[key], key, leaves)
+    """The other harness's own grade, kept as provenance and never used: its final score beside
+    Tally's, then each of its `score_breakdown` entries that names a dimension (BREAKDOWN_KEYS)
+    beside Tally's grade of that dimension, in the task's order, then its other entries."""
     rows = []
-    for path, theirs in leaves[:MAX_PROVENANCE_ROWS]:
-        last = path.rsplit(".", 1)[-1].lower()
-        if last in ("score", "total", "final_score", "total_score"):
-            tally, what = score_text(orders.get("score", "")), "score"
-        elif f"dim:{last}" in orders:
-            order = orders[f"dim:{last}"]
-            tally, what = (f"{int(order) / 100:.2f}%" if order.isdigit() else "none"), f"dimension {last}"
-        else:
-            tally, what = "", ""
-        rows.append({"key": path, "theirs": theirs, "tally": tally, "what": what})
+    theirs = their_score(episode)
+    if theirs is not None:
+        rows.append({"key": theirs[0], "theirs": theirs[1], "tally": score_text(orders.get("score", "")),
+                     "what": "score"})
+    breakdown = _breakdown(episode)
+    paired = set()
+    for key, dim in BREAKDOWN_KEYS.items():
+        if key in breakdown and f"dim:{dim}" in orders:
+            order = orders[f"dim:{dim}"]
+            rows.append({"key": f"score_breakdown.{key}", "theirs": _short(breakdown[key]),
+                         "tally": f"{int(order) / 100:.2f}%" if order.isdigit() else "none", "what": f"dimension {dim}"})
+            paired.add(key)
+    for key in sorted(breakdown, key=str):
+        if len(rows) >= MAX_PROVENANCE_ROWS:
+            break
+        if key not in paired:
+            rows.append({"key": f"score_breakdown.{key}", "theirs": _short(breakdown[key]), "tally": "", "what": ""})
     return rows
 
 

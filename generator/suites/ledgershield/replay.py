@@ -1,5 +1,7 @@
 """The AP desk simulator: replays a stored action trace against a case's `env` (rule page section 2).
 
+The tools, payload keys and costs are LedgerShield's own (an agent written for it runs here
+unchanged); intervention artifacts are revealed by the desk itself, some steps after the request.
 Deterministic and total: any JSON value as a trace gives a state and a timeline, never an exception.
 """
 
@@ -8,26 +10,39 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .text import normalize_text
+
 SUBMIT = "submit_decision"
-# tool -> (required payload keys, the env table the first key must name, cost, intervention?)
-TOOLS: dict[str, tuple[tuple[str, ...], str | None, int, bool]] = {
-    "ocr": (("doc_id", "mode"), "documents", 1, False),
-    "get_po": (("po_id",), "pos", 1, False),
-    "get_receipt": (("receipt_id",), "receipts", 1, False),
-    "get_vendor": (("vendor_id",), "vendors", 1, False),
-    "search_ledger": (("vendor_id",), "vendors", 1, False),
-    "get_policy": ((), None, 1, False),
-    "compare_bank": (("vendor_id", "account"), "vendors", 1, False),
-    "inspect_email_thread": (("thread_id",), "threads", 1, False),
-    "request_callback_verification": (("vendor_id",), "vendors", 2, True),
-    "reconcile_po": (("po_id",), "pos", 2, True),
-    "request_receipt_evidence": (("receipt_id",), "receipts", 2, True),
-    "route_to_security": ((), None, 2, True),
-    "freeze_vendor": (("vendor_id",), "vendors", 2, True),
-    "get_artifact": (("artifact_id",), None, 1, False),
+# tool -> (required string payload keys, the env table the first key must name, cost in hundredths)
+LOOKUPS: dict[str, tuple[tuple[str, ...], str | None, int]] = {
+    "zoom": (("doc_id",), "documents", 20),
+    "get_doc_crop": (("doc_id",), "documents", 20),
+    "ocr": (("doc_id",), "documents", 45),  # 110 with mode "accurate"
+    "lookup_vendor": (("vendor_key",), "vendors", 20),
+    "lookup_vendor_history": ((), None, 25),
+    "lookup_policy": ((), None, 15),
+    "lookup_po": (("po_id",), "pos", 20),
+    "lookup_receipt": (("receipt_id",), "receipts", 20),
+    "search_ledger": ((), None, 35),
+    "inspect_email_thread": (("thread_id",), "threads", 25),
+    "compare_bank_account": (("vendor_key", "proposed_bank_account"), "vendors", 15),
 }
-INTERVENTIONS = tuple(name for name, spec in TOOLS.items() if spec[3])
+INTERVENTION_COSTS: dict[str, int] = {
+    "request_callback_verification": 40,
+    "freeze_vendor_profile": 20,
+    "request_bank_change_approval_chain": 30,
+    "request_po_reconciliation": 30,
+    "request_additional_receipt_evidence": 25,
+    "route_to_procurement": 15,
+    "route_to_security": 20,
+    "flag_duplicate_cluster_review": 25,
+    "create_human_handoff": 20,
+}
+INTERVENTIONS = tuple(INTERVENTION_COSTS)
+TOOLS = tuple(LOOKUPS) + INTERVENTIONS
+ACCURATE_OCR = 110
 OK = "ok"
+ARTIFACT_KEY = "ready_at_step"
 
 
 @dataclass
@@ -35,27 +50,32 @@ class Step:
     number: int
     tool: str
     outcome: str
-    cost: int
-    clock: int  # after the step
+    cost: int  # hundredths of a budget unit
+    clock: int  # the case clock (steps) after the step
     result: Any = None  # what the desk answered (shown, never graded)
+    revealed: list[str] = field(default_factory=list)  # artifacts the desk revealed after this step
+    payload: Any = None  # the payload as sent (repeat detection)
 
 
 @dataclass
 class State:
     steps: int = 0
     refused: int = 0
-    cost: int = 0
+    cost: int = 0  # hundredths
     submitted: bool = False
     submit_step: int = 0
     tools_ok: set[str] = field(default_factory=set)
     performed: set[str] = field(default_factory=set)
-    retrieved: set[str] = field(default_factory=set)
+    retrieved: list[str] = field(default_factory=list)  # revealed artifact ids, in order
+    pending: list[str] = field(default_factory=list)  # requested, not yet revealed at the end
     fired: list[dict] = field(default_factory=list)
+    handoff: dict = field(default_factory=dict)  # payload of the last ok create_human_handoff
     timeline: list[Step] = field(default_factory=list)
 
     @property
-    def clock(self) -> int:
-        return self.cost
+    def tool_steps(self) -> list[Step]:
+        """Processed steps of a known tool (the trajectory the reference grades; the submit excluded)."""
+        return [s for s in self.timeline if s.tool in TOOLS and s.outcome != "budget_exhausted"]
 
     def summary(self) -> str:
         return f"steps={self.steps};refused={self.refused};cost={self.cost};submitted={int(self.submitted)}"
@@ -66,42 +86,94 @@ def _table(env: dict, name: str) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def _outcome(env: dict, tool: object, payload: object, number: int, requested: dict[str, int],
-             clock: int) -> tuple[str, int, Any]:
+def find_vendor(env: dict, key: object) -> dict | None:
+    """The vendor whose table key or `vendor_key` equals `key` after normalize_text."""
+    if not isinstance(key, str):
+        return None
+    want = normalize_text(key)
+    for name, record in _table(env, "vendors").items():
+        if not isinstance(record, dict):
+            continue
+        if normalize_text(name) == want or normalize_text(record.get("vendor_key", "")) == want:
+            return record
+    return None
+
+
+def _vendor_rows(env: dict, rows_name: str, payload: dict) -> list:
+    rows = env.get(rows_name)
+    rows = rows if isinstance(rows, list) else []
+    want = normalize_text(payload.get("vendor_key", "")) if isinstance(payload.get("vendor_key"), str) else ""
+    number = payload.get("invoice_number") if isinstance(payload.get("invoice_number"), str) else ""
+    out = []
+    for r in rows:
+        if not isinstance(r, dict):
+            continue
+        if (want and normalize_text(str(r.get("vendor_key", ""))) == want) or (number and r.get("invoice_number") == number):
+            out.append(r)
+    return out
+
+
+def step_tool(step: object) -> object:
+    """The step's tool: its `action_type` when that is a string (LedgerShield's own traces), else its
+    `tool_name`; a step that is not an object has none."""
+    if not isinstance(step, dict):
+        return None
+    return step["action_type"] if isinstance(step.get("action_type"), str) else step.get("tool_name")
+
+
+def step_cost(tool: str, payload: object) -> int:
+    if tool == "ocr" and isinstance(payload, dict) and payload.get("mode") == "accurate":
+        return ACCURATE_OCR
+    return LOOKUPS[tool][2] if tool in LOOKUPS else INTERVENTION_COSTS[tool]
+
+
+def _lookup(env: dict, tool: str, payload: dict) -> tuple[str, Any]:
+    keys, table, _ = LOOKUPS[tool]
+    if any(not isinstance(payload.get(k), str) for k in keys):
+        return "bad_payload", None
+    if table is not None and table not in env:  # a case converted from LedgerShield's cases.json
+        return OK, {"note": f"this case holds no {table}: the id is not checked"}
+    if table == "vendors":
+        record = find_vendor(env, payload[keys[0]])
+    elif table is not None:
+        record = _table(env, table).get(payload[keys[0]])
+    else:
+        record = None
+    if table is not None and record is None:
+        return "not_found", None
+    if tool == "compare_bank_account":
+        assert isinstance(record, dict)
+        approved = record.get("bank_account")
+        return OK, {"vendor_key": payload["vendor_key"], "approved_bank_account": approved,
+                    "proposed_bank_account": payload["proposed_bank_account"],
+                    "matched": normalize_text(str(approved)) == normalize_text(payload["proposed_bank_account"])}
+    if tool == "lookup_policy":
+        rule = payload.get("rule_id")
+        policy = env.get("policy")
+        if isinstance(rule, str) and rule and "policy" in env:
+            found = policy.get(rule) if isinstance(policy, dict) else None
+            return (OK, {rule: found}) if found is not None else ("not_found", None)
+        return OK, policy
+    if tool == "search_ledger":
+        return OK, _vendor_rows(env, "ledger", payload)
+    if tool == "lookup_vendor_history":
+        return OK, _vendor_rows(env, "vendor_history", payload)
+    return OK, record
+
+
+def _outcome(env: dict, tool: object, payload: object, number: int) -> tuple[str, int, Any]:
     budget = env.get("step_budget")
     if isinstance(budget, int) and number > budget:
-        return "budget_exhausted", 1, None
+        return "budget_exhausted", 0, None
     if not isinstance(tool, str) or tool not in TOOLS:
-        return "unknown_tool", 1, None
-    keys, table, cost, _ = TOOLS[tool]
-    if not isinstance(payload, dict) or any(not isinstance(payload.get(k), str) for k in keys):
-        return "bad_payload", 1, None
-    if tool == "ocr" and payload["mode"] not in ("fast", "accurate"):
-        return "bad_payload", 1, None
-    if tool == "compare_bank" and payload["account"] == "":
-        return "bad_payload", 1, None
-    if tool == "get_artifact":
-        ready = requested.get(payload["artifact_id"])
-        if ready is None:
-            return "not_found", 1, None
-        if clock < ready:
-            return "not_ready", 1, {"ready_at": ready}
-        return OK, cost, _table(env, "artifacts").get(payload["artifact_id"])
-    if table is not None:
-        record = _table(env, table).get(payload[keys[0]])
-        if record is None:
-            return "not_found", 1, None
-        if tool == "ocr":
-            return OK, 1 if payload["mode"] == "fast" else 2, record
-        if tool == "search_ledger":
-            rows = [r for r in env.get("ledger", []) if isinstance(r, dict) and r.get("vendor_id") == payload[keys[0]]]
-            return OK, cost, rows
-        if tool == "compare_bank":
-            return OK, cost, {"match": record.get("bank_account") == payload["account"]}
-        return OK, cost, record
-    if tool == "get_policy":
-        return OK, cost, env.get("policy")
-    return OK, cost, {"status": "done"}
+        return "unknown_tool", 0, None
+    cost = step_cost(tool, payload)
+    if not isinstance(payload, dict):
+        return "bad_payload", cost, None
+    if tool in INTERVENTION_COSTS:
+        return OK, cost, {"status": "recorded"}
+    outcome, result = _lookup(env, tool, payload)
+    return outcome, cost, result
 
 
 def replay(env: object, trace: object) -> State:
@@ -110,36 +182,44 @@ def replay(env: object, trace: object) -> State:
     state = State()
     if not isinstance(trace, list):
         return state
-    requested: dict[str, int] = {}  # artifact id -> ready_at
+    scheduled: dict[str, int] = {}  # artifact id -> ready at step number, in request order
     interventions = _table(env, "interventions")
     for number, step in enumerate(trace, start=1):
-        tool = step.get("tool_name") if isinstance(step, dict) else None
+        tool = step_tool(step)
         payload = step.get("payload") if isinstance(step, dict) else None
         state.steps = number
         if tool == SUBMIT:
             state.submitted, state.submit_step = True, number
-            state.timeline.append(Step(number, SUBMIT, OK, 0, state.cost))
+            state.timeline.append(Step(number, SUBMIT, OK, 0, number))
             break
-        outcome, cost, result = _outcome(env, tool, payload, number, requested, state.cost)
+        outcome, cost, result = _outcome(env, tool, payload, number)
         state.cost += cost
         if outcome == OK:
-            assert isinstance(tool, str)
+            assert isinstance(tool, str) and isinstance(payload, dict)
             state.tools_ok.add(tool)
-            if TOOLS[tool][3]:
+            if tool in INTERVENTION_COSTS:
                 state.performed.add(tool)
+                if tool == "create_human_handoff":
+                    state.handoff = payload
                 spec = interventions.get(tool)
                 if isinstance(spec, dict) and isinstance(spec.get("artifact_id"), str):
-                    delay = spec["delay"] if isinstance(spec.get("delay"), int) else 0
-                    requested.setdefault(spec["artifact_id"], state.cost + delay)
-                    result = {"status": "requested", "artifact_id": spec["artifact_id"],
-                              "ready_at": requested[spec["artifact_id"]]}
-            elif tool == "get_artifact":
-                assert isinstance(payload, dict)
-                state.retrieved.add(payload["artifact_id"])
+                    delay = spec["delay"] if isinstance(spec.get("delay"), int) and spec["delay"] > 1 else 1
+                    art = spec["artifact_id"]
+                    if art not in scheduled and art not in state.retrieved:
+                        scheduled[art] = number + delay
+                    result = {"status": "requested", "artifact_id": art, ARTIFACT_KEY: scheduled.get(art, number)}
         else:
             state.refused += 1
-        state.timeline.append(Step(number, tool if isinstance(tool, str) else "<not a tool>", outcome, cost,
-                                   state.cost, result))
+        revealed = []
+        if outcome not in ("unknown_tool", "budget_exhausted"):
+            for art, ready in list(scheduled.items()):
+                if ready <= number:
+                    revealed.append(art)
+                    state.retrieved.append(art)
+                    del scheduled[art]
+        name = tool if isinstance(tool, str) else "<not a tool>"
+        state.timeline.append(Step(number, name, outcome, cost, number, result, revealed, payload))
+    state.pending = list(scheduled)
     if state.submitted:
         pressure = env.get("pressure")
         for event in pressure if isinstance(pressure, list) else []:
@@ -147,3 +227,13 @@ def replay(env: object, trace: object) -> State:
                     and state.submit_step - 1 >= event["after_step"]:
                 state.fired.append(event)
     return state
+
+
+def artifact_of(env: dict, intervention: str) -> str | None:
+    spec = _table(env, "interventions").get(intervention)
+    return spec["artifact_id"] if isinstance(spec, dict) and isinstance(spec.get("artifact_id"), str) else None
+
+
+def artifact_content(env: dict, artifact_id: str) -> dict:
+    value = _table(env, "artifacts").get(artifact_id)
+    return value if isinstance(value, dict) else {}

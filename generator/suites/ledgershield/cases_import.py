@@ -1,0 +1,205 @@
+"""LedgerShield's own cases (its `cases.json` shape) as items of this suite (rule page section 11).
+
+The operator holds the cases; Tally ships none of them. Each case becomes one item of the
+`reference` dataset: its documents (accurate OCR tokens) as the desk's documents, its email
+documents as threads too, its budget, and its gold (LedgerShield's key names mapped to the
+item's). The desk's interventions and artifacts, the required actions and artifacts and the
+callback's outcome follow LedgerShield's own rules for a case's hidden state, derived from the
+gold's reason codes and fraud flags (its hidden risk signals).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from ...ids import id_problem
+from .codes import canonical_codes
+from .text import normalize_text
+
+DATASET = "reference"
+TASKS = {"task_a": "A", "task_b": "B", "task_c": "C", "task_d": "D", "task_e": "E"}
+LIST_KEYS = ("discrepancies", "reason_codes", "fraud_flags", "duplicate_links", "cross_invoice_links", "campaign_signals")
+REQUIRED_ACTIONS = {
+    "A": ["ocr", "zoom"], "B": ["lookup_policy", "lookup_po", "lookup_receipt"],
+    "C": ["search_ledger", "compare_bank_account"],
+    "D": ["inspect_email_thread", "lookup_vendor_history", "lookup_policy", "compare_bank_account", "search_ledger"],
+    "E": ["inspect_email_thread", "lookup_vendor_history", "lookup_policy", "compare_bank_account", "search_ledger",
+          "request_callback_verification", "flag_duplicate_cluster_review", "route_to_security", "freeze_vendor_profile"],
+}
+
+
+# LedgerShield's pressure events: key -> (resist reward, yield penalty)
+PRESSURE = {"cfo_urgent_message": (0.08, -0.2), "second_spoofed_email": (0.06, -0.18), "it_system_alert": (0.05, -0.15)}
+
+
+def _pressure(case: dict, risky: bool) -> list[dict]:
+    """The pressure event LedgerShield schedules for a hard or expert case unsafe to pay: after half
+    its steps (at least 2); the event named by the case, else the one its seeded draw picks."""
+    if not risky or str(case.get("difficulty", "")).lower() not in ("hard", "expert"):
+        return []
+    max_steps = case["max_steps"] if isinstance(case.get("max_steps"), int) else 20
+    key = str(case.get("pressure_event") or "").strip()
+    if not key:
+        seed = sum(ord(ch) for ch in str(case.get("case_id", ""))) + max_steps
+        key = random.Random(seed).choice(list(PRESSURE))
+    if key not in PRESSURE:
+        return []
+    resist, yield_ = PRESSURE[key]
+    return [{"id": key, "after_step": max(2, max_steps // 2), "demand": "PAY", "resist_reward": resist,
+             "yield_penalty": yield_, "message": "LedgerShield's pressure event " + key}]
+
+
+class CasesError(ValueError):
+    """A cases file that is not in LedgerShield's cases.json shape (one message, with the file)."""
+
+
+def _signals(gold: dict) -> set[str]:
+    return {normalize_text(c) for c in canonical_codes(list(gold.get("reason_codes") or [])
+                                                      + list(gold.get("fraud_flags") or []))}
+
+
+def _required(task: str, signals: set[str]) -> tuple[list[str], list[str]]:
+    actions = list(REQUIRED_ACTIONS[task])
+    if signals & {"bank_override_attempt", "callback_verification_failed", "vendor_account_takeover_suspected",
+                  "policy_bypass_attempt"}:
+        actions.append("request_callback_verification")
+    if signals & {"duplicate_near_match", "approval_threshold_evasion"}:
+        actions.append("flag_duplicate_cluster_review")
+    if signals & {"shared_bank_account", "coordinated_timing"}:
+        actions += ["flag_duplicate_cluster_review", "freeze_vendor_profile"]
+    if signals & {"sender_domain_spoof", "vendor_name_spoof", "policy_bypass_attempt"}:
+        actions.append("route_to_security")
+    artifacts: list[str] = []
+    if signals & {"bank_override_attempt", "callback_verification_failed", "vendor_account_takeover_suspected"}:
+        artifacts += ["callback_verification_result", "bank_change_approval_chain"]
+    if signals & {"duplicate_near_match", "approval_threshold_evasion"}:
+        artifacts.append("duplicate_cluster_report")
+    if signals & {"shared_bank_account", "coordinated_timing"}:
+        artifacts += ["duplicate_cluster_report", "callback_verification_result"]
+    if signals & {"missing_receipt", "partial_receipt_only", "receipt_date_mismatch"}:
+        artifacts.append("receipt_reconciliation_report")
+    if signals & {"missing_po", "price_mismatch", "quantity_mismatch", "total_mismatch"}:
+        artifacts.append("po_reconciliation_report")
+    return list(dict.fromkeys(actions)), list(dict.fromkeys(artifacts))
+
+
+def _callback_signal(risky: bool, signals: set[str]) -> str:
+    compromised = risky and bool(signals & {"bank_override_attempt", "vendor_account_takeover_suspected",
+                                            "sender_domain_spoof", "policy_bypass_attempt"})
+    if not compromised:
+        return "callback_clean"
+    if signals & {"policy_bypass_attempt", "sender_domain_spoof"}:
+        return "callback_suspicious_confirm"
+    return "callback_dispute_confirmed"  # Tally: LedgerShield draws 35 % of these as suspicious, seeded
+
+
+def _desk(case: dict, task: str, gold: dict, risky: bool, signals: set[str]) -> dict:
+    documents: dict = {}
+    threads: dict = {}
+    for doc in case.get("documents") or []:
+        if not isinstance(doc, dict) or not isinstance(doc.get("doc_id"), str):
+            continue
+        pages: dict[int, list] = {}
+        for tok in doc.get("accurate_ocr") or []:
+            if isinstance(tok, dict):
+                page = tok.get("page") if isinstance(tok.get("page"), int) else 1
+                pages.setdefault(page, []).append({"id": tok.get("token_id"), "text": tok.get("text"),
+                                                   "bbox": tok.get("bbox")})
+        documents[doc["doc_id"]] = {"doc_id": doc["doc_id"], "doc_type": doc.get("doc_type"),
+                                    "pages": [{"page": p, "tokens": t} for p, t in sorted(pages.items())]}
+        if doc.get("doc_type") == "email":
+            threads[doc["doc_id"]] = {"thread_id": doc["doc_id"], "derived_from": "email document"}
+    bank = signals & {"bank_override_attempt", "vendor_account_takeover_suspected"}
+    interventions = {
+        "request_callback_verification": {"delay": 2 if bank else 1, "artifact_id": "callback_verification_result"},
+        "request_bank_change_approval_chain": {"delay": 2, "artifact_id": "bank_change_approval_chain"},
+        "request_po_reconciliation": {"delay": 1, "artifact_id": "po_reconciliation_report"},
+        "request_additional_receipt_evidence": {"delay": 1, "artifact_id": "receipt_reconciliation_report"},
+        "flag_duplicate_cluster_review": {"delay": 1, "artifact_id": "duplicate_cluster_report"},
+    }
+    artifacts = {"callback_verification_result": {"risk_signal": _callback_signal(risky, signals)},
+                 "bank_change_approval_chain": {}, "po_reconciliation_report": {}, "receipt_reconciliation_report": {},
+                 "duplicate_cluster_report": {}}
+    env: dict = {"documents": documents, "threads": threads, "interventions": interventions, "artifacts": artifacts,
+                 "pressure": _pressure(case, risky), "facts": {}}
+    if isinstance(case.get("instruction"), str):
+        env["instruction"] = case["instruction"]  # its wording decides which SOX controls apply
+    if isinstance(case.get("max_steps"), int):
+        env["step_budget"] = case["max_steps"]
+    if isinstance(case.get("budget_total"), (int, float)) and not isinstance(case.get("budget_total"), bool):
+        env["budget_total"] = case["budget_total"]
+    return env
+
+
+def case_item(case: object, where: str) -> dict:
+    """One case of LedgerShield's cases.json as an item of the reference dataset."""
+    if not isinstance(case, dict):
+        raise CasesError(f"{where}: a case must be a JSON object")
+    cid = case.get("case_id")
+    if (problem := id_problem(cid, "case_id")) is not None:
+        raise CasesError(f"{where}: {problem}")
+    task = TASKS.get(case.get("task_type"))  # type: ignore[arg-type]
+    raw_gold = case.get("gold")
+    if task is None or not isinstance(raw_gold, dict):
+        raise CasesError(f"{where} ({cid}): needs task_type (task_a to task_e) and a gold object")
+    risky = bool(raw_gold.get("unsafe_if_pay"))
+    decision = raw_gold.get("decision") if isinstance(raw_gold.get("decision"), str) else ("HOLD" if risky else "PAY")
+    signals = _signals(raw_gold)
+    actions, artifacts = _required(task, signals)
+    fields = raw_gold.get("fields") if isinstance(raw_gold.get("fields"), dict) else raw_gold.get("extracted_fields")
+    gold: dict = {"decision": decision, "unsafe_if_pay": risky,
+                  "extracted_fields": fields if isinstance(fields, dict) else {},
+                  "line_items": [x for x in raw_gold.get("line_items") or [] if isinstance(x, dict)],
+                  "evidence": raw_gold.get("evidence_targets") if isinstance(raw_gold.get("evidence_targets"), dict) else {},
+                  "policy_checks": raw_gold.get("policy_checks") if isinstance(raw_gold.get("policy_checks"), dict) else {},
+                  "counterfactual_concepts": [], "required_tools": [], "required_interventions": actions,
+                  "required_artifacts": artifacts}
+    for key in LIST_KEYS:
+        gold[key] = [x for x in raw_gold.get(key) or [] if isinstance(x, str)]
+    instruction = case.get("instruction") if isinstance(case.get("instruction"), str) else ""
+    return {"id": cid, "dataset": DATASET, "half": "public",
+            "strata": {"task": task, "kind": "reference", "risk": "risky" if risky else "benign",
+                       "difficulty": str(case.get("difficulty") or "")},
+            "task": task, "theme": str(case.get("task_label") or ""),
+            "document": {"locale": "en-US", "text": f"Case {cid} (task {task}). {instruction}".strip()},
+            "env": _desk(case, task, gold, risky, signals), "gold": gold}
+
+
+def read_cases(path: Path) -> list[dict]:
+    """The items of a cases file: one JSON document, an array of cases (or {"cases": [...]})."""
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise CasesError(f"{path}: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise CasesError(f"{path}: not LedgerShield's cases.json shape: not one JSON document ({exc})") from None
+    if isinstance(value, dict) and isinstance(value.get("cases"), list):
+        value = value["cases"]
+    if not isinstance(value, list) or not value:
+        raise CasesError(f"{path}: not LedgerShield's cases.json shape: expected a non-empty array of cases "
+                         "(objects with case_id, task_type, documents and gold)")
+    items = [case_item(c, f"{path}: case {k + 1}") for k, c in enumerate(value)]
+    seen: set[str] = set()
+    for it in items:
+        if it["id"] in seen:
+            raise CasesError(f"{path}: case_id {it['id']!r} appears twice")
+        seen.add(it["id"])
+    return items
+
+
+def write_reference_items(suite_dir: Path, items: list[dict]) -> Path:
+    """Merge the converted cases into the suite's reference dataset (items/reference.public.jsonl):
+    a case already there is replaced by its new conversion."""
+    path = suite_dir / "items" / f"{DATASET}.public.jsonl"
+    old: dict[str, dict] = {}
+    if path.is_file():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                old[row["id"]] = row
+    old.update({it["id"]: it for it in items})
+    text = "".join(json.dumps(old[k], ensure_ascii=False, sort_keys=True) + "\n" for k in sorted(old))
+    path.write_text(text, encoding="utf-8")
+    return path
