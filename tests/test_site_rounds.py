@@ -132,10 +132,15 @@ def test_hostile_names_in_the_history_stay_text(tmp_path):
     meta |= {"run_id": "hostile-cloud-r0", "round": "<b>r0</b>", "started": "2026-10-01T00:00:00Z",
              "description": "<img src=x onerror=alert(1)>"}
     (dst / "run.json").write_text(json.dumps(meta), encoding="utf-8")
+    from generator.errors import InputProblem
+
+    with pytest.raises(InputProblem, match="round '<b>r0</b>' is not a safe identifier"):  # refused at load
+        build(root, tmp_path / "site")
+    (dst / "run.json").write_text(json.dumps(meta | {"round": "r0"}), encoding="utf-8")
     build(root, tmp_path / "site")
     pages = [p for p in (tmp_path / "site" / "models").glob("*.html") if "Round by round" in p.read_text("utf-8")]
     (page,) = pages
     html = page.read_text(encoding="utf-8")
-    assert "<script>x</script>" not in html and "<b>r0</b>" not in html and "<img src=x" not in html
+    assert "<script>x</script>" not in html and "<img src=x" not in html
     _, rows = tables(page)["history-mini"]
-    assert [r[1] for r in rows[1:]] == ["<b>r0</b>", "2026-r1"]  # shown as typed
+    assert [r[1] for r in rows[1:]] == ["r0", "2026-r1"]
