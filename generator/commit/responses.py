@@ -8,7 +8,9 @@ full records make, one line each in that order. It names the round's SHA256SUMS 
 place on the chain of signed files, in the commitments namespace (its `format` keeps it apart from a
 SHA256SUMS). `tally reveal` then publishes each run's file as `responses/<run>.jsonl`, and the reveal
 statement names `responses.json`: anyone can check the files against the commitment, and rescoring
-reads them in place of the sealed records, re-deriving the formerly private scores.
+reads them in place of the sealed records, re-deriving the formerly private scores. A run id used
+again by a later committed round is that round's (generator/commit/rescored.py): `tally verify` checks
+the earlier round from its own revealed files and signed roots.
 """
 
 from __future__ import annotations
