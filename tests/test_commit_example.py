@@ -54,7 +54,7 @@ def test_the_pin_is_in_tally_toml_and_the_readme_and_once_on_the_site():
 
 def test_the_example_has_retired_and_current_rounds():
     rounds = {r["round"]: r for r in commitments_context(ROOT)}
-    assert list(rounds) == ["2026-r0", "2026-r1", "2026-cortify-r1"]
+    assert list(rounds) == ["2026-r0", "2026-r1", "2026-cortify-r1", "2026-cortify-r2"]
     r0, r1 = rounds["2026-r0"], rounds["2026-r1"]
     assert (r0["status"], r0["item_count"], r0["signer"]["key"], r0["signer"]["key_status"]) == \
         ("revealed-and-verified", 60, "example-2026a", "retired")
@@ -68,30 +68,47 @@ def test_the_example_has_retired_and_current_rounds():
     assert (cortify["status"], cortify["item_count"], cortify["signer"]["key"]) == \
         ("revealed-and-verified", 15, "example-2026b")
     assert cortify["previous"]["path"] == "2026-r1/SHA256SUMS"
+    current = rounds["2026-cortify-r2"]  # CortifyBench's new private seeds, 800,000-800,011: 12 per version
+    assert (current["status"], current["item_count"], current["signer"]["key"]) == ("committed", 36, "example-2026b")
+    assert current["previous"]["path"] == "2026-r1/reveal.json"
+    for run_dir in sorted((ROOT / "results" / "cortifybench").iterdir()):
+        assert json.loads((run_dir / "run.json").read_bytes())["round"] == "2026-cortify-r2"
+    statement = json.loads((CONTENT / "commitments" / "2026-cortify-r2" / "responses.json").read_bytes())
+    assert statement["records"] == 180 and len(statement["runs"]) == 5
 
 
 def test_the_retired_round_s_revealed_responses_rescore_to_the_published_private_scores(tmp_path):
-    """CortifyBench's round: its private responses, committed when the results were published and revealed
-    with its items, rescore (both scorers) to exactly the private scores the sealed results publish."""
+    """CortifyBench's retired round: its private responses, committed when its results were published and
+    revealed with its items, rescore with its own revealed items to exactly the sealed records it
+    committed to, though results/ now holds the later round's runs under the same run ids (and today's
+    items under the same ids are other tasks)."""
+    from generator.commit.verify import verify
+
     folder = CONTENT / "commitments" / "2026-cortify-r1"
     statement = json.loads((folder / "responses.json").read_bytes())
     assert statement["records"] == 75 and len(statement["runs"]) == 5
     assert sorted(p.name for p in (folder / "responses").iterdir()) == sorted(f"{r['run']}.jsonl"
                                                                                for r in statement["runs"])
+    revealed = {json.loads(p.read_bytes())["item"]["id"]: json.loads(p.read_bytes())["item"]
+                for p in (folder / "items").glob("*.json")}
+    today = {}
+    for path in (CONTENT / "suites" / "cortifybench" / "items").glob("*.private.jsonl"):
+        today.update({json.loads(line)["id"]: json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()})
+    assert set(revealed) <= set(today) and all(revealed[i] != today[i] for i in revealed)
+    checks = {c.name: c for c in verify(ROOT, "2026-cortify-r1")}
+    assert all(c.ok for c in checks.values()), [str(c) for c in checks.values() if not c.ok]
+    assert "all 75 revealed private responses rescore" in checks["responses rescored"].message
+    assert "committed Merkle roots" in checks["responses rescored"].message
+    assert "2026-cortify-r2" in checks["sealed results"].message
+    # Without the later round's commitment, the runs under these ids are checked against this round again:
+    # editing `round` in run.json never takes a run out of every commitment.
     project = tmp_path / "proj"
     shutil.copytree(CONTENT, project / "content")
     shutil.copytree(ROOT / "results" / "cortifybench", project / "results" / "cortifybench")
     shutil.copy(ROOT / "tally.toml", project / "tally.toml")
-    revealed = invoke_main("rescore", "--root", project, "--suite", "cortifybench", "-q", "--out", tmp_path / "a")
-    assert revealed.exit_code == 0, revealed.output
-    assert "sealed" not in revealed.output  # every private record rescored, from the revealed files
-    shutil.rmtree(project / "content" / "commitments" / "2026-cortify-r1" / "responses")
-    stored = invoke_main("rescore", "--root", project, "--suite", "cortifybench", "-q", "--out", tmp_path / "b")
-    assert stored.exit_code == 0 and "stored verdicts of 15 sealed record(s)" in stored.output
-    a = json.loads((tmp_path / "a/cortifybench/summary.json").read_text())
-    b = json.loads((tmp_path / "b/cortifybench/summary.json").read_text())
-    assert all(b[run].pop("sealed_records") == 15 for run in b)
-    assert a == b
+    shutil.rmtree(project / "content" / "commitments" / "2026-cortify-r2")
+    failed = {c.name for c in verify(project, "2026-cortify-r1").failed()}
+    assert "sealed results" in failed
 
 
 def test_the_current_round_s_private_responses_are_not_in_the_repository():
@@ -111,7 +128,7 @@ def test_the_page_recipe_passes_verbatim_on_the_published_example(tmp_path):
     assert not any(p.endswith("README.md") for p in published)
     done = run_recipe(tmp_path, values["PIN"], values["HEAD"], values["SITE"])
     assert done.returncode == 0, done.stderr.decode()
-    assert done.stdout.decode().startswith("OK: 2 keys from the pinned key, 8 signed files")
+    assert done.stdout.decode().startswith("OK: 2 keys from the pinned key, 10 signed files")
     stale = run_recipe(tmp_path, values["PIN"], "0" * 64, values["SITE"])
     assert stale.returncode != 0 and b"was removed" in stale.stderr
 

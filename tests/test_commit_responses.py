@@ -244,3 +244,94 @@ def test_a_round_revealed_with_its_responses_withheld(committed, tmp_path):
     (round_dir(root, ROUND) / "responses" / "model-a.jsonl").write_text("{}\n")
     assert any(": revealed responses:" in f for f in _verify_failures(root))
     assert _recipe(root).returncode != 0
+
+
+LATER = "2026-r6"
+
+
+def _later_round_reuses_run_ids(root: Path, key: Path, commit_responses: bool = True) -> None:
+    """The round retired and revealed with its responses; a later round committed over new items with the
+    same ids and its runs made again under the same run ids, other answers, sealed and committed."""
+    _revealed(root, key)
+    private = items_dir(root) / "receipts.private.jsonl"  # a new private set under the same item ids
+    private.write_text(private.read_text().replace('234.56"', '234.57"'), encoding="utf-8")
+    r = tally("commit", LATER, "--items", items_dir(root), "--key", key, "--root", root,
+              "--committed-at", "2026-12-02T09:00:00Z")
+    assert r.exit_code == 0, r.output
+    for run_id, records in (("model-a", _answers(5)[::-1]), ("model-b", _answers(5))):
+        shutil.rmtree(root / "results" / "extracting" / run_id)
+        shutil.rmtree(root / "private" / "results" / "extracting" / run_id)
+        records = [dict(r, attempts=[dict(a, latency_ms=7.0) for a in r["attempts"]]) for r in records]
+        _run(root, run_id, records, LATER)
+    assert tally("results", "seal", "--all", "--root", root).exit_code == 0
+    if commit_responses:
+        r = tally("commit-responses", LATER, "--key", key, "--root", root, "--committed-at", "2026-12-03T09:00:00Z")
+        assert r.exit_code == 0, r.output
+
+
+def test_a_later_round_s_runs_with_the_same_run_ids_do_not_break_the_retired_round(committed):
+    """The retired round is checked from its own data: its revealed responses match its commitment and,
+    rescored with its own revealed items, give exactly the sealed records it committed to."""
+    root, key = committed
+    _later_round_reuses_run_ids(root, key)
+    assert _verify_failures(root) == []
+    assert _recipe(root).returncode == 0, _recipe(root).stderr
+    from generator.commit.verify import verify
+
+    checks = [c for c in verify(root) if c.subject == ROUND]
+    assert any(c.name == "responses rescored" and c.ok and "all 10 revealed" in c.message and
+               "committed Merkle roots" in c.message for c in checks)
+    assert any(c.name == "sealed results" and c.ok and LATER in c.message for c in checks)
+
+
+def test_a_retired_round_whose_revealed_responses_rescore_to_other_verdicts_fails(committed, monkeypatch):
+    root, key = committed
+    _later_round_reuses_run_ids(root, key)
+    from generator.commit import rescored
+    from generator.commit.verify import verify
+
+    real = rescored._sealed_again
+
+    def flipped(*args, **kw):
+        lines = real(*args, **kw)
+        return [lines[0].replace(b'"correct",1', b'"wrong",0', 1)] + lines[1:]
+
+    monkeypatch.setattr(rescored, "_sealed_again", flipped)  # as if the scorer gave another verdict
+    failed = [str(c) for c in verify(root).failed()]
+    assert any(f"{ROUND}: responses rescored:" in f and "do not give the sealed records" in f for f in failed), failed
+
+
+def _escape(root: Path, new_round: str) -> None:
+    """A sealed private verdict of model-a flipped to correct, and its run.json's round edited."""
+    _changed_stub_verdict(root)
+    meta_path = root / "results" / "extracting" / "model-a" / "run.json"
+    meta = json.loads(meta_path.read_text())
+    meta["round"] = new_round
+    meta_path.write_text(json.dumps(meta))
+
+
+@pytest.mark.parametrize("new_round, by_verify", [
+    ("2026-r9", "sealed results"),  # no such round: still checked against the round that commits to it
+    (LATER, "responses commitment"),  # a committed round with no responses commitment
+    ("", "sealed results"),
+])
+def test_editing_a_run_s_round_does_not_escape_its_commitment(committed, new_round, by_verify):
+    root, key = committed
+    r = tally("commit", LATER, "--items", items_dir(root), "--key", key, "--root", root,
+              "--committed-at", "2026-12-02T09:00:00Z")
+    assert r.exit_code == 0, r.output
+    assert _verify_failures(root) == []
+    _escape(root, new_round)
+    failures = _verify_failures(root)
+    assert any(f": {by_verify}:" in f and "model-a" in f for f in failures), failures
+
+
+def test_a_later_round_s_run_moved_back_to_the_retired_round_is_caught(committed):
+    """A run of the later round whose run.json names the retired round again (same run id) is checked
+    against the retired round's commitment, and differs from it."""
+    root, key = committed
+    _later_round_reuses_run_ids(root, key)
+    meta_path = root / "results" / "extracting" / "model-a" / "run.json"
+    meta_path.write_text(json.dumps(dict(json.loads(meta_path.read_text()), round=ROUND)))
+    failures = _verify_failures(root)
+    assert any(f"{ROUND}: sealed results:" in f and "model-a" in f for f in failures), failures

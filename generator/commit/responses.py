@@ -8,7 +8,9 @@ full records make, one line each in that order. It names the round's SHA256SUMS 
 place on the chain of signed files, in the commitments namespace (its `format` keeps it apart from a
 SHA256SUMS). `tally reveal` then publishes each run's file as `responses/<run>.jsonl`, and the reveal
 statement names `responses.json`: anyone can check the files against the commitment, and rescoring
-reads them in place of the sealed records, re-deriving the formerly private scores.
+reads them in place of the sealed records, re-deriving the formerly private scores. A run id used
+again by a later committed round is that round's (generator/commit/rescored.py): `tally verify` checks
+the earlier round from its own revealed files and signed roots.
 """
 
 from __future__ import annotations
@@ -18,12 +20,13 @@ import json
 from pathlib import Path
 
 from ..ids import is_safe_id
-from ..sealing import SEALED_FORMAT, blind_rows, line_sha256, private_file, sealed_info
+from ..sealing import line_sha256, private_file, sealed_info
 from . import ITEMS, RESPONSES, RESPONSES_DIR, RESPONSES_SIG, SUMS, CommitError
 from .canonical import canonical, parse_canonical, sha256_hex
 from .checks import Checks
 from .layout import private_round_dir, read_manifest, round_dir
 from .merkle import root as merkle_root
+from .rescored import check_rescored, moved_to
 
 RESPONSES_FORMAT_V1 = "tally-response-commitment-v1"  # leaves: the full records' SHA-256s (still verified)
 RESPONSES_FORMAT = "tally-response-commitment-v2"  # leaves: the sealed records' SHA-256s, verdicts included
@@ -258,8 +261,9 @@ def check_responses(root: Path, name: str, folder: Path, manifest: dict, trust, 
         checks.add(name, "responses signer", False, f"the responses statement is {why}")
     form = stmt.get("format")
     _check_results(root, name, runs, str(manifest.get("benchmark")), form, checks)
-    if (folder / REVEAL).is_file() and _check_revealed_responses(root, name, folder, data, runs, form, checks):
-        _check_rescored(root, name, folder, runs, checks)
+    if (folder / REVEAL).is_file():
+        if _check_revealed_responses(root, name, folder, data, runs, form, checks):
+            check_rescored(root, name, folder, runs, form, checks)
     elif (folder / RESPONSES_DIR).exists():
         checks.add(name, "revealed responses", False, f"{RESPONSES_DIR}/ is published without a signed reveal statement")
 
@@ -276,9 +280,12 @@ def check_uncommitted(root: Path, name: str, manifest: dict, checks: Checks) -> 
 
 
 def _check_results(root: Path, name: str, runs: list[dict], suite: str, form: object, checks: Checks) -> None:
-    problems = []
+    problems, moved = [], []
     for entry in runs:
         path = root / "results" / str(entry.get("suite")) / entry["run"] / "responses.jsonl"
+        if (other := moved_to(root, str(entry.get("suite")), entry["run"], name)) is not None:
+            moved.append(f"{entry['run']} ({other})")  # that round's own commitment covers it
+            continue
         if not path.is_file():
             problems.append(f"run {entry['run']}: not in results/")
             continue
@@ -290,8 +297,12 @@ def _check_results(root: Path, name: str, runs: list[dict], suite: str, form: ob
     problems += [f"run {d.name} of this round has sealed private records that are not committed"
                  for d in round_runs(root, suite, name) if d.name not in listed and sealed_hashes(d / "responses.jsonl")]
     what = "verdicts and all" if form == RESPONSES_FORMAT else "their full records; their verdicts are not covered"
+    note = (f"; {len(moved)} committed run id(s) now hold runs of another committed round, checked against "
+            f"that round's commitment, not this one: {', '.join(moved[:5])}") if moved else ""
+    here = len(runs) - len(moved)
     checks.add(name, "sealed results", not problems, "; ".join(problems[:5]) or
-               f"the sealed private records of {len(runs)} runs in results/ are the committed ones ({what})")
+               (f"the sealed private records of {here} runs in results/ are the committed ones ({what})" if here
+                else "no run of this round is in results/ now") + note)
 
 
 def _check_revealed_responses(root: Path, name: str, folder: Path, data: bytes, runs: list[dict], form: object,
@@ -318,7 +329,10 @@ def _check_revealed_responses(root: Path, name: str, folder: Path, data: bytes, 
             continue
         raw = (base / fname).read_bytes()
         hashes = [line_sha256(x) for x in raw.split(b"\n") if x.strip()]
-        if form == RESPONSES_FORMAT:
+        if form == RESPONSES_FORMAT and moved_to(root, str(entry.get("suite")), entry["run"], name) is not None:
+            # results/ holds a later round's run: the signed file hash and count; rescoring checks the root
+            same = sha256_hex(raw) == entry.get("file_sha256") and len(hashes) == entry.get("records")
+        elif form == RESPONSES_FORMAT:
             path = root / "results" / str(entry.get("suite")) / entry["run"] / "responses.jsonl"
             same = path.is_file() and hashes == sealed_hashes(path) and sha256_hex(raw) == entry.get("file_sha256")
         else:
@@ -327,58 +341,3 @@ def _check_revealed_responses(root: Path, name: str, folder: Path, data: bytes, 
             problems.append(f"{RESPONSES_DIR}/{fname}: differs from its commitment")
     return checks.add(name, "revealed responses", not problems, "; ".join(problems[:5]) or
                       f"the private responses of all {len(listed)} committed runs are published and match")
-
-
-def _check_rescored(root: Path, name: str, folder: Path, runs: list[dict], checks: Checks) -> None:
-    """Rescore each revealed response with the suite's scorer and compare with the verdicts that the
-    sealed records in results/ published for it (the formerly private scores)."""
-    from ..content import load_suite
-    from ..errors import ErrorLog, TallyError
-    from ..parse.response import read_outcome
-    from ..pipeline import load
-    from ..plugins import load_registry as load_installed
-
-    problems: list[str] = []
-    compared = 0
-    installed = load_installed(None)  # the scorers installed with Tally: never the project's plugin folders
-    for suite_name in sorted({str(r.get("suite")) for r in runs}):
-        config = load_suite(root / "content" / "suites" / suite_name, ErrorLog(root)) if is_safe_id(suite_name) else None
-        if config is not None and config.scorer not in installed.suites:
-            checks.add(name, "responses rescored", True, f"not rescored: suite {suite_name} is scored by "
-                       f"{config.scorer!r}, which is not installed with Tally; `tally verify` never runs code of "
-                       "the project it checks (its plugin folders): read the plugin, then run `tally rescore`")
-            return
-        try:
-            (ls,) = load(root, [suite_name], registry=installed)
-        except (TallyError, ValueError) as exc:
-            checks.add(name, "responses rescored", False, f"cannot load suite {suite_name}: {exc}")
-            return
-        items = {i.id: i for i in ls.items}
-        for entry in (r for r in runs if r.get("suite") == suite_name):
-            stubs = {}
-            for line in (root / "results" / suite_name / entry["run"] / "responses.jsonl").read_bytes().split(b"\n"):
-                if sealed_info(line) is not None:
-                    stub = json.loads(line)
-                    stubs[stub["sealed"]["record_sha256"]] = stub
-            for line in (folder / RESPONSES_DIR / f"{entry['run']}.jsonl").read_bytes().split(b"\n"):
-                if not line.strip():
-                    continue
-                record, stub = json.loads(line), stubs.get(line_sha256(line), {})
-                item = items.get(record.get("item"))
-                if item is None or (record.get("item"), record.get("repeat")) != (stub.get("item"), stub.get("repeat")):
-                    problems.append(f"run {entry['run']}: a revealed record is not the one its sealed record names")
-                    continue
-                outcome = read_outcome(record, ls.plugin.extract_answer, ls.plugin.answer_what)
-                rows = ls.plugin.score(item, outcome, entry["run"], record["repeat"])
-                if stub["sealed"].get("format") == SEALED_FORMAT:
-                    got = blind_rows(ls.plugin.name, rows)
-                    same_figures = stub.get("figures") == list(ls.plugin.item_figures(rows))
-                else:
-                    got, same_figures = [[v.unit, v.kind, v.verdict, v.points, v.order] for v in rows], True
-                compared += 1
-                if got != stub.get("verdicts") or not same_figures or outcome.status != stub.get("outcome"):
-                    problems.append(f"run {entry['run']} item {item.id} repeat {record['repeat']}: rescored, the "
-                                    "revealed response does not give the published verdicts")
-    checks.add(name, "responses rescored", not problems, "; ".join(problems[:5]) or
-               f"all {compared} revealed private responses rescore to the verdicts published with them")
-
