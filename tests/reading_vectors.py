@@ -150,6 +150,12 @@ def cases_of(name: str, s: Shape) -> list[dict]:
          s.content(extra=f'"zz": {_nest(3000)}, '), bad),
         ("nesting-100000", "100,000 levels: not accepted, no recursion limit reached (rule 4)",
          s.content(extra=f'"zz": {_nest(100000)}, '), bad),
+        ("nesting-101-repeated-key", "101 levels under a key repeated later: not accepted, the depth is counted on the "
+         "text (rules 4 and 5)", s.content(extra=f'"zz": {_nest(101 - s.level)}, "zz": 0, '), bad),
+        ("nesting-101-read-key-repeated", "101 levels under the key read, its last value right: not accepted (rules 4 "
+         "and 5)", s.content(extra=f'"{s.key}": {_nest(101 - s.level)}, '), bad),
+        ("nesting-100-repeated-key", "100 levels under a key repeated later are read (rules 4 and 5)",
+         s.content(extra=f'"{s.key}": {_nest(100 - s.level)}, '), base),
         ("nesting-brackets-in-strings", "brackets inside strings do not nest (rule 4)",
          s.content(extra='"zz": "' + "[{" * 300 + '", '), base),
         ("repeated-key-last", "a repeated key keeps its last value (rule 5)",

@@ -30,25 +30,8 @@ needs_node = pytest.mark.skipif(missing_node() is not None, reason=missing_node(
 CASES = 10_000
 SEED = 20261203
 
-DEPTH_HOLE = ("the core's 100-level check (generator/parse/jsonfind.py depth_ok) runs on the decoded object, so a "
-              "repeated key hides nesting past the limit from scorer A: {\"a\": <101 levels>, \"a\": 0} is read by "
-              "scorer A and unparseable for scorer B")
-KNOWN_DEFECTS = {
-    "extracting": DEPTH_HOLE,
-    "au-bas": DEPTH_HOLE,
-    "cortifybench": "issue 32, defects 1 and 5: scorer A raises decimal.InvalidOperation on a 20-digit exponent "
-                    "(its own JSON decoder), e.g. the reply [0e1000000000000000000]; a monto 0e1000001 against a true "
-                    "0.00 is found by A, missed by B; and scorer B's 100-level check runs on the decoded value, so "
-                    "[{\"patron\": <100 levels>, \"patron\": \"compra_duplicada\", ...}] is unparseable for A, "
-                    "found for B",
-    "ra-bench": "issue 32, defects 2 and 3: scorer B crashes on an out-of-range risk (\"risk\": 1e1000001); receipt "
-                "numbers, merchant names and line-item descriptions follow each runtime's Unicode version (a Unicode "
-                "15/16/17 letter such as U+A7CB)",
-    "ledgershield": "issue 32, defects 1, 2, 4: its own decoder (a 20-digit exponent crashes scorer A), scorer B "
-                    "crashes on an out-of-range confidence (1e1000001), no nesting limit (A unparseable, B parses at "
-                    "1,000 levels); and an evidence bbox coordinate 1e1000000 takes scorer A about 90 s (int() of a "
-                    "1,000,001-digit Decimal in grading._box)",
-}
+# suite name -> the known defect its fuzz finds (xfail, strict); empty: every suite's fuzz agrees
+KNOWN_DEFECTS: dict[str, str] = {}
 
 
 def _case(suite):
@@ -76,7 +59,6 @@ def demo(tmp_path_factory):
 
 
 @needs_node
-@pytest.mark.xfail(strict=True, reason=DEPTH_HOLE + " (the scaffold uses the same check)")
 def test_the_scaffold_s_fuzz_agrees(demo):
     assert hints_of(demo).answers is not None  # the scaffold's fuzzcases.py, found next to the plugin
     _assert_agree(fuzz_suite(demo, CASES, seed=SEED, batch=100, keep=3, stop_after=1))

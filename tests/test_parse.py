@@ -41,6 +41,15 @@ def test_nesting_limit_is_100_levels():
     assert first_object('{"a":' * 1050 + "1" + "}" * 1050) == first_object('{"a":' * 100 + "1" + "}" * 100)
 
 
+def test_nesting_is_counted_on_the_text_a_repeated_key_hides_none():
+    """A value a repeated key replaces is gone from the decoded object but nested in the text: 101 levels."""
+    deep = "[" * 100 + "]" * 100
+    assert first_object('{"total": ' + deep + ', "total": "12.00"}') is None
+    assert first_object('{"x": {"total": ' + deep + ', "total": "12.00"}} {"total": "1"}') == {"total": "1"}
+    assert first_object('{"total": ' + deep[1:-1] + ', "total": "12.00"}') == {"total": "12.00"}  # 100 levels
+    assert first_object('{"total": "' + "[" * 200 + '", "t": 1}') is not None  # brackets inside strings
+
+
 def test_only_the_first_thousand_braces_are_tried():
     assert first_object("{" * 999 + '{"a": 1}') == {"a": 1}
     assert first_object("{" * 1000 + '{"a": 1}') is None

@@ -3,7 +3,8 @@
 Numbers keep their exact decimal value: integer literals become `JsonInt`, other numbers `Decimal`;
 a number whose written exponent is beyond +-MAX_EXPONENT becomes `OutOfRange` (a value that reads as
 no number and no text; the object around it is still complete). NaN and Infinity are not JSON;
-an object nesting deeper than MAX_DEPTH levels is not accepted.
+an object whose text nests deeper than MAX_DEPTH levels is not accepted (counted on the text, before
+decoding, as `too_deep` does for every reply: a repeated key cannot hide nesting).
 Only the first MAX_CANDIDATES `{` are tried, which bounds the work on hostile contents (each
 failed attempt costs time proportional to its position).
 """
@@ -11,6 +12,7 @@ failed attempt costs time proportional to its position).
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal
 
 MAX_DEPTH = 100
@@ -58,25 +60,33 @@ def exact_decoder() -> json.JSONDecoder:
 _DECODER = exact_decoder()
 
 
-def depth_ok(value: object, limit: int) -> bool:
-    """True when `value` nests at most `limit` levels of arrays and objects (itself included)."""
-    stack = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if isinstance(node, dict):
-            children = node.values()
-        elif isinstance(node, list):
-            children = node
-        else:
-            continue
-        if depth > limit:
-            return False
-        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
-    return True
+# a JSON string (closed or not), or one bracket
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)
+
+
+def too_deep(text: str, limit: int = MAX_DEPTH, start: int = 0, end: int | None = None) -> bool:
+    """Whether brackets outside strings open more than `limit` levels at some point of
+    `text[start:end]` (for a JSON text: whether its arrays and objects nest more than `limit` levels).
+
+    Counted on the text, never on a decoded value: a repeated key's earlier value is nested in the
+    text as much as its last one, and a decoded object no longer holds it."""
+    stop = len(text) if end is None else end
+    if text.count("{", start, stop) + text.count("[", start, stop) <= limit:
+        return False
+    depth = 0
+    for m in _TOKEN.finditer(text, start, stop):
+        c = m.group()[0]
+        if c == "{" or c == "[":
+            depth += 1
+            if depth > limit:
+                return True
+        elif c == "}" or c == "]":
+            depth -= 1
+    return False
 
 
 def first_object(text: str) -> dict | None:
-    """The first complete JSON object in `text`, or None when there is none."""
+    """The first complete JSON object in `text` nesting at most MAX_DEPTH levels, or None."""
     start = text.find("{")
     tried = 0
     while start != -1 and tried < MAX_CANDIDATES:
@@ -85,10 +95,7 @@ def first_object(text: str) -> dict | None:
             value, end = _DECODER.raw_decode(text, start)
         except (ValueError, RecursionError):
             value = None
-        if isinstance(value, dict):
-            # Nesting depth cannot exceed the number of opening brackets, counted at C speed.
-            shallow = text.count("{", start, end) + text.count("[", start, end) <= MAX_DEPTH
-            if shallow or depth_ok(value, MAX_DEPTH):
-                return value
+        if isinstance(value, dict) and not too_deep(text, MAX_DEPTH, start, end):
+            return value
         start = text.find("{", start + 1)
     return None

@@ -15,17 +15,13 @@ No suite module builds a JSON decoder of its own (tests/test_reading_vectors.py 
 
 from __future__ import annotations
 
-import re
-
-from .jsonfind import MAX_DEPTH, JsonInt, OutOfRange, exact_decoder, first_object
+from .jsonfind import MAX_DEPTH, JsonInt, OutOfRange, exact_decoder, first_object, too_deep
 from .text import WHITESPACE
 
 __all__ = ["MAX_DEPTH", "NOT_JSON", "JsonInt", "OutOfRange", "first_object", "read_json", "strip_fence",
            "too_deep"]
 
 _DECODER = exact_decoder()
-# a JSON string (closed or not), or one bracket
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)
 
 
 class _NotJson:
@@ -38,23 +34,6 @@ class _NotJson:
 
 
 NOT_JSON = _NotJson()
-
-
-def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
-    """Whether brackets outside strings open more than `limit` levels at some point of `text`
-    (for a JSON text: whether its arrays and objects nest more than `limit` levels)."""
-    if text.count("{") + text.count("[") <= limit:
-        return False
-    depth = 0
-    for m in _TOKEN.finditer(text):
-        c = m.group()[0]
-        if c == "{" or c == "[":
-            depth += 1
-            if depth > limit:
-                return True
-        elif c == "}" or c == "]":
-            depth -= 1
-    return False
 
 
 def read_json(text: str) -> object:
