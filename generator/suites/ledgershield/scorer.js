@@ -152,9 +152,10 @@
 
   function normText(v) { return words(v).join(' '); }
 
-  var LETTER_OR_NUMBER = /^[\p{L}\p{N}]$/u;
+  // Unicode 14.0.0's L* and N* (the core's pinned version: methodology, Reading a reply), whatever Node's own
+  var LETTER_OR_NUMBER = new RegExp('^[' + C.LETTER_NUMBER_14 + ']$', 'u');
 
-  /** normalize_id: the code points of normText whose general category is L* or N*. */
+  /** normalize_id: the code points of normText whose general category is L* or N* in Unicode 14.0.0. */
   function normId(v) {
     var out = '';
     for (var ch of normText(v)) if (LETTER_OR_NUMBER.test(ch)) out += ch;

@@ -5,9 +5,10 @@ Exact: numbers are Fractions of their decimal text, never binary floats."""
 from __future__ import annotations
 
 import re
-import unicodedata
 from decimal import Decimal
 from fractions import Fraction
+
+from ...parse.text import is_letter_or_number14
 
 WHITESPACE = " \t\n\r\x0b\x0c"
 _SPLIT = re.compile(f"[{re.escape(WHITESPACE)}]+")
@@ -36,8 +37,9 @@ def normalize_text(value: object) -> str:
 
 
 def normalize_id(value: object) -> str:
-    """normalize_id: the letters and digits (Unicode categories L* and N*) of normalize_text."""
-    return "".join(c for c in normalize_text(value) if unicodedata.category(c)[0] in "LN")
+    """normalize_id: the letters and digits (Unicode 14.0.0 categories L* and N*, the core's pinned
+    version, whatever Python's own) of normalize_text."""
+    return "".join(c for c in normalize_text(value) if is_letter_or_number14(c))
 
 
 def exact(value: object) -> Fraction | None:
