@@ -3,7 +3,10 @@
 Every metric is sum(numerator) / sum(denominator) over the items of a resample, where the denominator
 "items" is the number of items. A ratio whose denominator is 0 has no value (NaN here, null in the
 stats file): on the full data the metric has no estimate; in a resample that resample is left out of
-the metric's interval and counted.
+the metric's interval and counted. Resampled sums are corrected for the small-sample bias of the
+bootstrap (resample.widen), which can carry a denominator drawn as 0, or very small, below 0: a
+denominator that is not above 0 has no value either (sums of figures are never negative, so on the
+full data this is the same rule).
 """
 
 from __future__ import annotations
@@ -90,8 +93,34 @@ def ratio_values(sums: np.ndarray, runs: int, used: Sequence[str], ratios: Spec,
             continue
         bottom = items if _is_items(den) else linear(den)
         value = np.full(top.shape, np.nan)
-        np.divide(top, bottom, out=value, where=bottom != 0)
+        np.divide(top, bottom, out=value, where=bottom > 0)
         out[metric] = value
+    return out
+
+
+def clip_to_items(values: dict[str, np.ndarray], block: np.ndarray, runs: int, used: Sequence[str],
+                  ratios: Spec, scale: float) -> dict[str, np.ndarray]:
+    """Keep resampled ratios (rows x runs) within what a ratio of sums of these items can be: between the
+    smallest and largest ratio of a single item (block: items x runs*len(used)). The small-sample
+    correction widens sums, which in a resample of very few items can carry a ratio past that range (an
+    accuracy above 1). A run is left alone where an item has a numerator but no denominator (no bound)."""
+    out = dict(values)
+    n = block.shape[0]
+    single = ratio_values(block, runs, used, ratios, np.full(n, float(scale)), scale)
+    for metric, (num, den) in ratios.items():
+        if den is None or metric not in values:
+            continue
+        tops = ratio_values(block, runs, used, {metric: (num, None)}, 1.0)[metric]
+        bottoms = (np.full(tops.shape, float(scale)) if _is_items(den)
+                   else ratio_values(block, runs, used, {metric: (den, None)}, 1.0)[metric])
+        unbounded = ((bottoms <= 0) & (tops != 0)).any(axis=0)
+        item = single[metric]
+        ok = ~np.isnan(item).all(axis=0) & ~unbounded
+        if not ok.any():
+            continue
+        lo = np.where(ok, np.nanmin(np.where(ok, item, 0.0), axis=0), -np.inf)
+        hi = np.where(ok, np.nanmax(np.where(ok, item, 0.0), axis=0), np.inf)
+        out[metric] = np.clip(values[metric], lo, hi)  # NaN stays NaN
     return out
 
 
