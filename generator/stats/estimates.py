@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .quantiles import interval
-from .ratios import Spec, build_block, clip_to_items, combine_weighted, integer_scale, macro_mean, ratio_values, used_figures
+from .ratios import Spec, build_block, clip_to_items, combine_weighted, integer_scale, macro_mean, ratio_values, shares, used_figures
 from .resample import CountMatrix, resample_sums, widen
 
 
@@ -62,12 +62,18 @@ def macro_draws(figs: np.ndarray, repeats: np.ndarray, names: Sequence[str], rat
     sums = resample_sums(w, blocks, on_chunk)
     if correct:
         sums = [widen(s, b.sum(axis=0), len(b)) for s, b in zip(sums, blocks)]
-    per_group = [combine_weighted(clip_to_items(ratio_values(s, runs, used, sub, scale * len(g), scale), b, runs,
-                                                used, sub, scale) if correct else
-                                  ratio_values(s, runs, used, sub, scale * len(g), scale), weights, scale_to)
-                 for s, g, b in zip(sums, groups, blocks)]
+    per_group = [combine_weighted(ratio_values(s, runs, used, sub, scale * len(g), scale), weights, scale_to)
+                 for s, g in zip(sums, groups)]
+    draws = macro_mean(per_group)
+    if correct:  # a weighted mean of shares stays within [0, scale_to] (clipped as the index, not per group)
+        ok = np.ones(runs, dtype=bool)
+        for b in blocks:
+            for m, share in shares(b, runs, used, sub, scale).items():
+                ok &= share | (weights[m] == 0)
+        ok &= all(w >= 0 for w in weights.values())
+        draws = np.where(ok, np.clip(draws, 0.0, scale_to), draws)
     return Draws({metric: _macro_point(blocks, scale, runs, used, sub, weights, scale_to)},
-                 {metric: macro_mean(per_group)},
+                 {metric: draws},
                  w.record() | {"exact_sums": scale > 1 or _whole(block)}, sum(len(g) for g in groups) - len(groups))
 
 

@@ -98,29 +98,30 @@ def ratio_values(sums: np.ndarray, runs: int, used: Sequence[str], ratios: Spec,
     return out
 
 
-def clip_to_items(values: dict[str, np.ndarray], block: np.ndarray, runs: int, used: Sequence[str],
-                  ratios: Spec, scale: float) -> dict[str, np.ndarray]:
-    """Keep resampled ratios (rows x runs) within what a ratio of sums of these items can be: between the
-    smallest and largest ratio of a single item (block: items x runs*len(used)). The small-sample
-    correction widens sums, which in a resample of very few items can carry a ratio past that range (an
-    accuracy above 1). A run is left alone where an item has a numerator but no denominator (no bound)."""
-    out = dict(values)
-    n = block.shape[0]
-    single = ratio_values(block, runs, used, ratios, np.full(n, float(scale)), scale)
+def shares(block: np.ndarray, runs: int, used: Sequence[str], ratios: Spec, scale: float) -> dict[str, np.ndarray]:
+    """Per ratio metric, which runs (runs,) it is a share for on these items (block: items x runs*len(used)):
+    no negative numerator or denominator and no numerator above its denominator, so it lies in [0, 1]."""
+    out = {}
     for metric, (num, den) in ratios.items():
-        if den is None or metric not in values:
+        if den is None:
             continue
         tops = ratio_values(block, runs, used, {metric: (num, None)}, 1.0)[metric]
         bottoms = (np.full(tops.shape, float(scale)) if _is_items(den)
                    else ratio_values(block, runs, used, {metric: (den, None)}, 1.0)[metric])
-        unbounded = ((bottoms <= 0) & (tops != 0)).any(axis=0)
-        item = single[metric]
-        ok = ~np.isnan(item).all(axis=0) & ~unbounded
-        if not ok.any():
-            continue
-        lo = np.where(ok, np.nanmin(np.where(ok, item, 0.0), axis=0), -np.inf)
-        hi = np.where(ok, np.nanmax(np.where(ok, item, 0.0), axis=0), np.inf)
-        out[metric] = np.clip(values[metric], lo, hi)  # NaN stays NaN
+        out[metric] = ((tops >= 0) & (tops <= bottoms)).all(axis=0)
+    return out
+
+
+def clip_to_items(values: dict[str, np.ndarray], block: np.ndarray, runs: int, used: Sequence[str],
+                  ratios: Spec, scale: float) -> dict[str, np.ndarray]:
+    """Keep resampled ratios (rows x runs) that are shares (see `shares`) within [0, 1]. The small-sample
+    correction widens sums, which in a resample of very few items can carry a share past its range (an
+    accuracy above 1); a metric with another range is left alone. Clipping is monotone, so an interval's
+    ends are those of the unclipped values brought into the range, and its coverage does not change."""
+    out = dict(values)
+    for metric, ok in shares(block, runs, used, ratios, scale).items():
+        if metric in values:
+            out[metric] = np.where(ok, np.clip(values[metric], 0.0, 1.0), values[metric])  # NaN stays NaN
     return out
 
 
