@@ -38,9 +38,9 @@ def test_index_intervals_cover_at_24_items():
         hits["before"] += (old[0] <= truth) & (truth <= old[1])
     share = {k: v / sims for k, v in hits.items()}
     assert (share["before"] < 0.90).all(), share  # the rule before: 86-89% here
-    # the engine: 93.0-94.3% here (300 data sets: a simulation error of about 1.4 points; the bench's
+    # the engine: 94.0-95.0% here (300 data sets: a simulation error of about 1.3 points; the bench's
     # 1,000 data sets with 1,000 resamples give the figures on the statistics page)
-    assert (share["engine"] >= 0.925).all() and (share["engine"] < 0.975).all(), share
+    assert (share["engine"] >= 0.93).all() and (share["engine"] < 0.975).all(), share
 
 
 def _false_calls(sims: int, runs: int) -> dict[str, int]:
