@@ -1,8 +1,8 @@
 """Coverage of the engine's 95% intervals on synthetic suites with known truth, and the family-wise error
 and power of its pairwise calls.
 
-Each simulated data set is a suite of 6 datasets (60 items each for the coverage part: the size of one
-half of the example). An item has a number of printed fields (1 + Binomial(11, 0.6) plus a per-dataset
+Each simulated data set is a suite of 6 datasets (--items split evenly over them; 360 by default, the
+size of one half of the example). An item has a number of printed fields (1 + Binomial(11, 0.6) plus a per-dataset
 shift, at least 1) and of missing fields (Binomial(4, 0.4)); its ease is Normal(0, 0.8), shared by every
 model; a model reads a printed field right with probability logistic(skill + dataset offset + ease) and
 returns null for a missing field with probability logistic(honesty + ease / 2). The truth of accuracy,
@@ -10,22 +10,29 @@ null honesty and the macro index is the population value, computed by Gauss-Herm
 
 --part coverage: the share of simulated data sets whose 95% interval covers the truth, for accuracy (a
    ratio over all items, plain bootstrap) and for the macro index (resampled within each dataset), for
-   three models of different skill. Target 94-96%.
+   three models of different skill, with the engine's intervals (small-sample correction, expanded
+   percentile interval) and with the rule before them (uncorrected percentile interval). Target 94-96%.
 --part calls: leaderboards of --runs models on --items items (split over the 6 datasets), two scenarios
    per simulated leaderboard:
    - global null: every model has the same skill (correlated through the shared item ease); the
      family-wise error is the share of leaderboards with any "better" call, for the index and accuracy;
-   - power: model 1's skill is raised so that its true index is 2 points higher; power is the share of
-     its pairs with the other (equal) models called in its favour, on the index; the share of
-     leaderboards with any call among the equal models is shown too.
-   Each for four rules: Holm's step-down on studentized differences (the engine's rule), Holm-Bonferroni
+   - power: model 1's skill is raised so that its true index is 2 (and, separately, 5) points higher;
+     power is the share of its pairs with the other (equal) models called in its favour, on the index;
+     the share of leaderboards with any call among the equal models is shown too;
+   and the median minimum detectable effect (80% power) of the engine's rule on the null leaderboards.
+   Each for five rules: Holm's step-down on studentized differences (the engine's rule: corrected draws,
+   t with N - G degrees of freedom), the same rule before the small-sample correction (uncorrected
+   draws, se times sqrt(N / (N - 1)), t with N - 1), Holm-Bonferroni
    with normal p-values, the studentized max-|t| (bootstrap-t: each resample's difference divided by
    that resample's own standard error, from the weighted sums over items of the per-item influence
    values of the difference and of their squares, recentred within each resampled group), and the
    earlier single-step max-T. Shares have their simulation error (binomial standard error) and, for the
    family-wise error, the upper end of a 95% Wilson interval.
 
-    python bench/stats_coverage.py --part coverage [--sims 1000] [--resamples 2000] [--jobs 2]
+    python bench/stats_coverage.py --part coverage [--items 24] [--sims 1000] [--resamples 2000] [--jobs 2]
+    python bench/stats_coverage.py --part table --sims 1000 --resamples 1000 --out table.jsonl
+        (the small-suite table of the statistics page: coverage and the engine's rule against the rule
+        before, at 24, 60, 120 and 360 items and 3 and 10 runs; --table-items, --table-runs to choose)
     python bench/stats_coverage.py --part calls --runs 40 --items 2000 --sims 1500 --first-sim 0 \\
         --out bench/out/calls-40-2000-a.jsonl
     python bench/stats_coverage.py --report bench/out/calls-40-2000-*.jsonl   (several runs, one table)
