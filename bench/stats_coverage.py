@@ -1,8 +1,8 @@
 """Coverage of the engine's 95% intervals on synthetic suites with known truth, and the family-wise error
 and power of its pairwise calls.
 
-Each simulated data set is a suite of 6 datasets (60 items each for the coverage part: the size of one
-half of the example). An item has a number of printed fields (1 + Binomial(11, 0.6) plus a per-dataset
+Each simulated data set is a suite of 6 datasets (--items split evenly over them; 360 by default, the
+size of one half of the example). An item has a number of printed fields (1 + Binomial(11, 0.6) plus a per-dataset
 shift, at least 1) and of missing fields (Binomial(4, 0.4)); its ease is Normal(0, 0.8), shared by every
 model; a model reads a printed field right with probability logistic(skill + dataset offset + ease) and
 returns null for a missing field with probability logistic(honesty + ease / 2). The truth of accuracy,
@@ -10,22 +10,29 @@ null honesty and the macro index is the population value, computed by Gauss-Herm
 
 --part coverage: the share of simulated data sets whose 95% interval covers the truth, for accuracy (a
    ratio over all items, plain bootstrap) and for the macro index (resampled within each dataset), for
-   three models of different skill. Target 94-96%.
+   three models of different skill, with the engine's intervals (small-sample correction, expanded
+   percentile interval) and with the rule before them (uncorrected percentile interval). Target 94-96%.
 --part calls: leaderboards of --runs models on --items items (split over the 6 datasets), two scenarios
    per simulated leaderboard:
    - global null: every model has the same skill (correlated through the shared item ease); the
      family-wise error is the share of leaderboards with any "better" call, for the index and accuracy;
-   - power: model 1's skill is raised so that its true index is 2 points higher; power is the share of
-     its pairs with the other (equal) models called in its favour, on the index; the share of
-     leaderboards with any call among the equal models is shown too.
-   Each for four rules: Holm's step-down on studentized differences (the engine's rule), Holm-Bonferroni
+   - power: model 1's skill is raised so that its true index is 2 (and, separately, 5) points higher;
+     power is the share of its pairs with the other (equal) models called in its favour, on the index;
+     the share of leaderboards with any call among the equal models is shown too;
+   and the median minimum detectable effect (80% power) of the engine's rule on the null leaderboards.
+   Each for five rules: Holm's step-down on studentized differences (the engine's rule: corrected draws,
+   t with N - G degrees of freedom), the same rule before the small-sample correction (uncorrected
+   draws, se times sqrt(N / (N - 1)), t with N - 1), Holm-Bonferroni
    with normal p-values, the studentized max-|t| (bootstrap-t: each resample's difference divided by
    that resample's own standard error, from the weighted sums over items of the per-item influence
    values of the difference and of their squares, recentred within each resampled group), and the
    earlier single-step max-T. Shares have their simulation error (binomial standard error) and, for the
    family-wise error, the upper end of a 95% Wilson interval.
 
-    python bench/stats_coverage.py --part coverage [--sims 1000] [--resamples 2000] [--jobs 2]
+    python bench/stats_coverage.py --part coverage [--items 24] [--sims 1000] [--resamples 2000] [--jobs 2]
+    python bench/stats_coverage.py --part table --sims 1000 --resamples 1000 --out table.jsonl
+        (the small-suite table of the statistics page: coverage and the engine's rule against the rule
+        before, at 24, 60, 120 and 360 items and 3 and 10 runs; --table-items, --table-runs to choose)
     python bench/stats_coverage.py --part calls --runs 40 --items 2000 --sims 1500 --first-sim 0 \\
         --out bench/out/calls-40-2000-a.jsonl
     python bench/stats_coverage.py --report bench/out/calls-40-2000-*.jsonl   (several runs, one table)
@@ -41,6 +48,7 @@ null honesty and the macro index is the population value, computed by Gauss-Herm
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import multiprocessing as mp
@@ -55,7 +63,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from generator.stats.estimates import macro_draws, ratio_draws  # noqa: E402
-from generator.stats.pairwise import BETTER, TIE, holm, max_t, pair_index  # noqa: E402
+from generator.stats.pairwise import BETTER, TIE, holm, max_t, min_detectable, pair_index  # noqa: E402
 from generator.stats.quantiles import interval, linear  # noqa: E402
 from generator.stats.resample import CountMatrix, derive_seed  # noqa: E402
 from generator.stats.wilson import wilson  # noqa: E402
@@ -75,9 +83,13 @@ RATIOS = {"accuracy": ("printed_correct", "printed_n"), "null_honesty": ("null_o
 SKILLS = ((0.5, 0.0), (1.5, 1.0), (2.5, 2.0))  # (skill, honesty) of the coverage models
 BASE = (1.5, 1.0)  # every model of the call simulations, but model 1 in the power scenario
 POWER_SHIFT = 0.18362470220812996  # skill added to model 1: truth(1.5 + shift, 1)["index"] - truth(1.5, 1) = 2
-METHODS = ("holm-t", "holm-normal", "studentized-max-t", "max-t")
-LABELS = {"holm-t": "Holm, studentized, t(N-1) (the engine's rule)", "holm-normal": "Holm-Bonferroni, normal p-values",
+POWER5_SHIFT = 0.4968565098871072  # the same for a true index 5 points higher
+METHODS = ("holm-t", "holm-t-before", "holm-normal", "studentized-max-t", "max-t")
+LABELS = {"holm-t": "Holm, studentized, t(N-G), corrected (the engine's rule)",
+          "holm-t-before": "Holm, studentized, t(N-1), uncorrected (before)",
+          "holm-normal": "Holm-Bonferroni, normal p-values",
           "studentized-max-t": "studentized max-|t| (bootstrap-t)", "max-t": "single-step max-T (the earlier rule)"}
+TABLE_ITEMS, TABLE_RUNS = (24, 60, 120, 360), (3, 10)
 
 
 def _logistic(x):
@@ -89,6 +101,7 @@ def _expected_logistic(shift: float, sd: float) -> float:
     return float(np.sum(w * _logistic(shift + sd * x)) / math.sqrt(2 * math.pi))
 
 
+@functools.lru_cache(maxsize=None)
 def truth(skill: float, honesty: float) -> dict[str, float]:
     k = np.arange(12)
     pmf = np.array([math.comb(11, j) * 0.6**j * 0.4 ** (11 - j) for j in k])
@@ -124,19 +137,25 @@ def _groups(sizes: list[int]) -> list[np.ndarray]:
     return [np.arange(edges[k], edges[k + 1]) for k in range(len(sizes))]
 
 
-def _draws(figs: np.ndarray, tag: str, resamples: int, sizes: list[int], metrics=("accuracy", "index")) -> dict:
-    """metric -> (point, draws, seed) with the engine's estimators; W is drawn again from the seed."""
+def _draws(figs: np.ndarray, tag: str, resamples: int, sizes: list[int], metrics=("accuracy", "index"),
+           before: bool = False) -> dict:
+    """metric -> (point, draws, seed, df, draws without the small-sample correction or None) with the engine's
+    estimators; W is drawn again from the seed. `before`: also the uncorrected draws (the rule before)."""
     ones = np.ones(figs.shape[:2], dtype=np.int64)
     out = {}
     if "accuracy" in metrics:
         seed = derive_seed("sim", tag, "ratios")
         ratio = ratio_draws(figs, ones, NAMES, RATIOS, seed, resamples)
-        out["accuracy"] = (ratio.point["accuracy"], ratio.draws["accuracy"], seed)
+        raw = ratio_draws(figs, ones, NAMES, RATIOS, seed, resamples, correct=False).draws["accuracy"] if before \
+            else None
+        out["accuracy"] = (ratio.point["accuracy"], ratio.draws["accuracy"], seed, ratio.df, raw)
     if "index" in metrics:
         seed = derive_seed("sim", tag, "index")
         index = macro_draws(figs, ones, NAMES, RATIOS, INDEX_WEIGHTS, 100, _groups(sizes), "index",
                             seed, resamples)
-        out["index"] = (index.point["index"], index.draws["index"], seed)
+        raw = macro_draws(figs, ones, NAMES, RATIOS, INDEX_WEIGHTS, 100, _groups(sizes), "index", seed, resamples,
+                          correct=False).draws["index"] if before else None
+        out["index"] = (index.point["index"], index.draws["index"], seed, index.df, raw)
     return out
 
 
@@ -182,13 +201,25 @@ def holm_normal(point, draws, alpha: float = 0.05) -> np.ndarray:
     return called
 
 
-def all_calls(point, draws, n_items: int, w, u, groups, methods=METHODS) -> dict[str, np.ndarray]:
-    """Per rule, the signed calls of every pair: +1 the first run better, -1 worse, 0 can't tell apart."""
+def holm_before(point, raw, n_items: int) -> list[dict]:
+    """The rule before the small-sample correction: uncorrected draws, se times sqrt(N / (N - 1)), t(N - 1)."""
+    return holm(point, point + (raw - point) * math.sqrt(n_items / (n_items - 1)), n_items - 1)[1]
+
+
+def _signs(pairs: list[dict]) -> np.ndarray:
+    return np.array([0 if p["call"] == TIE else (1 if p["call"] == BETTER else -1) for p in pairs])
+
+
+def all_calls(point, draws, n_items: int, w, u, groups, methods=METHODS, df: int | None = None,
+              raw: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Per rule, the signed calls of every pair: +1 the first run better, -1 worse, 0 can't tell apart.
+    df: the engine's degrees of freedom (N - G); raw: the uncorrected draws, for the rule before."""
     sign = np.sign(point[pair_index(len(point))[0]] - point[pair_index(len(point))[1]])
     out = {}
     if "holm-t" in methods:
-        out["holm-t"] = np.array([0 if p["call"] == TIE else (1 if p["call"] == BETTER else -1)
-                                  for p in holm(point, draws, n_items)[1]])
+        out["holm-t"] = _signs(holm(point, draws, n_items - len(groups) if df is None else df)[1])
+    if "holm-t-before" in methods and raw is not None:
+        out["holm-t-before"] = _signs(holm_before(point, raw, n_items))
     if "max-t" in methods:
         out["max-t"] = np.array([0 if p["call"] == TIE else (1 if p["call"] == BETTER else -1)
                                  for p in max_t(point, draws)[1]])
@@ -207,24 +238,31 @@ def one_leaderboard(args: tuple) -> dict:
     out: dict = {"sim": sim, "runs": runs, "items": items, "resamples": resamples}
     ii, _ = pair_index(runs)
     first = ii == 0
-    for scenario, models in (("null", [BASE] * runs), ("power", [(BASE[0] + POWER_SHIFT, BASE[1])] + [BASE] * (runs - 1))):
+    scenarios = (("null", [BASE] * runs), ("power", [(BASE[0] + POWER_SHIFT, BASE[1])] + [BASE] * (runs - 1)),
+                 ("power5", [(BASE[0] + POWER5_SHIFT, BASE[1])] + [BASE] * (runs - 1)))
+    for scenario, models in scenarios:
         figs = simulate(rng, models, sizes)
         metrics = ("accuracy", "index") if scenario == "null" else ("index",)
-        for metric, (point, draws, seed) in _draws(figs, f"{scenario}-{runs}-{items}-{sim}", resamples, sizes,
-                                                     metrics).items():
+        tag = f"{scenario}-{runs}-{items}-{sim}"
+        for metric, (point, draws, seed, df, raw) in _draws(figs, tag, resamples, sizes, metrics,
+                                                              "holm-t-before" in methods).items():
             groups = [np.arange(sum(sizes))] if metric == "accuracy" else _groups(sizes)
             w: np.ndarray | None = None
             u: np.ndarray | None = None
             if "studentized-max-t" in methods:
                 w = CountMatrix(seed, [sum(sizes)] if metric == "accuracy" else sizes, resamples).full().astype(np.float64)
                 u = influence(figs, metric, sizes)
-            calls = all_calls(point, draws, items, w, u, groups, methods)
+            calls = all_calls(point, draws, items, w, u, groups, methods, df, raw)
+            if scenario == "null" and "holm-t" in methods:  # the smallest difference called at 80% power
+                c1, pairs = holm(point, draws, df)
+                out[f"mde_{metric}"] = min_detectable(c1, np.array([p["se"] for p in pairs]), df)
             for method, c in calls.items():
                 if scenario == "null":
                     out[f"null_{metric}_{method}"] = bool(np.any(c != 0))
                 else:
-                    out[f"power_{method}"] = int(np.sum(c[first] == 1))
-                    out[f"partial_{method}"] = bool(np.any(c[~first] != 0))
+                    out[f"{scenario}_{method}"] = int(np.sum(c[first] == 1))
+                    if scenario == "power":
+                        out[f"partial_{method}"] = bool(np.any(c[~first] != 0))
     return out
 
 
@@ -263,18 +301,37 @@ def report(results: list[dict]) -> None:
                 k = sum(r[f"null_{metric}_{method}"] for r in rs)
                 cells.append(f"{metric} {100 * k / n:4.2f}% +/- {100 * _mc(k / n, n):.2f} "
                              f"(upper {100 * _upper(k, n):.2f}%)")
-            pw = np.array([r[f"power_{method}"] for r in rs]) / (runs - 1)
+            powers = []
+            for key, label in (("power", "+2"), ("power5", "+5")):
+                if all(f"{key}_{method}" in r for r in rs):
+                    pw = np.array([r[f"{key}_{method}"] for r in rs]) / (runs - 1)
+                    sd = pw.std(ddof=1) if n > 1 else math.nan
+                    powers.append(f"{label} points {100 * pw.mean():5.1f}% +/- {100 * sd / math.sqrt(n):.1f}")
             partial = np.mean([r[f"partial_{method}"] for r in rs])
-            print(f"  {LABELS[method]:48s}{sims} FWER {'; '.join(cells)}; power (index, +2 points) "
-                  f"{100 * pw.mean():5.1f}% +/- {100 * (pw.std(ddof=1) if n > 1 else math.nan) / math.sqrt(n):.1f}; "
+            print(f"  {LABELS[method]:56s}{sims} FWER {'; '.join(cells)}; power (index) {'; '.join(powers)}; "
                   f"any call among the equal runs {100 * partial:.2f}%")
+        mdes = [r["mde_index"] for r in setting if r.get("mde_index") is not None]
+        if mdes:
+            print(f"  minimum detectable effect at 80% power (the engine's rule, median over leaderboards): index "
+                  f"{np.median(mdes):.2f} points, accuracy "
+                  f"{100 * np.median([r['mde_accuracy'] for r in setting if r.get('mde_accuracy') is not None]):.2f}"
+                  " points")
 
 
-def one_simulation(args: tuple[int, int]) -> dict:
-    sim, resamples = args
-    rng = np.random.default_rng([20261020, sim])
-    draws = _draws(simulate(rng, list(SKILLS)), str(sim), resamples, [PER_DATASET] * DATASETS)
-    return {f"ci_{metric}": interval(d) for metric, (_, d, _) in draws.items()}  # 2 x models
+def one_simulation(args: tuple) -> dict:
+    """The 95% intervals (2 x models) of one simulated data set, with the correction and without it (before).
+    At 360 items the data sets are those of the earlier bench (its seeds)."""
+    sim, resamples, *rest = args
+    items = rest[0] if rest else DATASETS * PER_DATASET
+    sizes = dataset_sizes(items)
+    rng = np.random.default_rng([20261020, sim] if items == DATASETS * PER_DATASET else [20261020, items, sim])
+    draws = _draws(simulate(rng, list(SKILLS), sizes), str(sim) if items == DATASETS * PER_DATASET else f"{items}-{sim}",
+                   resamples, sizes, before=True)
+    out = {}
+    for metric, (point, d, _, df, raw) in draws.items():
+        out[f"ci_{metric}"] = interval(d, df)
+        out[f"ci_{metric}_before"] = interval(raw)
+    return out
 
 
 def _upper(k: int, n: int) -> float:
@@ -289,16 +346,28 @@ def _mc(share: float, sims: int) -> float:
     return math.sqrt(share * (1 - share) / sims)
 
 
-def coverage(results: list[dict], sims: int) -> None:
+def coverage_shares(results: list[dict], suffix: str = "") -> dict[str, list[float]]:
+    """metric -> the share of intervals that cover the truth, per coverage model."""
+    out = {}
     for metric in ("accuracy", "index"):
-        for m, (skill, honesty) in enumerate(SKILLS):
-            t = truth(skill, honesty)[metric]
-            hits = [r[f"ci_{metric}"][0, m] <= t <= r[f"ci_{metric}"][1, m] for r in results]
-            low_miss = sum(r[f"ci_{metric}"][0, m] > t for r in results)
-            share = float(np.mean(hits))
-            print(f"  coverage {metric:8s} model {m + 1} (truth {t:8.4f}): {100 * share:5.1f}% "
-                  f"+/- {100 * _mc(share, sims):.1f} (misses: {low_miss} above the truth, "
-                  f"{sims - sum(hits) - low_miss} below)")
+        out[metric] = [float(np.mean([r[f"ci_{metric}{suffix}"][0, m] <= truth(*sk)[metric] <= r[f"ci_{metric}{suffix}"][1, m]
+                                      for r in results])) for m, sk in enumerate(SKILLS)]
+    return out
+
+
+def coverage(results: list[dict], sims: int) -> None:
+    for suffix, label in (("", "corrected (the engine)"), ("_before", "uncorrected (before)")):
+        print(f" {label}")
+        for metric in ("accuracy", "index"):
+            for m, (skill, honesty) in enumerate(SKILLS):
+                t = truth(skill, honesty)[metric]
+                ci = [r[f"ci_{metric}{suffix}"] for r in results]
+                hits = [c[0, m] <= t <= c[1, m] for c in ci]
+                low_miss = sum(c[0, m] > t for c in ci)
+                share = float(np.mean(hits))
+                print(f"  coverage {metric:8s} model {m + 1} (truth {t:8.4f}): {100 * share:5.1f}% "
+                      f"+/- {100 * _mc(share, sims):.1f} (misses: {low_miss} above the truth, "
+                      f"{sims - sum(hits) - low_miss} below)")
 
 
 def _done(out: Path | None, runs: int, items: int, resamples: int, methods: list[str]) -> dict[int, dict]:
@@ -345,15 +414,57 @@ def calls(args: argparse.Namespace, pool) -> list[dict]:
     return sorted(results, key=lambda r: r["sim"])
 
 
+def _share(k: int, n: int) -> str:
+    return f"{100 * k / n:.2f}% +/- {100 * _mc(k / n, n):.2f} ({100 * _upper(k, n):.2f}%)"
+
+
+def table(args: argparse.Namespace, pool) -> list[str]:
+    """The issue's table, one row per (items, runs): coverage of both metrics (with the correction, and without
+    it: before), the family-wise error of the engine's rule and of the rule before on the index and accuracy
+    (upper 95% bound in brackets), the engine's power at +2 and +5 index points and its minimum detectable
+    effect at 80% power. --sims leaderboards (and coverage data sets) per setting."""
+    rows = ["| items (per dataset) | runs | coverage, accuracy (before) | coverage, index (before) | FWER index "
+            "(upper bound) | FWER accuracy (upper bound) | FWER index, before | FWER accuracy, before | power +2 | "
+            "power +5 | MDE index (80%) |", "|" + "---|" * 11]
+    methods = ["holm-t", "holm-t-before"]
+    for items in args.table_items:
+        cov = pool.map(one_simulation, [(s, args.resamples, items) for s in
+                                        range(args.first_sim, args.first_sim + args.sims)], chunksize=10)
+        now, before = coverage_shares(cov), coverage_shares(cov, "_before")
+
+        def span(xs: list[float]) -> str:
+            return f"{100 * min(xs):.1f}-{100 * max(xs):.1f}%"
+
+        for runs in args.table_runs:
+            setting = argparse.Namespace(first_sim=args.first_sim, sims=args.sims, runs=runs, items=items,
+                                         resamples=args.resamples, methods=methods, out=args.out)
+            rs = calls(setting, pool)
+            n = len(rs)
+            fwer = {(m, metric): _share(sum(r[f"null_{metric}_{m}"] for r in rs), n)
+                    for m in methods for metric in ("index", "accuracy")}
+            pw = {key: np.array([r[f"{key}_holm-t"] for r in rs]) / (runs - 1) for key in ("power", "power5")}
+            mde = np.median([r["mde_index"] for r in rs if r.get("mde_index") is not None])
+            rows.append(f"| {items} ({items // DATASETS}) | {runs} | {span(now['accuracy'])} ({span(before['accuracy'])})"
+                        f" | {span(now['index'])} ({span(before['index'])}) | {fwer['holm-t', 'index']} | "
+                        f"{fwer['holm-t', 'accuracy']} | {fwer['holm-t-before', 'index']} | "
+                        f"{fwer['holm-t-before', 'accuracy']} | "
+                        + " | ".join(f"{100 * v.mean():.1f}% +/- {100 * v.std(ddof=1) / math.sqrt(n):.1f}"
+                                     for v in pw.values()) + f" | {mde:.1f} |")
+            print(rows[-1], flush=True)
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--part", choices=("coverage", "calls"), default="coverage")
+    ap.add_argument("--part", choices=("coverage", "calls", "table"), default="coverage")
     ap.add_argument("--sims", type=int, default=1000)
     ap.add_argument("--resamples", type=int, default=2000, help="per simulated data set (the engine's default is 10000)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--first-sim", type=int, default=0, help="simulation numbers (seeds) start here")
     ap.add_argument("--runs", type=int, default=10, help="calls: models per leaderboard")
-    ap.add_argument("--items", type=int, default=360, help="calls: items per leaderboard")
+    ap.add_argument("--items", type=int, default=360, help="items per data set (split evenly over the 6 datasets)")
+    ap.add_argument("--table-items", type=int, nargs="+", default=list(TABLE_ITEMS), help="table: the sizes")
+    ap.add_argument("--table-runs", type=int, nargs="+", default=list(TABLE_RUNS), help="table: runs per leaderboard")
     ap.add_argument("--methods", nargs="+", choices=METHODS, default=list(METHODS),
                     help="calls: the rules to measure (the studentized max-|t| takes most of the time)")
     ap.add_argument("--out", type=Path, help="calls: append each leaderboard's results here as it is measured "
@@ -367,14 +478,19 @@ def main() -> None:
     with mp.get_context("fork").Pool(args.jobs) as pool:
         if args.part == "coverage":
             sims = range(args.first_sim, args.first_sim + args.sims)
-            results = pool.map(one_simulation, [(s, args.resamples) for s in sims], chunksize=10)
+            results = pool.map(one_simulation, [(s, args.resamples, args.items) for s in sims], chunksize=10)
+        elif args.part == "table":
+            print("\n".join(table(args, pool)))
+            print(f"{time.perf_counter() - start:.0f} s")
+            return
         else:
             results = calls(args, pool)
     seconds = time.perf_counter() - start
     print(f"{args.sims} simulations from number {args.first_sim}, {args.resamples} resamples each, "
           f"{args.jobs} processes, {seconds:.0f} s")
     if args.part == "coverage":
-        print(f"suite: {DATASETS} datasets x {PER_DATASET} items; 95% percentile intervals")
+        print(f"suite: {DATASETS} datasets, {args.items} items ({dataset_sizes(args.items)}); "
+              "95% percentile intervals")
         coverage(results, args.sims)
         return
     report(results)

@@ -74,7 +74,7 @@ def engine(figs: np.ndarray, resamples: int, rule: str = "holm", stages: dict | 
         if rule == "max-t":
             calls[metric] = max_t(d.point[metric], d.draws[metric])
         else:
-            calls[metric] = holm(d.point[metric], d.draws[metric], figs.shape[1])
+            calls[metric] = holm(d.point[metric], d.draws[metric], d.df)
     clocks.append(_clocks())
     for metric, (c, pairs) in calls.items():
         out[metric] |= {"c": c, "pairs": len(pairs)}

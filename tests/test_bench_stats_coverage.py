@@ -57,7 +57,7 @@ def test_runs_add_up_and_resume(tmp_path):
 def test_fewer_rules_in_the_file_refused(tmp_path):
     out = tmp_path / "calls.jsonl"
     bench.calls(_args(out, 0, 1, methods=("holm-t", "max-t")), InlinePool())
-    with pytest.raises(SystemExit, match="without holm-normal, studentized-max-t"):
+    with pytest.raises(SystemExit, match="without holm-t-before, holm-normal, studentized-max-t"):
         bench.calls(_args(out, 0, 2), InlinePool())
     # another setting in the same file is not mixed in
     other = bench.calls(argparse.Namespace(first_sim=0, sims=1, runs=RUNS, items=ITEMS + 6, resamples=RESAMPLES,
@@ -72,12 +72,12 @@ def test_report_merges_the_records_of_a_leaderboard(tmp_path, capsys):
     whole = bench.one_leaderboard((1, RUNS, ITEMS, RESAMPLES, tuple(bench.METHODS)))
     merged = {r["sim"]: r for r in bench.merge(some + added)}
     assert sorted(merged) == [0, 1, 2]
-    assert merged[1] == {k: v for k, v in whole.items() if "holm-normal" not in k}
+    assert merged[1] == {k: v for k, v in whole.items() if "holm-normal" not in k and "holm-t-before" not in k}
     capsys.readouterr()
     bench.report(some + added + some)  # a file given twice counts once
     text = capsys.readouterr().out
     assert f"{RUNS} runs ({RUNS * (RUNS - 1) // 2} pairs), {ITEMS} items, 3 simulated leaderboards" in text
-    assert "studentized max-|t| (bootstrap-t)                [1 leaderboards, numbers 1-1]" in text
+    assert f"{bench.LABELS['studentized-max-t']:56s} [1 leaderboards, numbers 1-1]" in text
     assert "Holm-Bonferroni" not in text
     changed = dict(added[0], **{"null_index_studentized-max-t": not added[0]["null_index_studentized-max-t"]})
     with pytest.raises(SystemExit, match="null_index_studentized-max-t is"):

@@ -137,3 +137,41 @@ def test_a_headline_that_is_a_ratio_metric_rides_on_the_ratio_group(example):
     assert plain["headline"]["metric"] == "accuracy" and "index" not in plain["strata"]["all"]["metrics"]
     for run, row in plain["strata"]["all"]["metrics"]["accuracy"].items():
         assert row["estimate"] == doc["strata"]["all"]["metrics"]["accuracy"][run]["estimate"]
+
+
+def test_every_headline_family_has_its_degrees_of_freedom_and_minimum_detectable_effect(example):
+    from scipy.stats import t as student_t
+
+    from generator.stats.pairwise import MIN_CALL_DF, TIE
+
+    _, data, doc = example
+    head = doc["headline"]["metric"]
+    for key, st in doc["strata"].items():
+        fam = st["pairwise"].get(head)
+        if not fam or fam["c"] is None:
+            continue
+        groups = st["resampling"][head]["group_sizes"]
+        assert fam["df"] == sum(groups) - len(groups)  # N - G: the index resamples within document types
+        ses = sorted(p["se"] for p in fam["pairs"] if p["se"] and p["se"] > 0)
+        if ses:
+            expected = (fam["c"] + student_t.ppf(0.8, fam["df"])) * float(np.median(ses))
+            assert fam["mde"] == pytest.approx(expected, rel=1e-12)
+        if fam["df"] < MIN_CALL_DF:  # too small: the page says so, and nothing is called
+            assert fam["too_small"] and all(p["call"] == TIE for p in fam["pairs"])
+        else:
+            assert "too_small" not in fam
+    assert doc["method"]["min_call_df"] == MIN_CALL_DF
+
+
+def test_too_small_family_makes_no_call():
+    from generator.stats.engine import _family
+    from generator.stats.pairwise import TIE
+
+    rng = np.random.default_rng(1)
+    point = np.array([0.9, 0.1, 0.5])
+    draws = point + 0.01 * rng.normal(size=(500, 3))  # far apart: called whenever a call is allowed
+    big = _family("holm", "accuracy", ["a", "b", "c"], point, draws, point - 0.1, point + 0.1, 40, True, 39)
+    assert all(p["call"] != TIE for p in big["pairs"]) and "too_small" not in big and big["mde"] > 0
+    small = _family("holm", "accuracy", ["a", "b", "c"], point, draws, point - 0.1, point + 0.1, 12, True, 11)
+    assert all(p["call"] == TIE for p in small["pairs"]) and "too small to call" in small["too_small"]
+    assert small["letters"] == {"a": "a", "b": "a", "c": "a"} and small["rank_ranges"]["a"] == [1, 3]

@@ -34,13 +34,19 @@ def test_holm_matches_its_definition_on_a_plain_mean():
     n = 200
     runs = [rng.binomial(1, p, n) for p in (0.9, 0.8, 0.78, 0.6)]
     point, draws = accuracy(runs, resamples=4000)
-    c, pairs = holm(point, draws, n)
+    c, pairs = holm(point, draws, n - 1)
     ii, jj = pair_index(4)
     m = len(ii)
     assert c == pytest.approx(student_t.isf(0.05 / (2 * m), n - 1), rel=1e-12)
+    right = np.asarray(runs, dtype=np.float64)
+    figs = np.stack([np.ones(right.shape), right], axis=2)
+    raw = ratio_draws(figs, np.ones(right.shape, int), NAMES, ACCURACY, 3, 4000, correct=False).draws["accuracy"]
     for p in pairs:
         diff = draws[:, p["a"]] - draws[:, p["b"]]
-        assert p["se"] == pytest.approx(diff.std(ddof=1) * math.sqrt(n / (n - 1)), rel=1e-12)
+        assert p["se"] == pytest.approx(diff.std(ddof=1), rel=1e-12)
+        # the draws carry the small-sample correction: the plain bootstrap's spread times sqrt(n / (n - 1))
+        before = raw[:, p["a"]] - raw[:, p["b"]]
+        assert p["se"] == pytest.approx(before.std(ddof=1) * math.sqrt(n / (n - 1)), rel=1e-9)
         assert p["t"] == pytest.approx(abs(p["diff"]) / p["se"], rel=1e-12)
         # the interval excludes 0 exactly when the pair is called
         assert (p["low"] > 0 or p["high"] < 0) == (p["call"] != TIE)
@@ -60,16 +66,16 @@ def test_holm_matches_its_definition_on_a_plain_mean():
 def test_holm_is_at_least_as_strict_as_one_unadjusted_test_and_lower_is_better_flips():
     rng = np.random.default_rng(8)
     point, draws = accuracy([rng.binomial(1, 0.7, 300) for _ in range(3)])
-    c, pairs = holm(point, draws, 300)
+    c, pairs = holm(point, draws, 299)
     assert c > 1.96 and all(p["call"] == TIE for p in pairs if p["t"] < c)
     point, draws = accuracy([[1] * 60 + [0] * 40, [1] * 30 + [0] * 70])
-    assert holm(point, draws, 100, higher_is_better=True)[1][0]["call"] == BETTER
-    assert holm(point, draws, 100, higher_is_better=False)[1][0]["call"] == WORSE
+    assert holm(point, draws, 99, higher_is_better=True)[1][0]["call"] == BETTER
+    assert holm(point, draws, 99, higher_is_better=False)[1][0]["call"] == WORSE
 
 
 def test_all_right_against_all_wrong_is_called_though_no_resample_varies():
     point, draws = accuracy([[1] * 40, [0] * 40, [1] * 40])
-    c, pairs = holm(point, draws, 40)
+    c, pairs = holm(point, draws, 39)
     by = {(p["a"], p["b"]): p for p in pairs}
     assert by[(0, 1)]["call"] == BETTER and by[(0, 1)]["se"] == 0 and by[(0, 1)]["t"] == math.inf
     assert by[(0, 1)]["low"] == by[(0, 1)]["high"] == 1.0
@@ -84,13 +90,13 @@ def test_all_right_against_all_wrong_is_called_though_no_resample_varies():
 def test_a_constant_nonzero_difference_is_called_even_between_imperfect_runs():
     # every item: run 0 reads 3 of 4 fields, run 1 reads 1 of 4 (the 75-point gap of the issue)
     point, draws = accuracy([[3] * 12, [1] * 12], fields=4)
-    _, pairs = holm(point, draws, 12)
+    _, pairs = holm(point, draws, 11)
     assert pairs[0]["call"] == BETTER and pairs[0]["diff"] == 0.5
 
 
 def test_one_item():
     point, draws = accuracy([[1], [0], [1]], resamples=500)
-    c, pairs = holm(point, draws, 1)
+    c, pairs = holm(point, draws, 0)
     assert calls(pairs) == {(0, 1): BETTER, (0, 2): TIE, (1, 2): WORSE}
     assert c is None or math.isinf(c)
 
@@ -100,9 +106,9 @@ def test_undefined_resamples_are_left_out():
     rng = np.random.default_rng(0)
     draws = est + 0.01 * rng.normal(size=(1000, 2))
     draws[::3] = np.nan
-    c, pairs = holm(est, draws, 100)
+    c, pairs = holm(est, draws, 99)
     assert c is not None and pairs[0]["call"] == BETTER
-    c, pairs = holm(est, draws[:1], 100)  # one usable resample: nothing to go on
+    c, pairs = holm(est, draws[:1], 99)  # one usable resample: nothing to go on
     assert c is None and pairs[0]["call"] == TIE
 
 

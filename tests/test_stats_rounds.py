@@ -55,7 +55,7 @@ def test_recomputing_the_current_round_gives_the_leaderboard_bit_for_bit(project
     pos = {r.id: k for k, r in enumerate(data.all_runs)}
     _, draws = headline_draws(data, st, [pos[r.id] for r in data.runs], 400)
     head = data.plugin.headline
-    rows, _, _ = per_run(draws.point[head], draws.draws[head], len(st.positions))
+    rows, _, _ = per_run(draws.point[head], draws.draws[head], len(st.positions), draws.df)
     board = doc["strata"][st.key]["metrics"][head]
     assert {r.id: row for r, row in zip(data.runs, rows)} == board
 

@@ -15,7 +15,7 @@ import numpy as np
 from .inputs import RunInfo, SuiteData
 from .quantiles import interval
 from .ratios import build_block, ratio_values, used_figures
-from .resample import CountMatrix, derive_seed
+from .resample import CountMatrix, derive_seed, widen
 
 
 def _common_items(data: SuiteData, a: RunInfo, b: RunInfo) -> list[int]:
@@ -42,13 +42,13 @@ def compare(data: SuiteData, current: RunInfo, earlier: RunInfo, resamples: int)
     w = CountMatrix(derive_seed(data.suite.name, "anchors", current.model, current.provider, earlier.round),
                     [len(items)], resamples)
     counts = w.full().astype(np.float64)
-    draws = ratio_values(counts @ block, 2, used, ratios, counts.sum(axis=1))
+    draws = ratio_values(widen(counts @ block, block.sum(axis=0), len(items)), 2, used, ratios, counts.sum(axis=1))
     out["resampling"] = w.record()
     for metric in ratios:
         now, before = (float(x) for x in point[metric][0])
         diff = draws[metric][:, 0] - draws[metric][:, 1]
         ok = ~np.isnan(diff)
-        low, high = (float(x) for x in interval(diff[ok])[:, 0]) if ok.any() else (None, None)
+        low, high = (float(x) for x in interval(diff[ok], len(items) - 1)[:, 0]) if ok.any() else (None, None)
         changed = low is not None and (low > 0 or high < 0)
         out["metrics"][metric] = {"current": now, "earlier": before, "difference": now - before,
                                   "low": low, "high": high, "changed": bool(changed)}

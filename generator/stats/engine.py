@@ -19,7 +19,7 @@ from .input_kinds import input_kinds
 from .inputs import SuiteData
 from .items import consistency, item_analysis
 from .operations import QUANTILE_RULE, operations, operations_calls
-from .pairwise import OVERLAP, holm, max_t, overlap_calls
+from .pairwise import MIN_CALL_DF, OVERLAP, TIE, TOO_SMALL, holm, max_t, min_detectable, overlap_calls
 from .ranks import compact_letters, rank_ranges
 from .resample import CHUNK, derive_seed
 from .rounds import round_history
@@ -42,20 +42,26 @@ def planned_rows(data: SuiteData, resamples: int) -> int:
 
 
 def _family(rule: str, metric: str, run_ids: list[str], point: np.ndarray, draws: np.ndarray,
-            lows: np.ndarray, highs: np.ndarray, n_items: int, hib: bool) -> dict:
+            lows: np.ndarray, highs: np.ndarray, n_items: int, hib: bool, df: int) -> dict:
     keep = [r for r in range(len(run_ids)) if not np.isnan(point[r])]
     ids = [run_ids[r] for r in keep]
     est = point[keep]
+    extra: dict = {}
     if rule == OVERLAP:
         c, pairs = None, overlap_calls(est, lows[keep], highs[keep], np.full(len(keep), n_items), hib)
-    elif rule == "max-t":  # the earlier single-step max-T, kept for comparison
-        c, pairs = max_t(est, draws[:, keep], hib)
     else:
-        c, pairs = holm(est, draws[:, keep], n_items, hib)
+        if rule == "max-t":  # the earlier single-step max-T, kept for comparison
+            c, pairs = max_t(est, draws[:, keep], hib)
+        else:
+            c, pairs = holm(est, draws[:, keep], df, hib)
+        extra = {"df": df, "mde": min_detectable(c, np.array([p["se"] for p in pairs]), df)}
+        if df < MIN_CALL_DF:  # too few items for the intervals and calls to hold: no call is made
+            pairs = [p | {"call": TIE} for p in pairs]
+            extra["too_small"] = TOO_SMALL
     order = sorted(range(len(keep)), key=lambda r: (-est[r] if hib else est[r], ids[r]))
     out_pairs = [p | {"a": ids[p["a"]], "b": ids[p["b"]]} for p in pairs]
     letters = compact_letters(order, pairs, len(keep))
-    return {"rule": rule, "c": c, "runs": ids, "order": [ids[r] for r in order], "pairs": out_pairs,
+    return extra | {"rule": rule, "c": c, "runs": ids, "order": [ids[r] for r in order], "pairs": out_pairs,
             "letters": {ids[r]: letters[r] for r in range(len(keep))},
             "rank_ranges": {ids[r]: list(rr) for r, rr in enumerate(rank_ranges(pairs, len(keep)))}}
 
@@ -85,12 +91,12 @@ def _stratum(data: SuiteData, st: Stratum, resamples: int, on_chunk) -> tuple[di
     metrics, pairwise = {}, {}
     for part in parts.values():
         for metric, point in part.point.items():
-            rows, lows, highs = per_run(point, part.draws[metric], n)
+            rows, lows, highs = per_run(point, part.draws[metric], n, part.df)
             metrics[metric] = dict(zip(run_ids, rows))
             if not declared.ranked(metric):  # a count with no better direction
                 continue
             pairwise[metric] = _family(suite.comparison, metric, run_ids, point, part.draws[metric], lows, highs, n,
-                                       declared.higher_is_better(metric))
+                                       declared.higher_is_better(metric), part.df)
     out |= {"metrics": metrics, "pairwise": pairwise, "resampling": {k: p.record for k, p in parts.items()}}
     return out, headline, run_ids
 
@@ -105,7 +111,7 @@ def _gaps(data: SuiteData, halves: dict[str, tuple[Draws, list[str]]]) -> dict:
     for run in sorted(set(pub_ids) & set(prv_ids)):
         a, b = pub_ids.index(run), prv_ids.index(run)
         out[run] = {"metric": metric} | gap(float(pub.point[metric][a]), float(prv.point[metric][b]),
-                                           pub.draws[metric][:, a], prv.draws[metric][:, b], hib)
+                                           pub.draws[metric][:, a], prv.draws[metric][:, b], hib, pub.df + prv.df)
     return out
 
 
@@ -121,7 +127,12 @@ def compute(data: SuiteData, resamples: int, on_chunk: Callable[[int], None] | N
     doc = {
         "format": FORMAT, "suite": suite.name, "suite_version": suite.version,
         "method": {"resamples": resamples, "confidence": 0.95, "unit": "item (a whole document, ledger or case)",
-                   "interval": "percentile, type-7 ('linear') quantiles of the resampled values",
+                   "interval": "expanded percentile: type-7 ('linear') quantiles of the resampled values at "
+                               "Phi(-t) and Phi(t), t the 0.975 quantile of Student's t with the stratum's "
+                               "degrees of freedom (items - groups resampled separately)",
+                   "small_sample_correction": "each resampled group's sums S_g^(b) are replaced by "
+                                              "S_g + sqrt(n_g / (n_g - 1)) (S_g^(b) - S_g)",
+                   "min_call_df": MIN_CALL_DF, "power_for_mde": 0.8,
                    "comparison": suite.comparison, "run_group": RUN_GROUP,
                    "replicates": data.plugin.replicates, "zero_denominator": ZERO_DENOMINATOR,
                    "latency_quantile": QUANTILE_RULE, "numpy": np.__version__, "chunk_rows": CHUNK,

@@ -44,7 +44,7 @@ def paired_difference(text: SuiteData, t: int, other: SuiteData, k: int, st: Str
     point, rows = draws.point[metric], draws.draws[metric]
     diff = rows[:, 1] - rows[:, 0]
     ok = ~np.isnan(diff)
-    low, high = (float(x) for x in interval(diff[ok])[:, 0]) if ok.any() else (None, None)
+    low, high = (float(x) for x in interval(diff[ok], draws.df)[:, 0]) if ok.any() else (None, None)
     return {"text_run": text.runs[t].id, "metric": metric, "text": float(point[0]), "other": float(point[1]),
             "difference": float(point[1] - point[0]), "low": low, "high": high, "items": int(len(st.positions)),
             "higher_is_better": text.declared.higher_is_better(metric)}

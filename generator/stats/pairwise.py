@@ -2,9 +2,10 @@
 
 "holm" (the default): Holm's step-down correction on studentized paired differences. For runs i < j:
 d = theta_i - theta_j on the full data; D^(b) the same difference in resample b (one W for every run,
-so the difference is paired); se = SD of D^(b) (ddof 1) times sqrt(N / (N - 1)) for N items; t = |d| / se.
-The m pairs are taken in decreasing t; the k-th (k = 1..m) is called while t > c_k, the quantile
-1 - 0.05 / (2 (m - k + 1)) of Student's t with N - 1 degrees of freedom, and the first pair that fails
+so the difference is paired; the resampled sums already carry the small-sample correction, see
+estimates.py); se = SD of D^(b) (ddof 1); t = |d| / se. The m pairs are taken in decreasing t; the
+k-th (k = 1..m) is called while t > c_k, the quantile 1 - 0.05 / (2 (m - k + 1)) of Student's t with
+df degrees of freedom (N - G: the items less the groups resampled separately), and the first pair that fails
 ends the calls. A pair whose D^(b) is the same in every resample (zero spread) has t = infinity when
 that difference is nonzero (and d has its sign), else t = 0. Each pair carries the critical value it
 was judged by (its step's c_k if called, else the c_k of the first step that failed) and the interval
@@ -21,8 +22,6 @@ fewer than 10 cases on either side is a tie.
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 from scipy.stats import t as student_t
@@ -105,7 +104,7 @@ def _paired_spread(estimates: np.ndarray, thetas: np.ndarray) -> tuple[np.ndarra
     return d, np.where(flat, 0.0, sd), np.where(flat, same, np.nan)
 
 
-def holm(estimates: np.ndarray, thetas: np.ndarray, n_items: int, higher_is_better: bool = True,
+def holm(estimates: np.ndarray, thetas: np.ndarray, df: int, higher_is_better: bool = True,
          level: float = 0.95) -> tuple[float | None, list[dict]]:
     """(c of the first step, pairs) by Holm's step-down on studentized paired differences (module notes).
 
@@ -119,14 +118,14 @@ def holm(estimates: np.ndarray, thetas: np.ndarray, n_items: int, higher_is_bett
         return None, [{"a": a, "b": b, "diff": float(estimates[a] - estimates[b]), "se": None, "t": None, "c": None,
                        "low": None, "high": None, "call": TIE} for a, b in zip(ii.tolist(), jj.tolist())]
     d, sd, constant = _paired_spread(estimates, thetas)
-    se = sd * (math.sqrt(n_items / (n_items - 1)) if n_items > 1 else 1.0)
+    se = sd
     t = np.zeros(m)
     np.divide(np.abs(d), se, out=t, where=se > 0)
     zero = se == 0  # the difference is the same in every resample
     t[zero & (d * np.nan_to_num(constant) > 0)] = np.inf  # called whatever the critical value
     alpha = 1 - level
     steps = np.arange(m)
-    crit = (student_t.isf(alpha / (2 * (m - steps)), n_items - 1) if n_items > 1 else np.full(m, np.inf))
+    crit = student_t.isf(alpha / (2 * (m - steps)), df) if df > 0 else np.full(m, np.inf)
     order = sorted(range(m), key=lambda k: (-t[k], k))
     c_pair = np.empty(m)
     stop = None
@@ -145,6 +144,26 @@ def holm(estimates: np.ndarray, thetas: np.ndarray, n_items: int, higher_is_bett
         pairs.append({"a": a, "b": b, "diff": float(d[k]), "se": float(se[k]), "t": float(t[k]),
                       "c": float(c_pair[k]), "low": low, "high": high, "call": call})
     return float(crit[0]), pairs
+
+
+POWER = 0.8
+# Fewer degrees of freedom (items less groups resampled separately) than this and a family is too small
+# for its intervals and calls to be trusted: no call is made. Derived from bench/stats_coverage.py (see
+# the statistics page): the smallest design at which every interval's coverage stayed within 94-96%.
+MIN_CALL_DF = 17
+TOO_SMALL = (f"too small to call: fewer than {MIN_CALL_DF} degrees of freedom (items less groups resampled "
+             "separately), where the simulation shows the intervals no longer hold their 95%")
+
+
+def min_detectable(c: float | None, se: np.ndarray, df: int, power: float = POWER) -> float | None:
+    """The smallest true difference a pair of the family is called at with 80% power: (c + t_0.8) x se, with c
+    the critical value of Holm's first step (a lone better run is judged there), t_0.8 the 80% quantile of
+    Student's t with df degrees of freedom and se the median standard error of the family's pairs. None
+    when no pair has a standard error."""
+    se = np.asarray([x for x in se if x is not None and x > 0], dtype=np.float64)
+    if c is None or not se.size or df < 1:
+        return None
+    return float((c + student_t.ppf(power, df)) * np.median(se))
 
 
 def overlap_calls(estimates: np.ndarray, lows: np.ndarray, highs: np.ndarray, cases: np.ndarray,

@@ -1,7 +1,7 @@
 """The two quantile rules of the engine, each implemented once.
 
-- `linear`: Hyndman and Fan type 7 (numpy and scipy "linear"), for bootstrap percentile intervals and
-  the max-T critical value. It is written out here (interpolated as (1 - g) * y[j] + g * y[j + 1], the
+- `linear`: Hyndman and Fan type 7 (numpy and scipy "linear"), for bootstrap percentile intervals (at
+  the levels of `interval_probs`) and the max-T critical value. It is written out here (interpolated as (1 - g) * y[j] + g * y[j + 1], the
   way scipy.stats.quantile does) so that results do not change with a library's version.
 - `nearest_rank`: the smallest observed value with at least p% of the values at or below it (numpy
   "inverted_cdf"), for latency percentiles: always a latency that was measured.
@@ -10,6 +10,8 @@
 from __future__ import annotations
 
 import numpy as np
+from scipy.stats import norm
+from scipy.stats import t as student_t
 
 CONFIDENCE = 0.95
 ALPHA = (1 - CONFIDENCE) / 2  # computed as scipy.stats.bootstrap does: 0.025000000000000022
@@ -39,9 +41,22 @@ def linear(values: np.ndarray, probs: np.ndarray | float) -> np.ndarray:
     return out[0] if np.ndim(probs) == 0 else out
 
 
-def interval(values: np.ndarray) -> np.ndarray:
-    """95% percentile intervals of each column: shape (2, columns)."""
-    return linear(values, INTERVAL_PROBS)
+def interval_probs(df: int | None = None) -> np.ndarray:
+    """The two quantile levels of the 95% interval: 0.025 and 0.975 (df None: the plain percentile
+    interval, as scipy.stats.bootstrap), or, with df degrees of freedom, the expanded percentile interval
+    (Hesterberg): Phi(-t) and Phi(t) for t the 0.975 quantile of Student's t with df degrees of freedom,
+    so that a normal bootstrap distribution gives estimate +/- t x se rather than +/- 1.96 x se."""
+    if df is None:
+        return INTERVAL_PROBS
+    if df < 1:
+        return np.asarray([0.0, 1.0])
+    t = float(student_t.isf(ALPHA, df))
+    return np.asarray([float(norm.sf(t)), float(norm.cdf(t))])
+
+
+def interval(values: np.ndarray, df: int | None = None) -> np.ndarray:
+    """95% percentile intervals of each column: shape (2, columns); expanded for df degrees of freedom."""
+    return linear(values, interval_probs(df))
 
 
 def nearest_rank(values: list[float] | np.ndarray, percent: int) -> float | None:

@@ -3,7 +3,10 @@
 Every metric is sum(numerator) / sum(denominator) over the items of a resample, where the denominator
 "items" is the number of items. A ratio whose denominator is 0 has no value (NaN here, null in the
 stats file): on the full data the metric has no estimate; in a resample that resample is left out of
-the metric's interval and counted.
+the metric's interval and counted. Resampled sums are corrected for the small-sample bias of the
+bootstrap (resample.widen), which can carry a denominator drawn as 0, or very small, below 0: a
+denominator that is not above 0 has no value either (sums of figures are never negative, so on the
+full data this is the same rule).
 """
 
 from __future__ import annotations
@@ -90,8 +93,35 @@ def ratio_values(sums: np.ndarray, runs: int, used: Sequence[str], ratios: Spec,
             continue
         bottom = items if _is_items(den) else linear(den)
         value = np.full(top.shape, np.nan)
-        np.divide(top, bottom, out=value, where=bottom != 0)
+        np.divide(top, bottom, out=value, where=bottom > 0)
         out[metric] = value
+    return out
+
+
+def shares(block: np.ndarray, runs: int, used: Sequence[str], ratios: Spec, scale: float) -> dict[str, np.ndarray]:
+    """Per ratio metric, which runs (runs,) it is a share for on these items (block: items x runs*len(used)):
+    no negative numerator or denominator and no numerator above its denominator, so it lies in [0, 1]."""
+    out = {}
+    for metric, (num, den) in ratios.items():
+        if den is None:
+            continue
+        tops = ratio_values(block, runs, used, {metric: (num, None)}, 1.0)[metric]
+        bottoms = (np.full(tops.shape, float(scale)) if _is_items(den)
+                   else ratio_values(block, runs, used, {metric: (den, None)}, 1.0)[metric])
+        out[metric] = ((tops >= 0) & (tops <= bottoms)).all(axis=0)
+    return out
+
+
+def clip_to_items(values: dict[str, np.ndarray], block: np.ndarray, runs: int, used: Sequence[str],
+                  ratios: Spec, scale: float) -> dict[str, np.ndarray]:
+    """Keep resampled ratios (rows x runs) that are shares (see `shares`) within [0, 1]. The small-sample
+    correction widens sums, which in a resample of very few items can carry a share past its range (an
+    accuracy above 1); a metric with another range is left alone. Clipping is monotone, so an interval's
+    ends are those of the unclipped values brought into the range, and its coverage does not change."""
+    out = dict(values)
+    for metric, ok in shares(block, runs, used, ratios, scale).items():
+        if metric in values:
+            out[metric] = np.where(ok, np.clip(values[metric], 0.0, 1.0), values[metric])  # NaN stays NaN
     return out
 
 

@@ -14,6 +14,7 @@ for one group, W row by row whatever the chunk size.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
@@ -89,6 +90,21 @@ def resample_sums(w: CountMatrix, blocks: Sequence[np.ndarray],
         if on_chunk:
             on_chunk(rows)
     return out
+
+
+def widen(sums: np.ndarray, full: np.ndarray, n: int) -> np.ndarray:
+    """The small-sample variance correction of the bootstrap, on one group's resampled sums (B x K).
+
+    Resampling n items with replacement spreads a sum by a factor sqrt((n - 1) / n) too little (its
+    variance is the plug-in variance, which divides by n, not n - 1). Each resampled sum is moved away
+    from the full-data sum `full` (K,) by sqrt(n / (n - 1)): S + sqrt(n / (n - 1)) (S^(b) - S). Every
+    metric of the engine is a function of per-group sums, so its resampled values then vary as a
+    sample's would. A group of one item has no spread to correct and is returned as it is.
+    Deterministic: elementwise, the same inputs give the same values bit for bit.
+    """
+    if n < 2:
+        return sums
+    return full + math.sqrt(n / (n - 1)) * (sums - full)
 
 
 def _distinct_columns(block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -65,7 +65,7 @@ def round_history(data: SuiteData, leaderboard: dict, resamples: int) -> dict:
     rows: dict[str, dict] = {}
     if earlier:
         _, draws = headline_draws(data, st, [pos[r.id] for r in earlier], resamples)
-        found, _, _ = per_run(draws.point[head], draws.draws[head], len(st.positions))
+        found, _, _ = per_run(draws.point[head], draws.draws[head], len(st.positions), draws.df)
         rows = dict(zip((r.id for r in earlier), found))
     board = leaderboard.get(st.key, {}).get("metrics", {}).get(head, {})
     groups = []

@@ -61,7 +61,7 @@ def source_gaps(data: SuiteData, resamples: int, on_chunk=None) -> dict:
         for run in sorted(set(r_ids) & set(g_ids)):
             a, b = r_ids.index(run), g_ids.index(run)
             row = gap(float(r_draws.point[metric][a]), float(g_draws.point[metric][b]),
-                      r_draws.draws[metric][:, a], g_draws.draws[metric][:, b], hib)
+                      r_draws.draws[metric][:, a], g_draws.draws[metric][:, b], hib, r_draws.df + g_draws.df)
             differs = row["low"] is not None and (row["low"] > 0 or row["high"] < 0)
             runs[run] = {"real": row["public"], "generated": row["private"], "estimate": row["estimate"],
                          "low": row["low"], "high": row["high"], "differs": bool(differs)}
