@@ -62,7 +62,7 @@ def _rabench() -> Shape:
 
 
 def _ledgershield() -> Shape:
-    case = next(c for c in _vectors("ledgershield")["cases"] if c["id"] == "CASE-A-001:careful")
+    case = next(c for c in _vectors("ledgershield")["cases"] if c["id"] == "TLY-A-001:careful")
     episode = json.loads(case["record"]["response"]["choices"][0]["message"]["content"])
     final = episode["final_submission"]
     episode["final_submission"] = {"@extra@": 0, **{k: ("@number@" if k == "confidence" else v) for k, v in final.items()}}

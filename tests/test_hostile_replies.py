@@ -54,7 +54,7 @@ def _vector_content(suite: str, case_id: str) -> tuple[str, str]:
 @needs_node
 def test_ledgershield_twenty_digit_exponents_and_an_out_of_range_confidence_are_scored(tmp_path):
     root = _suite_copy(tmp_path, "ledgershield", "curated.public.jsonl")
-    item, content = _vector_content("ledgershield", "CASE-A-001:careful")
+    item, content = _vector_content("ledgershield", "TLY-A-001:careful")
     assert '"confidence": 0.95' in content
     unread = content.replace('{"case_id"', '{"zz": ' + EXP20 + ', "case_id"', 1)
     confidence = content.replace('"confidence": 0.95', '"confidence": ' + EXP20)
@@ -143,28 +143,31 @@ def test_a_failure_of_scorer_b_has_its_own_exit_status_and_names_run_file_and_li
     assert "Node.js is missing" not in said
 
 
-def test_a_huge_bounding_box_number_is_decided_fast_and_as_the_exact_rule_decides():
-    """LedgerShield's bbox overlap (section 4): scorer A clamps a coordinate far outside the gold box
-    before making integers of it; the decision is the exact rule's (checked on 20,000 random boxes), and a
-    coordinate of 1e999999 no longer costs a minute."""
-    import random
+def test_a_huge_bounding_box_number_is_decided_fast_and_by_the_bounded_rule():
+    """LedgerShield's evidence IoU (rule page, section 4): a coordinate counts when it is 0 or has at most
+    30 significant digits with its first at 10^-9..10^9; otherwise the array is not a box (IoU 0). So a
+    coordinate of 1e999999 (or a tiny 1e-999999) never becomes a rational of a million digits."""
     import time
     from decimal import Decimal
+    from fractions import Fraction
 
-    from generator.suites.ledgershield.grading import _box, box_overlaps, target_score
+    from generator.suites.ledgershield.grading import box_coordinate, box_iou, target_score
 
-    rng = random.Random(7)
-    for _ in range(20_000):
-        gold = tuple(sorted(rng.sample(range(0, 60), 2)) + sorted(rng.sample(range(0, 60), 2)))
-        gold = (gold[0], gold[2], gold[1], gold[3])
-        scale = rng.choice([10, 100, 10_000, 10**9])
-        got = [Decimal(rng.randint(-scale, scale)) for _ in range(4)]
-        assert box_overlaps(_box(got), gold) == box_overlaps(_box(got, gold), gold), (got, gold)  # type: ignore[arg-type]
+    assert box_coordinate(Decimal("0")) == 0 and box_coordinate(Decimal("1e9")) == 10**9
+    assert box_coordinate(Decimal("9.99e9")) == Fraction(999, 100) * 10**9
+    assert box_coordinate(Decimal("1e10")) is None and box_coordinate(Decimal("1e-10")) is None
+    assert box_coordinate(Decimal("1e-9")) == Fraction(1, 10**9)
+    assert box_coordinate(Decimal("1." + "0" * 28 + "1")) is not None  # 30 significant digits
+    assert box_coordinate(Decimal("1." + "0" * 29 + "1")) is None  # 31
+    assert box_coordinate(Decimal("12.5000000000000000000000000000000000")) == Fraction(25, 2)  # trailing zeros
+    assert box_coordinate(10**10) is None and box_coordinate(True) is None
+    assert box_iou([0, 0, 10, 10], [5, 0, 15, 10]) == Fraction(50, 150)
     target = {"doc_id": "d", "page": 1, "token_ids": [], "bbox": [10, 10, 20, 20]}
     start = time.monotonic()
-    for bbox in (["0", "0", "1e999999", "1e999999"], ["10", "10", "20", "1e999999"], ["-1e999999", "9", "20", "20"]):
-        assert target_score({"doc_id": "d", "page": 1, "bbox": [Decimal(x) for x in bbox]}, target) == 0
-    assert target_score({"doc_id": "d", "page": 1, "bbox": [Decimal(x) for x in ("9", "9", "20", "20")]}, target) == 0.5
+    for bbox in (["0", "0", "1e999999", "1e999999"], ["10", "10", "20", "1e999999"], ["-1e999999", "9", "20", "20"],
+                 ["10", "10", "20", "1.2345e-999999"]):
+        # doc_id and page right (35 + 15 hundredths), no box, no tokens
+        assert target_score({"doc_id": "d", "page": 1, "bbox": [Decimal(x) for x in bbox]}, target) == Fraction(1, 2)
     assert time.monotonic() - start < 5
 
 

@@ -173,7 +173,7 @@ def read_cases(path: Path) -> list[dict]:
         value = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise CasesError(f"{path}: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, ValueError) as exc:
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise CasesError(f"{path}: not LedgerShield's cases.json shape: not one JSON document ({exc})") from None
     if isinstance(value, dict) and isinstance(value.get("cases"), list):
         value = value["cases"]

@@ -35,7 +35,7 @@ def _lines(data: bytes) -> list[tuple[int, object]] | None:
         if raw.strip():
             try:
                 out.append((number, json.loads(raw.decode("utf-8"))))
-            except (UnicodeDecodeError, ValueError):
+            except (UnicodeDecodeError, ValueError, RecursionError):
                 return None
     return out
 
@@ -52,7 +52,7 @@ def claims(files: list[Path]) -> bool:
         first = next((x for x in head.split(b"\n") if x.strip()), b"")
         try:
             value = json.loads(first.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+        except (UnicodeDecodeError, ValueError, RecursionError):
             continue
         if isinstance(value, dict) and "custom_id" in value:
             return False
@@ -87,7 +87,7 @@ def read_episodes(path: Path, accepted: tuple[str, ...]) -> list[tuple[dict, str
         raise BatchImportError([f"{path}: larger than {MAX_FILE_BYTES // 2**20} MB: {SHAPE}"])
     try:
         whole = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         lines = _lines(data)
         if not lines or not all(isinstance(v, dict) and "action_trace" in v for _n, v in lines):
             raise BatchImportError([f"{path}: {SHAPE} ({exc})"]) from None
