@@ -1,0 +1,94 @@
+"""What a reader sees on the whole example site (every suite), in Debian's chromium: the home page's
+first screen holds every suite's leader group and the date of the last update at 390 and 1400 px, the
+leader marks match the pairwise calls, and headline tables show their score with its interval inside
+the viewport on a phone."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from generator.render.pages.summary import leader_group
+from tests.site_browser import Watched, chromium
+from tests.site_support import full_example_site, missing_browser
+
+browser_only = pytest.mark.skipif(missing_browser() is not None, reason=missing_browser() or "")
+SCREENS = ((390, 844), (1400, 900))  # a phone and a laptop: the first screen, without scrolling
+
+
+def test_leader_group_is_marked_by_the_calls_not_the_point_estimate():
+    fam = {"order": ["a", "b", "c", "d"],
+           "pairs": [{"a": "a", "b": "b", "call": "can't tell apart"},
+                     {"a": "a", "b": "c", "call": "better"},
+                     {"a": "d", "b": "b", "call": "can't tell apart"},
+                     {"a": "d", "b": "a", "call": "can't tell apart"},
+                     {"a": "c", "b": "d", "call": "can't tell apart"},
+                     {"a": "b", "b": "d", "call": "can't tell apart"}]}
+    assert leader_group(fam) == ["a", "b", "d"]  # b and d trail a on the point estimate but are not beaten
+    fam["pairs"].append({"a": "d", "b": "b", "call": "worse"})  # read from d: b is called better than d
+    assert leader_group(fam) == ["a", "b"]
+    assert leader_group({"order": [], "pairs": []}) == []
+
+
+@pytest.fixture(scope="module")
+def site():
+    return full_example_site()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+def _stats(site) -> dict[str, dict]:
+    return {p.parent.name: json.loads(p.read_text(encoding="utf-8"))
+            for p in sorted((site / "downloads").glob("*/stats.json"))}
+
+
+@browser_only
+@pytest.mark.parametrize("width,height", SCREENS)
+def test_home_first_screen_holds_every_suites_leaders(browser, site, width, height):
+    stats = _stats(site)
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    w = Watched(ctx, site).open("index.html")
+    boxes = w.page.eval_on_selector_all("#leaders li, #last-update", """es => es.map(e => {
+        const r = e.getBoundingClientRect();
+        return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, text: e.textContent};
+    })""")
+    assert len(boxes) == len(stats) + 1, boxes
+    for b in boxes:
+        assert 0 <= b["top"] and b["bottom"] <= height and 0 <= b["left"] and b["right"] <= width, (width, b)
+    assert "Last updated 20" in boxes[0]["text"]
+    top = w.page.eval_on_selector("#summary-matrix", "t => t.getBoundingClientRect().top")
+    assert top < height  # the matrix starts on the first screen
+    assert w.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 1
+    assert w.errors == [] and w.outside() == []
+    ctx.close()
+
+
+@browser_only
+def test_matrix_marks_the_leader_group_from_the_calls(browser, site):
+    stats = _stats(site)
+    ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+    w = Watched(ctx, site).open("index.html")
+    heads = w.page.eval_on_selector_all("#summary-matrix thead th a", "as => as.map(a => a.getAttribute('href'))")
+    suites = [h.split("/")[1] for h in heads]
+    rows = w.page.eval_on_selector_all("#summary-matrix tbody tr", """rs => rs.map(r => ({
+        model: r.cells[0].querySelector('a').textContent, label: r.cells[0].textContent,
+        lead: Array.from(r.cells).slice(1).map(c => c.classList.contains('lead')),
+        text: Array.from(r.cells).slice(1).map(c => c.textContent)}))""")
+    for k, name in enumerate(suites):
+        s = stats[name]
+        key = s["headline"]["stratum"] if s["headline"]["stratum"] in s["strata"] else "all"
+        leaders = {s["runs"][r]["model"] for r in leader_group(s["strata"][key]["pairwise"][s["headline"]["metric"]])}
+        marked = {r["model"] for r in rows if r["lead"][k]}
+        assert marked == leaders, (name, marked, leaders)
+        for r in rows:
+            if r["lead"][k] or r["text"][k] != "\u2013":
+                assert "[" in r["text"][k], (name, r)  # a score always with its interval
+    simulated = {i["model"] for s in stats.values() for i in s["runs"].values() if i["simulated"]}
+    for r in rows:
+        assert ("(simulated)" in r["label"]) == (r["model"] in simulated), r
+    ctx.close()
