@@ -92,3 +92,49 @@ def test_matrix_marks_the_leader_group_from_the_calls(browser, site):
     for r in rows:
         assert ("(simulated)" in r["label"]) == (r["model"] in simulated), r
     ctx.close()
+
+
+LEADERBOARDS = """() => Array.from(document.querySelectorAll('table.sortable'))
+  .filter(t => /^headline-|-headline$/.test(t.id) && t.tBodies[0].rows.length).map(t => {
+    const heads = Array.from(t.tHead.rows[0].cells);
+    const k = heads.findIndex(th => th.classList.contains('num') && !/Rank/.test(th.textContent)
+                                    && getComputedStyle(th).display !== 'none');
+    const m = heads.findIndex(th => th.textContent.startsWith('Model'));
+    const wrap = t.closest('.table-wrap').getBoundingClientRect();
+    return {id: t.id, rows: Array.from(t.tBodies[0].rows).map(r => {
+      const b = r.cells[k].getBoundingClientRect();
+      return {left: b.left, right: b.right, wrap: wrap.right, text: r.cells[k].textContent,
+              overflows: r.cells[k].scrollWidth > r.cells[k].clientWidth + 1,
+              name: r.cells[m].innerText.trim()};
+    })};
+  })"""
+
+
+def _phone_pages(site) -> list[str]:
+    out = ["index.html"]
+    for suite in sorted(p for p in (site / "suites").iterdir() if p.is_dir()):
+        out.append(f"suites/{suite.name}/index.html")
+        out += [p.relative_to(site).as_posix() for p in sorted((suite / "strata").glob("*.html"))[:1]]
+    return out
+
+
+@browser_only
+def test_phone_leaderboards_show_the_score_and_tell_rows_apart(browser, site):
+    """At 390 px the score with its whole interval is inside the viewport and inside its table's scroll box
+    in every headline leaderboard, and no two rows read the same."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    seen = 0
+    for path in _phone_pages(site):
+        w = Watched(ctx, site).open(path)
+        for table in w.page.evaluate(LEADERBOARDS):
+            seen += 1
+            for r in table["rows"]:
+                where = (path, table["id"], r)
+                assert "[" in r["text"] or r["text"] == "\u2013", where
+                assert 0 <= r["left"] and r["right"] <= min(390, r["wrap"]) + 0.5 and not r["overflows"], where
+            names = [r["name"] for r in table["rows"]]
+            assert len(set(names)) == len(names), (path, table["id"], names)
+        assert w.errors == []
+        w.page.close()
+    assert seen >= 11  # home (5 suites), each suite page and one stratum page per suite
+    ctx.close()

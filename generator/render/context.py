@@ -28,6 +28,7 @@ class Cell:
     title: str | None = None
     cls: str = ""
     export: tuple[tuple[str, object], ...] = ()  # (suffix, value) for CSV/JSON; () exports the text
+    sub: str = ""  # shown after the text on a phone only, where the columns that tell rows apart give way
 
     def exported(self, key: str) -> list[tuple[str, object]]:
         if not self.export:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..context import Cell, Column, Table, interval, slug, text
+from ..context import Cell, Column, Table, interval, shown, slug, text
 from ..gather import SuiteView
 
 CALL_TEXT = {"better": "better", "worse": "worse", "can't tell apart": "can't tell"}
@@ -53,11 +53,25 @@ def stratum_title(key: str) -> str:
 
 
 def run_cells(sd: SuiteView, run_id: str) -> list[Cell]:
+    """Model, provider and hosting of a run. When another run of the suite shares the model, the model
+    cell also carries the provider (or the run id), shown on a phone where the provider column gives way."""
     info = sd.stats["runs"][run_id]
     sim = " (simulated)" if info["simulated"] else ""
-    return [text(info["model"] + sim, href=model_path(info["model"]), sort=info["model"]),
+    return [text(info["model"] + sim, href=model_path(info["model"]), sort=info["model"], sub=_telling(sd, run_id)),
             text(info["provider"], href=provider_path(info["provider"])),
             text(info["hosting"])]
+
+
+def _telling(sd: SuiteView, run_id: str) -> str:
+    """What tells the run apart from the suite's other runs of the same model ("" when none shares it)."""
+    runs = {**sd.stats.get("incomplete_runs", {}), **sd.stats["runs"]}
+    info = runs.get(run_id) or sd.stats["runs"][run_id]
+    same = [i for r, i in runs.items() if r != run_id and i["model"] == info["model"]]
+    if not same:
+        return ""
+    if any(i["provider"] == info["provider"] for i in same):
+        return shown(f"on {info['provider']}, run {run_id}")
+    return shown(f"on {info['provider']}")
 
 
 RUN_COLUMNS = [Column("model", "Model", priority="key"), Column("provider", "Provider", priority="low"),

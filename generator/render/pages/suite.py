@@ -115,7 +115,7 @@ def filter_views(sd: SuiteView, facts: dict | None, page_path: str) -> dict:
                 lo, hi = (e["estimate"] if e.get(k) is None else e[k] for k in ("low", "high"))
                 point = [plain(names[run]), e["estimate"] * scale, lo * scale, hi * scale]
             rows.append({"hosting": sd.stats["runs"][run]["hosting"], "point": point,
-                         "cells": [[c.text, c.sort, relative(c.href, page_path) if c.href else None, c.cls]
+                         "cells": [[c.text, c.sort, relative(c.href, page_path) if c.href else None, c.cls, c.sub]
                                    for c in row]})
         title = stratum_title(key)
         views.append({"key": key, "title": title, "dimension": st.get("dimension") or "all",
