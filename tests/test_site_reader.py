@@ -138,3 +138,63 @@ def test_phone_leaderboards_show_the_score_and_tell_rows_apart(browser, site):
         w.page.close()
     assert seen >= 11  # home (5 suites), each suite page and one stratum page per suite
     ctx.close()
+
+
+@browser_only
+def test_no_page_scrolls_sideways_on_a_phone(browser, site):
+    """Every page but the item and episode pages (one of each is in test_site_views) at 390 px: rule pages'
+    markdown tables scroll in a box of their own."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    wide = []
+    paths = [p for p in sorted(site.rglob("*.html")) if not {"items", "episodes"} & set(p.relative_to(site).parts)]
+    for path in paths:
+        page.goto(path.as_uri())
+        over = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        if over > 1:
+            wide.append((path.relative_to(site).as_posix(), over))
+    assert len(paths) > 100 and wide == [], wide
+    ctx.close()
+
+
+CHART = """f => { const svg = f.querySelector('.main-svg').getBoundingClientRect();
+    const legend = f.querySelector('.legend'); if (!legend) return null;
+    const l = legend.getBoundingClientRect();
+    return {id: f.querySelector('.plot').id, entries: f.querySelectorAll('.legend .traces').length,
+            traces: f.querySelector('.plot').data.length,
+            inside: l.left >= svg.left - 1 && l.right <= svg.right + 1 && l.bottom <= svg.bottom + 1}; }"""
+
+
+@browser_only
+@pytest.mark.parametrize("width", [1400, 390])
+def test_chart_legends_are_not_cut(browser, site, width):
+    """Every entry of the cost and latency charts' legends is drawn inside the chart."""
+    ctx = browser.new_context(viewport={"width": width, "height": 900})
+    pages = [f"suites/{p.name}/index.html" for p in sorted((site / "suites").iterdir()) if p.is_dir()]
+    pages.append("models/acme-lynx-1.html")
+    checked = 0
+    for path in pages:
+        w = Watched(ctx, site).open(path)
+        figs = w.page.locator("figure.chart:has(.plot[id^='tradeoff-'])")
+        for k in range(figs.count()):
+            figs.nth(k).locator(".main-svg").first.wait_for(state="attached", timeout=10000)
+            info = figs.nth(k).evaluate(CHART)
+            assert info and info["inside"] and info["entries"] == info["traces"], (path, width, info)
+            checked += 1
+        w.page.close()
+    assert checked >= 4
+    ctx.close()
+
+
+@browser_only
+def test_model_pages_runs_tables_are_not_clipped(browser, site):
+    """At 1400 px a model page's runs table fits its box (au-bas' long metric names used to push it past)."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = ctx.new_page()
+    for path in sorted((site / "models").glob("*.html")):
+        page.goto(path.as_uri())
+        clipped = page.evaluate("""() => Array.from(document.querySelectorAll('main .table-wrap'))
+            .filter(w => /^runs-/.test(w.querySelector('table').id) && w.scrollWidth > w.clientWidth + 1)
+            .map(w => [w.querySelector('table').id, w.scrollWidth, w.clientWidth])""")
+        assert clipped == [], (path.name, clipped)
+    ctx.close()
