@@ -198,3 +198,41 @@ def test_model_pages_runs_tables_are_not_clipped(browser, site):
             .map(w => [w.querySelector('table').id, w.scrollWidth, w.clientWidth])""")
         assert clipped == [], (path.name, clipped)
     ctx.close()
+
+
+def _text(path) -> str:
+    """A page's visible text, roughly: no data blocks, no tags, no attributes."""
+    import html
+    import re
+
+    page = re.sub(r"<script\b.*?</script>", " ", path.read_text(encoding="utf-8"), flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", page))
+
+
+def test_numbers_a_reader_can_read(site):
+    import csv
+    import re
+
+    rabench = _text(site / "suites" / "ra-bench" / "index.html")
+    assert not re.search(r"\d(\.\d+)?e[+-]\d", rabench)  # was 3.16e+03 and 7e-05 in the findings table
+    assert "0.0% [0.0, 0.7] (n=544)" in rabench  # was "0 [0, 0.701] (n=544)"
+    episodes = sorted((site / "suites" / "ledgershield" / "episodes").glob("*.html"))
+    texts = [_text(p) for p in episodes]
+    assert not any("millionths" in t for t in texts) and any("% of the score" in t for t in texts)
+    lumen = _text(site / "models" / "lumen-2.html")
+    assert re.search(r"USD \d+\.\d+", lumen)  # a cost always with its currency
+    header = next(csv.reader((site / "downloads" / "ra-bench" / "reports" / "findings.csv").open(encoding="utf-8")))
+    assert header[:4] == ["ours", "ours_id", "baseline", "baseline_id"] and not any(re.fullmatch(r"c\d+", h)
+                                                                                      for h in header)
+    findings = (site / "suites" / "ra-bench" / "index.html").read_text(encoding="utf-8").split('id="report-findings"')[1]
+    assert "<bdi>heron-open-8b (simulated)</bdi>" in findings.split("</table>")[0]  # by model, as on leaderboards
+    stats = _stats(site)
+    for name, s in stats.items():
+        page = (site / "suites" / name / "index.html").read_text(encoding="utf-8")
+        metrics = page.split('id="headline-stratum-metrics"')[1].split("</thead>")[0]
+        headings = re.findall(r'data-type="number">([^<]*)</button>', metrics)
+        assert headings, name
+        for h in headings:
+            assert not h.endswith("(%)") or "mean)" not in h, (name, h)  # counts and means are not percentages
+    aubas = (site / "suites" / "au-bas" / "index.html").read_text(encoding="utf-8")
+    assert ">Pairs flagged (mean)</button>" in aubas

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from ...numbers import with_unit
 from ..context import Cell, Column, Table, interval, shown, slug, text
 from ..gather import SuiteView
 
@@ -15,9 +16,24 @@ def metric_label(sd: SuiteView, metric: str) -> str:
     return sd.declared.label(metric)
 
 
+def metric_heading(sd: SuiteView, metric: str) -> str:
+    """The metric's label with the unit it declares, if any: "(%)" only for a percentage."""
+    unit = metric_scale(sd, metric)[1]
+    return metric_label(sd, metric) + (f" ({unit})" if unit else "")
+
+
 def metric_scale(sd: SuiteView, metric: str) -> tuple[float, str]:
     """(scale, unit) for display, as the metric declares."""
     return sd.declared.scale(metric)
+
+
+def cost_cell(ops: dict) -> Cell:
+    """A run's cost per 1,000 documents with its currency ("USD 0.955"); "self-hosted" or "–" without one."""
+    cost = ops.get("cost_per_1000_documents")
+    if not cost:
+        return text("self-hosted" if ops.get("self_hosted") else "\u2013", sort="", export=(("", None),))
+    return Cell(with_unit(float(cost), ops.get("currency") or ""), repr(float(cost)), cls="num",
+                export=(("", cost), ("currency", ops.get("currency"))))
 
 
 def metric_order(sd: SuiteView) -> list[str]:
@@ -122,7 +138,7 @@ def leaderboard(sd: SuiteView, key: str, metric: str, table_id: str, export: str
     scale, unit = metric_scale(sd, metric)
     table = Table(table_id, f"{metric_label(sd, metric)}, {stratum_title(key)}: estimate and 95% interval",
                   [Column("rank", "Rank range", True), Column("letters", "Letters", help=LETTERS_HELP), *RUN_COLUMNS,
-                   Column(metric, f"{metric_label(sd, metric)}{' (' + unit + ')' if unit else ''}", True),
+                   Column(metric, metric_heading(sd, metric), True),
                    *fact_columns(facts)],
                   export=export)
     for run in ranked_runs(sd, st, metric):
@@ -142,8 +158,7 @@ def metrics_table(sd: SuiteView, key: str, table_id: str, export: str | None) ->
     st = sd.stats["strata"][key]
     head = metric_order(sd)
     table = Table(table_id, f"Every metric, {stratum_title(key)} ({st['items']} items): estimate and 95% interval",
-                  [*RUN_COLUMNS] + [Column(m, metric_label(sd, m) + (" (%)" if metric_scale(sd, m)[1] else ""),
-                                           True) for m in head], export=export)
+                  [*RUN_COLUMNS] + [Column(m, metric_heading(sd, m), True) for m in head], export=export)
     for run in ranked_runs(sd, st, head[0]):
         table.rows.append([*run_cells(sd, run)] +
                           [interval(st["metrics"].get(m, {}).get(run), metric_scale(sd, m)[0]) for m in head])
