@@ -157,7 +157,7 @@ class ReportTable:
     """A table a suite computes itself from its scored runs (analyses the declared metrics can't
     express: rank metrics, calibration, cost sweeps, a seed's own comparison rule). Shown on the
     suite's page, in order, and published as CSV and JSON. Floats and estimates are shown as
-    value x scale with `digits` decimals; integers are counts, shown as they are."""
+    value x scale with at most `digits` decimals (generator.numbers.decimals); integers are counts, shown as they are."""
 
     id: str  # a safe id, unique within the suite: the download's name
     title: str

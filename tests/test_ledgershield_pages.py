@@ -99,7 +99,7 @@ def test_timeline_and_dimension_grades_of_a_scripted_episode(site):
                                "callback"]
     assert dims["decision"] == "100.00%" and dims["penalty:unsafe_pay"] == "none"
     hasty_section = html.split('id="ledgershield-hasty-script-r0"')[1].split("</section>")[0]
-    assert {r[0]: r[2] for r in _rows(hasty_section, "dimensions")}["penalty:unsafe_pay"] == "650000 millionths"
+    assert {r[0]: r[2] for r in _rows(hasty_section, "dimensions")}["penalty:unsafe_pay"] == "65.0% of the score"
 
 
 def test_imported_episode_shows_the_other_harness_grade_beside_tallys(site):

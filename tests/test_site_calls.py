@@ -65,7 +65,7 @@ def leaderboard_letters(table: dict) -> dict[str, str] | None:
     col, model, provider = head.index("Letters"), head.index("Model"), head.index("Provider")
     out = {}
     for row in table["rows"][1:]:
-        name = row[model][0].removesuffix(" (simulated)")
+        name = row[model][0].split(" on ")[0].removesuffix(" (simulated)")  # the phone's "on <provider>" off
         out[f"{name} on {row[provider][0]}"] = row[col][0]
     return out
 
@@ -156,14 +156,14 @@ def test_gap_table_and_tradeoff_charts_use_the_headline_scale(site, suite):
     head = [t for t, _ in board["rows"][0]]
     value_col = head.index("Hosting") + 1  # the headline; optional fact columns may follow
     unit = re.search(r"\((%)\)$", head[value_col])
-    shown = {f"{row[2][0].removesuffix(' (simulated)')} on {row[3][0]}": row[value_col][0].split(" [")[0]
+    shown = {f"{row[2][0].split(' on ')[0].removesuffix(' (simulated)')} on {row[3][0]}": row[value_col][0].split(" [")[0]
              for row in board["rows"][1:]}
     gap = parser.tables["gap-table"]
     gap_head = [t for t, _ in gap["rows"][0]]
     private = gap_head.index(next(h for h in gap_head if h.startswith("Private half")))
     assert all(h.endswith("(%)") == bool(unit) for h in gap_head[3:6])
     for row in gap["rows"][1:]:  # the headline is the private half: the same number in both tables
-        assert row[private][0] == shown[f"{row[0][0].removesuffix(' (simulated)')} on {row[1][0]}"]
+        assert row[private][0] == shown[f"{row[0][0].split(' on ')[0].removesuffix(' (simulated)')} on {row[1][0]}"]
     charts = {k: v for k, v in chart_figures(page).items() if k.startswith(f"tradeoff-{suite}")}
     assert charts
     for fig in charts.values():

@@ -227,10 +227,13 @@ def test_a_suite_s_own_tables_are_shown_and_published(tmp_path):
     built = tally("site", "build", "--root", str(root), "-q")
     assert built.exit_code == 0, built.output
     page = (root / "site" / "suites" / "demo" / "index.html").read_text(encoding="utf-8")
-    assert "Runs &lt;and&gt; responses" in page and "50.0 [25.0, 75.0]" in page and "a note" in page
+    assert "Runs &lt;and&gt; responses" in page and '50.0 <span class="ci">[25.0, 75.0]</span>' in page and "a note" in page
     assert 'id="chart-runs"' in page and '"y":[50.0]' in page.replace(" ", "")  # the chart, scaled like the table
     doc = json.loads((root / "site" / "downloads" / "demo" / "reports" / "runs.json").read_text(encoding="utf-8"))
-    assert doc["rows"] == [{"c0": "example-echo", "c1": 1, "c2": 0.5, "c2_low": 0.25, "c2_high": 0.75}]
+    row = doc["rows"][0]  # columns named from their headings; a run by its model's name, with its id
+    assert len(doc["rows"]) == 1 and row["run_id"] == "example-echo" and row["run"] != "example-echo"
+    assert {k: v for k, v in row.items() if not k.startswith("run")} == {
+        "responses": 1, "share": 0.5, "share_low": 0.25, "share_high": 0.75}
 
 
 def test_a_verdict_table_travels_between_processes_intact():

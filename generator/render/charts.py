@@ -129,13 +129,15 @@ def tradeoff(div_id: str, title: str, points: list[dict], x_title: str, y_title:
             marker={"size": 14 if p["run"] in highlight else 9, "symbol": "circle-open" if dom else "circle",
                     "line": {"width": 2}},
             hovertemplate=plain(p["label"]) + ": %{x}, %{y:.1f}<extra></extra>"))
-    fig.update_layout(template="none", font=FONT, height=420 + 20 * len(points),
-                      margin={"l": 60, "r": 20, "t": 40, "b": 90},
+    # the legend lists one run a line under the plot, its title above them: a horizontal legend lays its
+    # entries out in columns wider than the chart, and the last ones were cut off
+    plot, below = 300, 70 + 21 * (len(points) + 2)
+    fig.update_layout(template="none", font=FONT, height=40 + plot + below, margin={"l": 60, "r": 20, "t": 40, "b": below},
                       title={"text": plain(title), "x": 0}, xaxis={"title": {"text": plain(x_title)}},
                       yaxis={"title": {"text": plain(y_title)}},
-                      legend={"orientation": "h", "y": -0.2, "yanchor": "top",
-                              "title": {"text": f"hollow: dominated (another run is significantly better and not "
-                                                f"{worse_word})"}})
+                      legend={"orientation": "v", "x": 0, "xanchor": "left", "y": -70 / plot, "yanchor": "top",
+                              "title": {"text": f"hollow: dominated (another run is<br>significantly better and not "
+                                                f"{worse_word})", "side": "top"}})
     return _figure(fig, div_id, f"{title}: one numbered point per hosted run; hollow points are dominated by a "
                                 f"run significantly better and not {worse_word}")
 

@@ -28,6 +28,7 @@ class Cell:
     title: str | None = None
     cls: str = ""
     export: tuple[tuple[str, object], ...] = ()  # (suffix, value) for CSV/JSON; () exports the text
+    sub: str = ""  # shown after the text on a phone only, where the columns that tell rows apart give way
 
     def exported(self, key: str) -> list[tuple[str, object]]:
         if not self.export:
@@ -91,10 +92,10 @@ def _sort(value: object) -> str:
 
 
 def fmt(value: float | None, scale: float = 1.0, digits: int = 1) -> str:
-    if value is None:
-        return "\u2013"
-    out = f"{value * scale:.{digits}f}"
-    return out.replace("-", MINUS) if out.startswith("-") else out
+    """A scaled value with `digits` decimals, through the site's one number formatter (generator.numbers)."""
+    from ..numbers import fixed
+
+    return "\u2013" if value is None else fixed(value * scale, digits)
 
 
 def number(value: float | None, scale: float = 1.0, digits: int = 1, suffix: str = "", **kw) -> Cell:

@@ -41,10 +41,18 @@ def relative(target: str, page: str) -> str:
     return rel + ("#" + frag if frag else "")
 
 
+def in_unit(value: object, unit: str) -> str:
+    """A stored number (or its decimal text) with its unit, by the site's one formatter."""
+    from ..numbers import with_unit
+
+    return with_unit(float(str(value)), unit)
+
+
 def make_env() -> Environment:
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters["json_block"] = json_block
     env.filters["shown"] = shown
     env.filters["json_text"] = json_text
+    env.filters["in_unit"] = in_unit
     return env

@@ -50,7 +50,8 @@ def _front_matter(text: str) -> tuple[dict, str]:
 
 
 def render_markdown(body: str, page_path: str) -> Markup:
-    """Markdown to HTML; links to sibling .md files become links to their pages, relative to page_path."""
+    """Markdown to HTML; links to sibling .md files become links to their pages, relative to page_path;
+    tables in a scroll box of their own, so a wide one never widens the page."""
     from .env import relative
 
     html = markdown.markdown(body, extensions=["tables", "fenced_code", "sane_lists", "toc"],
@@ -59,6 +60,8 @@ def render_markdown(body: str, page_path: str) -> Markup:
     def fix(m: re.Match) -> str:
         return f'href="{relative(site_path(m.group(1)), page_path)}{m.group(2) or ""}"'
 
+    html = html.replace("<table>", '<div class="table-wrap" role="region" aria-label="Table (scrolls sideways)" '
+                                   'tabindex="0">\n<table>').replace("</table>", "</table>\n</div>")
     return Markup(_LINK.sub(fix, html))
 
 

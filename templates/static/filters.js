@@ -8,7 +8,7 @@
 
   function cell(spec, th) {
     var td = document.createElement('td');
-    var text = spec[0], sort = spec[1], href = spec[2], cls = spec[3] || '';
+    var text = spec[0], sort = spec[1], href = spec[2], cls = spec[3] || '', sub = spec[4] || '';
     if (sort !== null) td.setAttribute('data-sort', sort);
     var classes = cls ? cls.split(' ') : [];
     Array.prototype.forEach.call(th.classList, function (c) {
@@ -17,6 +17,16 @@
     if (classes.length) td.className = classes.join(' ');
     var inner = cls === 'num' ? document.createTextNode(text) : document.createElement('bdi');
     if (cls !== 'num') inner.textContent = text;
+    var at = text.indexOf(' [');
+    if (cls === 'num' && at >= 0 && !href) {  // the interval kept whole, under its estimate when narrow
+      inner = document.createTextNode(text.slice(0, at) + ' ');
+      var ci = document.createElement('span');
+      ci.className = 'ci';
+      ci.textContent = text.slice(at + 1);
+      td.appendChild(inner);
+      td.appendChild(ci);
+      return td;
+    }
     if (href) {
       var a = document.createElement('a');
       a.href = href;
@@ -24,6 +34,13 @@
       td.appendChild(a);
     } else {
       td.appendChild(inner);
+    }
+    if (sub) {
+      var s = document.createElement('span');
+      s.className = 'sub';
+      s.appendChild(document.createElement('bdi')).textContent = sub;
+      td.appendChild(document.createTextNode(' '));
+      td.appendChild(s);
     }
     return td;
   }

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from ..context import Cell, Column, Table, interval, slug, text
+from ...numbers import with_unit
+from ..context import Cell, Column, Table, interval, shown, slug, text
 from ..gather import SuiteView
 
 CALL_TEXT = {"better": "better", "worse": "worse", "can't tell apart": "can't tell"}
@@ -15,9 +16,24 @@ def metric_label(sd: SuiteView, metric: str) -> str:
     return sd.declared.label(metric)
 
 
+def metric_heading(sd: SuiteView, metric: str) -> str:
+    """The metric's label with the unit it declares, if any: "(%)" only for a percentage."""
+    unit = metric_scale(sd, metric)[1]
+    return metric_label(sd, metric) + (f" ({unit})" if unit else "")
+
+
 def metric_scale(sd: SuiteView, metric: str) -> tuple[float, str]:
     """(scale, unit) for display, as the metric declares."""
     return sd.declared.scale(metric)
+
+
+def cost_cell(ops: dict) -> Cell:
+    """A run's cost per 1,000 documents with its currency ("USD 0.955"); "self-hosted" or "–" without one."""
+    cost = ops.get("cost_per_1000_documents")
+    if not cost:
+        return text("self-hosted" if ops.get("self_hosted") else "\u2013", sort="", export=(("", None),))
+    return Cell(with_unit(float(cost), ops.get("currency") or ""), repr(float(cost)), cls="num",
+                export=(("", cost), ("currency", ops.get("currency"))))
 
 
 def metric_order(sd: SuiteView) -> list[str]:
@@ -53,11 +69,25 @@ def stratum_title(key: str) -> str:
 
 
 def run_cells(sd: SuiteView, run_id: str) -> list[Cell]:
+    """Model, provider and hosting of a run. When another run of the suite shares the model, the model
+    cell also carries the provider (or the run id), shown on a phone where the provider column gives way."""
     info = sd.stats["runs"][run_id]
     sim = " (simulated)" if info["simulated"] else ""
-    return [text(info["model"] + sim, href=model_path(info["model"]), sort=info["model"]),
+    return [text(info["model"] + sim, href=model_path(info["model"]), sort=info["model"], sub=_telling(sd, run_id)),
             text(info["provider"], href=provider_path(info["provider"])),
             text(info["hosting"])]
+
+
+def _telling(sd: SuiteView, run_id: str) -> str:
+    """What tells the run apart from the suite's other runs of the same model ("" when none shares it)."""
+    runs = {**sd.stats.get("incomplete_runs", {}), **sd.stats["runs"]}
+    info = runs.get(run_id) or sd.stats["runs"][run_id]
+    same = [i for r, i in runs.items() if r != run_id and i["model"] == info["model"]]
+    if not same:
+        return ""
+    if any(i["provider"] == info["provider"] for i in same):
+        return shown(f"on {info['provider']}, run {run_id}")
+    return shown(f"on {info['provider']}")
 
 
 RUN_COLUMNS = [Column("model", "Model", priority="key"), Column("provider", "Provider", priority="low"),
@@ -108,7 +138,7 @@ def leaderboard(sd: SuiteView, key: str, metric: str, table_id: str, export: str
     scale, unit = metric_scale(sd, metric)
     table = Table(table_id, f"{metric_label(sd, metric)}, {stratum_title(key)}: estimate and 95% interval",
                   [Column("rank", "Rank range", True), Column("letters", "Letters", help=LETTERS_HELP), *RUN_COLUMNS,
-                   Column(metric, f"{metric_label(sd, metric)}{' (' + unit + ')' if unit else ''}", True),
+                   Column(metric, metric_heading(sd, metric), True),
                    *fact_columns(facts)],
                   export=export)
     for run in ranked_runs(sd, st, metric):
@@ -128,8 +158,7 @@ def metrics_table(sd: SuiteView, key: str, table_id: str, export: str | None) ->
     st = sd.stats["strata"][key]
     head = metric_order(sd)
     table = Table(table_id, f"Every metric, {stratum_title(key)} ({st['items']} items): estimate and 95% interval",
-                  [*RUN_COLUMNS] + [Column(m, metric_label(sd, m) + (" (%)" if metric_scale(sd, m)[1] else ""),
-                                           True) for m in head], export=export)
+                  [*RUN_COLUMNS] + [Column(m, metric_heading(sd, m), True) for m in head], export=export)
     for run in ranked_runs(sd, st, head[0]):
         table.rows.append([*run_cells(sd, run)] +
                           [interval(st["metrics"].get(m, {}).get(run), metric_scale(sd, m)[0]) for m in head])

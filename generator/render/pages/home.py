@@ -18,6 +18,7 @@ from .common import (
     stratum_title,
     suite_path,
 )
+from .summary import cross_suite
 
 
 def headline_forest(sd, key: str, metric: str, div_id: str) -> dict:
@@ -48,5 +49,5 @@ def pages(site: SiteData):
                        "resamples": sd.stats["method"]["resamples"],
                        "chart": headline_forest(sd, key, metric, f"forest-{sd.suite.name}")})
     guide = next((p for p in site.pages if p.name == HOME_SNIPPET), None)  # linked, not repeated: ranking first
-    yield Page("index.html", "home.html", "Leaderboard", {"blocks": blocks, "guide": guide}, tables,
+    yield Page("index.html", "home.html", "Leaderboard", {"blocks": blocks, "guide": guide, "summary": cross_suite(site)}, tables,
                ("sort.js", "charts.js"))

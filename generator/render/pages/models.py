@@ -7,7 +7,7 @@ from ..context import Column, Table, interval, number, shown, text
 from ..facts import FACT_COLUMNS, shown_fact, site_facts
 from ..gather import SiteData
 from . import Page
-from .common import fact_cells, metric_label, metric_scale, model_path, provider_path, suite_path
+from .common import cost_cell, fact_cells, metric_heading, metric_scale, model_path, provider_path, suite_path
 from .history import history_section
 from .tradeoff import headline_family, tradeoff_charts
 
@@ -43,8 +43,8 @@ def pages(site: SiteData):
             extra = [m for m in sd.stats["metrics"] if m != metric][:1]  # the first other metric
             t = Table(f"runs-{sd.suite.name}", f"{model} in {sd.suite.title}, {key}",
                       [Column("provider", "Provider"), Column("hosting", "Hosting"),
-                       Column(metric, metric_label(sd, metric), True)] +
-                      [Column(m, metric_label(sd, m) + " (%)", True) for m in extra] +
+                       Column(metric, metric_heading(sd, metric), True)] +
+                      [Column(m, metric_heading(sd, m), True) for m in extra] +
                       [Column("p50", "Latency p50 (ms)", True),
                        Column("tps", "Output tokens/s p50", True, "output tokens / latency of the final attempt, "
                               "median over the calls that report both (\u2013: none does)", "low"),
@@ -53,14 +53,12 @@ def pages(site: SiteData):
             for r in runs:
                 ops = sd.stats["operations"][r]
                 info = sd.stats["runs"][r]
-                self_h = ops["self_hosted"]
                 t.rows.append([text(info["provider"], href=provider_path(info["provider"])), text(info["hosting"]),
                                interval(st["metrics"].get(metric, {}).get(r), metric_scale(sd, metric)[0]),
                                *[interval(st["metrics"].get(m, {}).get(r), metric_scale(sd, m)[0]) for m in extra],
                                number(ops["latency_ms"].get("p50")),
                                number((ops.get("tokens_per_second") or {}).get("p50")),
-                               text(ops.get("cost_per_1000_documents") or ("self-hosted" if self_h else "\u2013"),
-                                    sort=ops.get("cost_per_1000_documents") or "")])
+                               cost_cell(ops)])
             history = history_section(sd, model)
             earlier = [(f"{i['provider']} in the earlier round {i['round']}", sd.runs[r].meta["description"])
                        for r, i in sorted(sd.stats.get("earlier_runs", {}).items())

@@ -6,7 +6,16 @@ from __future__ import annotations
 from ..context import Cell, Column, Table, interval, number, text
 from ..gather import SiteData, SuiteView
 from . import Page
-from .common import RUN_COLUMNS, metric_label, metric_order, metric_scale, model_path, provider_path, run_cells
+from .common import (
+    RUN_COLUMNS,
+    cost_cell,
+    metric_label,
+    metric_order,
+    metric_scale,
+    model_path,
+    provider_path,
+    run_cells,
+)
 from .tradeoff import headline_family
 
 SPEED_HELP = "output (completion) tokens / latency of the final attempt, per call"
@@ -37,8 +46,7 @@ def ops_table(sd: SuiteView, runs: list[str], table_id: str, caption: str, expor
         table.rows.append([
             *run_cells(sd, run), number(lat.get("p50")), number(lat.get("p95")), number(lat.get("p99")),
             number(tps.get("p50")), number(tps.get("p5")), number(tps.get("p95")),
-            Cell(f"{cost} {o.get('currency') or ''}".strip() if cost else "\u2013", cost or "", cls="num",
-                 export=(("", cost), ("currency", o.get("currency")))),
+            cost_cell(o) if cost else Cell("\u2013", "", cls="num", export=(("", None), ("currency", None))),
             text(prices.get("date") if cost else "\u2013"),
             interval(o.get("failed_rate"), 100, 2), interval(o.get("refusal_rate"), 100, 2),
             interval(o.get("timeout_rate"), 100, 2)])

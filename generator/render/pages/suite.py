@@ -3,8 +3,11 @@ per-dataset tables and links to every stratum; plus one page per stratum."""
 
 from __future__ import annotations
 
+import re
+
 from ...commit.responses import covering_commitments
-from ..context import Column, Table, interval, number, text
+from ...numbers import decimals
+from ..context import Cell, Column, Table, interval, number, text
 from ..facts import site_facts
 from ..gather import SiteData, SuiteView
 from ..reported import reported_tables
@@ -32,6 +35,7 @@ from .home import headline_forest
 from .input_kinds import input_sections
 from .labels import label_tables
 from .sources import source_note, source_tables
+from .summary import run_label
 from .tradeoff import tradeoff_charts
 
 
@@ -116,7 +120,7 @@ def filter_views(sd: SuiteView, facts: dict | None, page_path: str) -> dict:
                 lo, hi = (e["estimate"] if e.get(k) is None else e[k] for k in ("low", "high"))
                 point = [plain(names[run]), e["estimate"] * scale, lo * scale, hi * scale]
             rows.append({"hosting": sd.stats["runs"][run]["hosting"], "point": point,
-                         "cells": [[c.text, c.sort, relative(c.href, page_path) if c.href else None, c.cls]
+                         "cells": [[c.text, c.sort, relative(c.href, page_path) if c.href else None, c.cls, c.sub]
                                    for c in row]})
         title = stratum_title(key)
         views.append({"key": key, "title": title, "dimension": st.get("dimension") or "all",
@@ -136,10 +140,11 @@ def report_tables(sd: SuiteView) -> list[Table]:
     from ..charts import report_chart
 
     out = []
+    runs = sd.stats["runs"]
     for rt in sd.reports:
-        columns = [Column(f"c{k}", title, numeric=any(isinstance(r[k], (int, float, Estimate)) and r[k] is not None
-                                                      and not isinstance(r[k], bool) for r in rt.rows))
-                   for k, title in enumerate(rt.columns)]
+        columns = [Column(key, title, numeric=any(isinstance(r[k], (int, float, Estimate)) and r[k] is not None
+                                                  and not isinstance(r[k], bool) for r in rt.rows))
+                   for k, (key, title) in enumerate(zip(column_keys(rt.columns), rt.columns))]
         table = Table(f"report-{rt.id}", rt.title, columns, export=f"downloads/{sd.suite.name}/reports/{rt.id}",
                       note=rt.note)
         table.chart = report_chart(f"chart-{rt.id}", rt) if rt.chart is not None else None
@@ -151,12 +156,27 @@ def report_tables(sd: SuiteView) -> list[Table]:
                 elif isinstance(v, int) and not isinstance(v, bool):
                     cells.append(number(v, 1.0, 0))  # a count is shown as a count, never scaled
                 elif isinstance(v, float):
-                    cells.append(number(v, rt.scale, rt.digits))
+                    cells.append(Cell(decimals(v * rt.scale, rt.digits), repr(v), cls="num", export=(("", v),)))
+                elif isinstance(v, str) and v in runs:  # a run: by its model's name, as on the leaderboards
+                    cells.append(text(run_label(sd, v), href=model_path(runs[v]["model"]), sort=run_label(sd, v),
+                                      export=(("", run_label(sd, v)), ("id", v))))
                 else:
                     cells.append(text("\u2013" if v is None else v))
             table.rows.append(cells)
         out.append(table)
     return out
+
+
+def column_keys(titles) -> list[str]:
+    """Download column names from the headings ("Ours: value" -> "ours_value"), unique within the table."""
+    keys: list[str] = []
+    for k, title in enumerate(titles):
+        key = re.sub(r"[^a-z0-9]+", "_", str(title).lower()).strip("_") or f"column_{k + 1}"
+        base, n = key, 2
+        while key in keys:
+            key, n = f"{base}_{n}", n + 1
+        keys.append(key)
+    return keys
 
 
 def audit_tables(sd: SuiteView) -> list[Table]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...numbers import estimate
 from ...suite_api import Estimate, ReportTable
 from . import tables as tb
 
@@ -50,12 +51,17 @@ def _cell(tables: dict[str, ReportTable], table: str, column: str, target: str) 
     return None
 
 
-def _show(v: Estimate | str | None, scale: float) -> str:
+UNITS = {"latency p50": "ms", "cost per check": "USD"}  # the operations table's figures (its title says so)
+
+
+def _show(v: Estimate | str | None, scale: float, unit: str = "") -> str:
+    """A value as the site shows numbers (generator.numbers): a rate scaled to percent as "%"."""
     if not isinstance(v, Estimate) or v.value is None:
         return str(v) if isinstance(v, str) else "\u2013"
-    text = f"{v.value * scale:.3g}"
-    return text + (f" [{v.low * scale:.3g}, {v.high * scale:.3g}]" if v.low is not None and v.high is not None else "") \
-        + f" (n={v.n})"
+    unit = unit or ("%" if scale == 100 else "")
+    s = 1.0 if unit in ("ms", "USD") else scale
+    return estimate(v.value * s, None if v.low is None else v.low * s, None if v.high is None else v.high * s,
+                    unit, n=v.n)
 
 
 def findings(tables: dict[str, ReportTable], targets, ops: dict) -> ReportTable:
@@ -77,7 +83,8 @@ def findings(tables: dict[str, ReportTable], targets, ops: dict) -> ReportTable:
                                                      else a.id if task not in a.tasks else b.id)
                 else:
                     verdict = call(va, vb, higher, interval)
-                rows.append((a.id, b.id, task, column, _show(va, scale), _show(vb, scale), verdict))
+                unit = UNITS.get(column, "") if table == "ops" else ""
+                rows.append((a.id, b.id, task, column, _show(va, scale, unit), _show(vb, scale, unit), verdict))
     return ReportTable("findings", "Findings: the benchmark's own rule (our targets against each baseline)",
                        ("Ours", "Baseline", "Task", "Headline row", "Ours: value", "Baseline: value", "Call"),
                        tuple(rows), "Stratum all. A win or a loss only when the two 95% intervals don't overlap; "
