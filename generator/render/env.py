@@ -42,10 +42,15 @@ def relative(target: str, page: str) -> str:
 
 
 def in_unit(value: object, unit: str) -> str:
-    """A stored number (or its decimal text) with its unit, by the site's one formatter."""
+    """A stored number (or its decimal text) with its unit, by the site's one formatter; a value that is
+    not a number (a suite may keep a label there, e.g. a result class) is shown as it is."""
     from ..numbers import with_unit
 
-    return with_unit(float(str(value)), unit)
+    try:
+        number = float(str(value))
+    except ValueError:
+        return str(value)
+    return with_unit(number, unit)
 
 
 def make_env() -> Environment:
