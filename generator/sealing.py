@@ -36,10 +36,14 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import orjson
 
 from .errors import ErrorLog
+
+if TYPE_CHECKING:
+    from .suite_api import Suite
 
 PRIVATE_RESULTS = ("private", "results")
 SEALED_FORMAT = "tally-sealed-record-v2"
@@ -47,15 +51,6 @@ SEALED_FORMATS = ("tally-sealed-record-v1", SEALED_FORMAT)
 _MARK = b'"sealed":{'
 # Attempt fields a sealed record keeps: the call's figures; never a rejected response's body.
 ATTEMPT_FIELDS = ("error", "latency_ms", "start", "status")
-# Where a suite installed with Tally keeps, in a verdict row's `order`, a figure of the model's own
-# or a comparison result rather than a value of the answer key (all other `order`s are blanked):
-_ORDER_KEPT = {
-    "extracting": lambda unit: True,  # "same" / "different": the line items' order compared
-    "au-bas": lambda unit: True,  # a fault row's code: the per-code figures read it
-    "cortifybench": lambda unit: True,  # a prediction's number
-    "ra-bench": lambda unit: unit in ("decision", "line_items"),  # the model's risk; tp fp fn counts
-    "ledgershield": lambda unit: unit != "decision",  # scores and counts; a right decision quotes the key
-}
 _ID_UNIT = re.compile(r"([^:]*[0-9][^:]*):(.+)")  # "<something of the item>:<what>", e.g. "T09:outside_period"
 
 
@@ -174,21 +169,21 @@ def read_run(responses: Path, log: ErrorLog, public: bytes | None = None) -> Run
     return merge(public, private, responses, log)
 
 
-def blind_rows(suite: str, rows: list) -> list[list]:
+def blind_rows(plugin: Suite, rows: list) -> list[list]:
     """A response's verdict rows as a sealed record shows them: nothing from which the answer key can
     be read. A unit that names something of the item ("T09:outside_period": a transaction and its
-    fault) shows only its position and what it is ("#4:outside_period"); `order` is kept only where
-    `_ORDER_KEPT` says it is the model's own figure or a comparison; a suite not installed with Tally
-    shows positions only ("#4") and no `order`. The kind, verdict and points stay: the private scores
-    are recomputed from them and from the stored figures."""
-    keep = _ORDER_KEPT.get(suite)
+    fault) shows only its position and what it is ("#4:outside_period"); `order` is kept only where the
+    suite's `sealed_order_kept` says it is the model's own figure or a comparison; a suite that does not
+    say shows positions only ("#4") and no `order`. The kind, verdict and points stay: the private
+    scores are recomputed from them and from the stored figures."""
     out = []
     for k, v in enumerate(rows):
+        keep = plugin.sealed_order_kept(v.unit)
         if keep is None:
             out.append([f"#{k}", v.kind, v.verdict, v.points, ""])
             continue
         m = _ID_UNIT.fullmatch(v.unit)
-        out.append([f"#{k}:{m.group(2)}" if m else v.unit, v.kind, v.verdict, v.points, v.order if keep(v.unit) else ""])
+        out.append([f"#{k}:{m.group(2)}" if m else v.unit, v.kind, v.verdict, v.points, v.order if keep else ""])
     return out
 
 
@@ -282,7 +277,7 @@ def stub_of(record: dict, full_line: bytes, rows: list, answers: list[str], comm
     stub["outcome"] = outcome.status
     stub["finish_reason"] = row[11]
     stub["refusal"] = bool(row[12])
-    stub["verdicts"] = blind_rows(plugin.name, rows)
+    stub["verdicts"] = blind_rows(plugin, rows)
     stub["figures"] = list(plugin.item_figures(rows))
     stub["answers"] = answers
     return stub
@@ -294,7 +289,7 @@ def upgrade_stub(stub: dict, plugin, run_id: str) -> dict:
     if stub["sealed"].get("format") == SEALED_FORMAT:
         return stub
     rows = stub_rows(stub, run_id)
-    out = dict(stub, attempts=sealed_attempts(stub.get("attempts")), verdicts=blind_rows(plugin.name, rows),
+    out = dict(stub, attempts=sealed_attempts(stub.get("attempts")), verdicts=blind_rows(plugin, rows),
                figures=list(plugin.item_figures(rows)))
     out["sealed"] = dict(stub["sealed"], format=SEALED_FORMAT)
     return out

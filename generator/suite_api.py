@@ -254,6 +254,13 @@ class Suite(ABC):
 
     # ---------------------------------------------------------------- the suite's own commands (optional)
 
+    def sealed_order_kept(self, unit: str) -> bool | None:
+        """Sealing (generator/sealing.py): whether a private verdict row's `order` for `unit` is the
+        model's own figure or a comparison result, kept in the sealed record (True), or may quote the
+        answer key and is blanked (False). None, the default: the suite does not say, and its sealed
+        rows show their positions only, with no `order`."""
+        return None
+
     def commands(self) -> object | None:
         """The suite's own command group (a click.Group), run as `tally <suite name> ...`: what a
         benchmark's seed publishes as its own command line (its generator, its baselines). Import

@@ -158,7 +158,7 @@ def _compare_with_results(root: Path, suite: str, run_id: str, revealed: list[by
         outcome = read_outcome(record, plugin.extract_answer, plugin.answer_what)
         rows = plugin.score(item, outcome, run_id, record["repeat"])
         if stub["sealed"].get("format") == SEALED_FORMAT:
-            got = blind_rows(plugin.name, rows)
+            got = blind_rows(plugin, rows)
             same_figures = stub.get("figures") == list(plugin.item_figures(rows))
         else:
             got, same_figures = [[v.unit, v.kind, v.verdict, v.points, v.order] for v in rows], True

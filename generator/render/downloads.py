@@ -79,7 +79,7 @@ def _calls_without_private_sizes(src: Path, dst: Path, public: set[str]) -> None
 
 def public_verdicts(source: Path, target: Path, public: set[str]) -> None:
     """The rows of verdicts.csv whose item is public, read and written as CSV rows with the csv module,
-    not as physical lines: a cell may hold a line break (au-bas units come from the model's JSON keys)."""
+    not as physical lines: a cell may hold a line break (a unit may come from a key of the model's JSON)."""
     with source.open(encoding="utf-8", errors="backslashreplace", newline="") as src, \
             target.open("w", encoding="utf-8", errors="backslashreplace", newline="") as dst:
         rows = csv.reader(src)

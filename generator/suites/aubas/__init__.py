@@ -108,5 +108,8 @@ def _record(content: str) -> dict:
             "attempts": [{"start": "2026-11-01T00:00:00Z", "status": 200, "error": None, "latency_ms": 1.0}],
             "response": {"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]}}
 
+    def sealed_order_kept(self, unit: str) -> bool | None:
+        return True  # a fault row's code: the per-code figures read it
+
 
 SUITE = AuBas()

@@ -105,5 +105,8 @@ class CortifyBench(Suite):
         return [{"role": "system", "content": template.system.strip()},
                 {"role": "user", "content": template.user.strip().replace("{archivos}", item["document"]["text"])}]
 
+    def sealed_order_kept(self, unit: str) -> bool | None:
+        return True  # a prediction's number
+
 
 SUITE = CortifyBench()

@@ -139,5 +139,8 @@ class LedgerShield(Suite):
 
         return report_tables(scored)
 
+    def sealed_order_kept(self, unit: str) -> bool | None:
+        return unit != "decision"  # scores and counts; a right decision quotes the key
+
 
 SUITE = LedgerShield()

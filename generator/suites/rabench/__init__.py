@@ -187,5 +187,8 @@ class RaBench(Suite):
 
         return report_tables(scored)
 
+    def sealed_order_kept(self, unit: str) -> bool | None:
+        return unit in ("decision", "line_items")  # the model's risk; tp fp fn counts
+
 
 SUITE = RaBench()
