@@ -21,12 +21,12 @@ from pathlib import Path
 
 from ..ids import is_safe_id
 from ..sealing import line_sha256, private_file, sealed_info
-from . import ITEMS, RESPONSES, RESPONSES_DIR, RESPONSES_SIG, SUMS, CommitError
+from . import RESPONSES, RESPONSES_DIR, RESPONSES_SIG, SUMS, CommitError
 from .canonical import canonical, parse_canonical, sha256_hex
 from .checks import Checks
 from .layout import private_round_dir, read_manifest, round_dir
 from .merkle import root as merkle_root
-from .rescored import check_rescored, moved_to
+from .rescored import check_rescored, item_hashes, moved_to
 
 RESPONSES_FORMAT_V1 = "tally-response-commitment-v1"  # leaves: the full records' SHA-256s (still verified)
 RESPONSES_FORMAT = "tally-response-commitment-v2"  # leaves: the sealed records' SHA-256s, verdicts included
@@ -40,15 +40,9 @@ def item_commitments(root: Path, round_name: str) -> dict[str, str]:
     if not is_safe_id(round_name):
         return {}
     out: dict[str, str] = {}
-    for folder in (private_round_dir(root, round_name) / ITEMS, round_dir(root, round_name) / ITEMS):
-        for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
-            data = path.read_bytes()
-            try:
-                item = json.loads(data).get("item", {})
-            except (ValueError, AttributeError):
-                continue
-            if isinstance(item, dict) and isinstance(item.get("id"), str):
-                out.setdefault(item["id"], sha256_hex(data))
+    for folder in (private_round_dir(root, round_name), round_dir(root, round_name)):
+        for item, digest in item_hashes(folder).items():
+            out.setdefault(item, digest)
     return out
 
 
