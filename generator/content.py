@@ -13,6 +13,7 @@ import orjson
 from .errors import ErrorLog
 from .ids import id_problem
 from .page_images import document_problems
+from .stored_files import StoredFileError, both_problem, read_stored, stored_file
 
 HALVES = ("public", "private")
 RESERVED_IDS = {"index"}  # page names of the site's own index pages
@@ -190,7 +191,11 @@ def load_items(suite: SuiteConfig, parse_spec, log: ErrorLog) -> list[Item]:
     folded: dict[str, str] = {}  # item pages are files: ids that differ only in case would collide
     for dataset in suite.datasets:
         for half in HALVES:
-            path = suite.root / "items" / f"{dataset.id}.{half}.jsonl"
+            name = f"{dataset.id}.{half}.jsonl"
+            if (problem := both_problem(suite.root / "items", name)) is not None:
+                log.add(suite.root / "items", None, problem)
+                continue
+            path = stored_file(suite.root / "items", name)  # plain or .gz
             if path.is_symlink() or path.parent.is_symlink():
                 log.add(path, None, "is a symbolic link: items are read from real files in content/ only")
                 continue
@@ -213,7 +218,11 @@ def load_items(suite: SuiteConfig, parse_spec, log: ErrorLog) -> list[Item]:
 
 
 def _read_item_file(path: Path, dataset: str, half: str, parse_spec, log: ErrorLog):
-    data = path.read_bytes()
+    try:
+        data = read_stored(path)
+    except StoredFileError as exc:
+        log.add(path, None, str(exc).removeprefix(f"{path}: "))
+        return
     if data and not data.endswith(b"\n"):
         log.add(path, data.count(b"\n") + 1, "file does not end with a newline (truncated?)")
     for number, line in enumerate(data.split(b"\n"), start=1):

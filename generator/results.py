@@ -1,4 +1,5 @@
-"""Stored runs: results/<suite>/<run-id>/run.json and responses.jsonl, validated line by line."""
+"""Stored runs: results/<suite>/<run-id>/run.json and responses.jsonl (or responses.jsonl.gz, read through
+stored_files), validated line by line."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import orjson
 from .errors import ErrorLog
 from .ids import id_problem
 from .page_images import INPUT_KINDS
+from .stored_files import both_problem, read_stored, responses_file
 
 HOSTING = ("hosted", "self-hosted")
 RUN_HALVES = ("public", "private", "both")
@@ -119,7 +121,11 @@ def load_run(run_dir: Path, suite_name: str, log: ErrorLog) -> Run | None:
     if (p := id_problem(run_dir.name, "run folder")) is not None:
         log.add(run_dir, None, p)
         return None
-    for path in (run_dir, meta_path, run_dir / "responses.jsonl"):
+    if (problem := both_problem(run_dir)) is not None:
+        log.add(run_dir, None, problem)
+        return None
+    responses = responses_file(run_dir)
+    for path in (run_dir, meta_path, responses):
         if path.is_symlink():
             log.add(path, None, "is a symbolic link: stored runs are read from real files in results/ only")
             return None
@@ -156,9 +162,8 @@ def load_run(run_dir: Path, suite_name: str, log: ErrorLog) -> Run | None:
     if "round" in meta and (p := id_problem(meta["round"], "round")) is not None:
         problems.append(p)
     problems += _prices_problems(meta.get("prices"))
-    responses = run_dir / "responses.jsonl"
     if not responses.is_file():
-        problems.append("responses.jsonl is missing")
+        problems.append("responses.jsonl (or responses.jsonl.gz) is missing")
     for p in problems:
         log.add(meta_path, None, p)
     if problems:
@@ -207,7 +212,7 @@ def iter_records(run: Run, item_half: dict[str, str], log: ErrorLog, data: bytes
     from its file when not given); log every bad line and every duplicate."""
     seen: dict[tuple[str, int], int] = {}
     if data is None:
-        data = run.responses.read_bytes()
+        data = read_stored(run.responses)
     if not data or data.isspace():
         log.warn(run.responses, None, "holds no response: every item of the run counts as a failed call")
     if data and not data.endswith(b"\n"):

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING
 import orjson
 
 from .errors import ErrorLog
+from .stored_files import StoredFileError, deflate_for, inflate, read_stored
 
 if TYPE_CHECKING:
     from .suite_api import Suite
@@ -157,8 +158,13 @@ def _key(line: bytes) -> tuple[object, object] | None:
 def read_run(responses: Path, log: ErrorLog, public: bytes | None = None) -> RunBytes:
     """A run's bytes: the public file merged with its private file, from private storage or, once its
     round's responses are revealed, from the round's folder; the public file alone when neither is here.
-    `public`: the public file's bytes when the caller has read them already."""
-    public = responses.read_bytes() if public is None else public
+    `public`: the public file's bytes as stored (compressed for a .gz file) when the caller has read them
+    already (the build cache keys on them)."""
+    try:
+        public = read_stored(responses) if public is None else inflate(responses, public)
+    except StoredFileError as exc:  # a .gz file that cannot be inflated: one error naming it
+        log.add(responses, None, str(exc).removeprefix(f"{responses}: "))
+        return RunBytes(b"", 0, False)
     if _MARK not in public and not private_file_of(responses).is_file():
         return RunBytes(public, 0, False)
     private = None
@@ -312,8 +318,9 @@ def write_private(path: Path, data: bytes) -> None:
 
 
 def _replace(path: Path, data: bytes) -> None:
+    """Store the records `data` at `path` in the file's own form (plain, or gzip for a .gz file)."""
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
+    tmp.write_bytes(deflate_for(path, data))
     os.replace(tmp, path)
 
 
@@ -339,7 +346,7 @@ def _seal_turns(run_dir: Path, private_dir: Path, half: dict) -> int:
 def _upgrade_run(responses: Path, plugin, run_id: str, commitments: dict[str, str]) -> None:
     """Sealed records of an earlier format upgraded, and their item commitment hashes set from the
     round's salted item files when these are here (a round committed again has new salts)."""
-    before = responses.read_bytes()
+    before = read_stored(responses)
     out = []
     for line in before.split(b"\n"):
         if sealed_info(line) is not None:
@@ -409,7 +416,7 @@ def seal_suite(root: Path, suite_name: str) -> list[SealReport]:
                                commitments.get(key[0]), outcomes[key], ls.plugin)
                 public_out.append(orjson.dumps(stub, option=orjson.OPT_SORT_KEYS))
                 private_out.append(line)
-            before = run.responses.read_bytes()
+            before = read_stored(run.responses)
             moved = sum(1 for line in _lines(before) if sealed_info(line) is None) - (len(public_out) - len(private_out))
             if private_out:
                 write_private(private_file(root, suite_name, run.id), b"".join(x + b"\n" for x in private_out))

@@ -21,6 +21,7 @@ from ..csvsafe import writer as csv_writer
 from ..errors import TallyError
 from ..pipeline import ScoredSuite
 from ..private_workspace import write_private
+from ..stored_files import read_stored
 
 SAMPLE_FORMAT = "tally-audit-sample-v1"
 JUDGMENTS_FORMAT = "tally-audit-judgments-v1"
@@ -76,7 +77,7 @@ def _content(record: dict) -> str:
 
 def _records(path: Path, wanted: set[tuple[str, int]]) -> dict[tuple[str, int], dict]:
     out = {}
-    for line in path.read_bytes().split(b"\n"):
+    for line in read_stored(path).split(b"\n"):
         if not line.strip():
             continue
         try:

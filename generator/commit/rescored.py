@@ -22,6 +22,7 @@ import orjson
 from ..content import Item
 from ..ids import is_safe_id
 from ..sealing import SEALED_FORMAT, _answer_classes, blind_rows, line_sha256, sealed_info, stub_of
+from ..stored_files import read_stored, responses_file
 from . import ITEMS, MANIFEST, RESPONSES_DIR, SUMS
 from .canonical import sha256_hex
 from .checks import Checks
@@ -144,7 +145,7 @@ def _compare_with_results(root: Path, suite: str, run_id: str, revealed: list[by
     from ..parse.response import read_outcome
 
     stubs = {}
-    for line in (root / "results" / suite / run_id / "responses.jsonl").read_bytes().split(b"\n"):
+    for line in read_stored(responses_file(root / "results" / suite / run_id)).split(b"\n"):
         if sealed_info(line) is not None:
             stub = json.loads(line)
             stubs[stub["sealed"]["record_sha256"]] = stub

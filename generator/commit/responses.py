@@ -21,6 +21,7 @@ from pathlib import Path
 
 from ..ids import is_safe_id
 from ..sealing import line_sha256, private_file, sealed_info
+from ..stored_files import read_stored, responses_file
 from . import RESPONSES, RESPONSES_DIR, RESPONSES_SIG, SUMS, CommitError
 from .canonical import canonical, parse_canonical, sha256_hex
 from .checks import Checks
@@ -85,7 +86,7 @@ def covering_commitments(root: Path, suite: str, run_ids: list[str]) -> dict[str
 def sealed_hashes(responses: Path) -> list[str]:
     """The record_sha256 of each sealed record of a results/ file, in file order."""
     out = []
-    for line in responses.read_bytes().split(b"\n"):
+    for line in read_stored(responses).split(b"\n"):
         info = sealed_info(line)
         if info is not None:
             out.append(str(info.get("record_sha256")))
@@ -95,7 +96,7 @@ def sealed_hashes(responses: Path) -> list[str]:
 def sealed_line_hashes(responses: Path) -> list[str]:
     """The SHA-256 of each sealed record line of a results/ file (without its newline), in file order:
     the leaves of a v2 commitment, which so covers each record's verdicts, figures and `record_sha256`."""
-    return [line_sha256(line) for line in responses.read_bytes().split(b"\n") if sealed_info(line) is not None]
+    return [line_sha256(line) for line in read_stored(responses).split(b"\n") if sealed_info(line) is not None]
 
 
 def leaves(responses: Path, form: object) -> list[str]:
@@ -130,7 +131,7 @@ def run_entries(root: Path, suite: str, round_name: str) -> list[dict]:
     never be revealed, and each revealed record would still be checked against its `record_sha256`)."""
     entries = []
     for run_dir in round_runs(root, suite, round_name):
-        hashes = sealed_hashes(run_dir / "responses.jsonl")
+        hashes = sealed_hashes(responses_file(run_dir))
         if not hashes:
             if private_file(root, suite, run_dir.name).is_file():
                 raise CommitError(f"run {run_dir.name}: private records not sealed: run `tally results seal "
@@ -138,7 +139,7 @@ def run_entries(root: Path, suite: str, round_name: str) -> list[dict]:
             continue
         kept = private_file(root, suite, run_dir.name).is_file()
         data = full_file(root, suite, run_dir, hashes) if kept else None
-        lines = sealed_line_hashes(run_dir / "responses.jsonl")
+        lines = sealed_line_hashes(responses_file(run_dir))
         entries.append({"suite": suite, "run": run_dir.name, "records": len(hashes),
                         "merkle_root": tree_root(lines), "file_sha256": sha256_hex(data) if data is not None else None})
     return entries
@@ -205,7 +206,7 @@ def reveal_files(root: Path, round_name: str, withheld: str | None = None) -> di
             continue
         run_dir = root / "results" / str(entry.get("suite")) / entry["run"]
         try:
-            data = full_file(root, str(entry.get("suite")), run_dir, sealed_hashes(run_dir / "responses.jsonl"))
+            data = full_file(root, str(entry.get("suite")), run_dir, sealed_hashes(responses_file(run_dir)))
         except (CommitError, OSError) as exc:
             errors.append(str(exc))
             continue
@@ -266,7 +267,7 @@ def check_uncommitted(root: Path, name: str, manifest: dict, checks: Checks) -> 
     """A round whose results are published (runs naming it hold sealed private records) must have a
     signed commitment to them: without one its private scores could be changed without a trace."""
     runs = [d.name for d in round_runs(root, str(manifest.get("benchmark")), name)
-            if sealed_hashes(d / "responses.jsonl")]
+            if sealed_hashes(responses_file(d))]
     checks.add(name, "responses commitment", not runs, f"{len(runs)} run(s) of this round publish sealed private "
                f"records in results/ ({', '.join(runs[:3])}), but no signed {RESPONSES} commits to them: their "
                "private scores could be changed without a trace (`tally commit-responses`)" if runs
@@ -276,7 +277,7 @@ def check_uncommitted(root: Path, name: str, manifest: dict, checks: Checks) -> 
 def _check_results(root: Path, name: str, runs: list[dict], suite: str, form: object, checks: Checks) -> None:
     problems, moved = [], []
     for entry in runs:
-        path = root / "results" / str(entry.get("suite")) / entry["run"] / "responses.jsonl"
+        path = responses_file(root / "results" / str(entry.get("suite")) / entry["run"])
         if (other := moved_to(root, str(entry.get("suite")), entry["run"], name)) is not None:
             moved.append(f"{entry['run']} ({other})")  # that round's own commitment covers it
             continue
@@ -289,7 +290,7 @@ def _check_results(root: Path, name: str, runs: list[dict], suite: str, form: ob
                             f"({len(hashes)} records, root {tree_root(hashes)[:16]}...)")
     listed = {r["run"] for r in runs}
     problems += [f"run {d.name} of this round has sealed private records that are not committed"
-                 for d in round_runs(root, suite, name) if d.name not in listed and sealed_hashes(d / "responses.jsonl")]
+                 for d in round_runs(root, suite, name) if d.name not in listed and sealed_hashes(responses_file(d))]
     what = "verdicts and all" if form == RESPONSES_FORMAT else "their full records; their verdicts are not covered"
     note = (f"; {len(moved)} committed run id(s) now hold runs of another committed round, checked against "
             f"that round's commitment, not this one: {', '.join(moved[:5])}") if moved else ""
@@ -327,7 +328,7 @@ def _check_revealed_responses(root: Path, name: str, folder: Path, data: bytes, 
             # results/ holds a later round's run: the signed file hash and count; rescoring checks the root
             same = sha256_hex(raw) == entry.get("file_sha256") and len(hashes) == entry.get("records")
         elif form == RESPONSES_FORMAT:
-            path = root / "results" / str(entry.get("suite")) / entry["run"] / "responses.jsonl"
+            path = responses_file(root / "results" / str(entry.get("suite")) / entry["run"])
             same = path.is_file() and hashes == sealed_hashes(path) and sha256_hex(raw) == entry.get("file_sha256")
         else:
             same = sha256_hex(raw) == entry.get("file_sha256") and tree_root(hashes) == entry.get("merkle_root")

@@ -14,6 +14,7 @@ from pathlib import Path
 from .. import __version__
 from ..folders import refuse_links
 from ..ids import id_problem
+from ..stored_files import StoredFileError, read_stored
 from . import (
     ITEMS,
     MANIFEST,
@@ -45,14 +46,18 @@ DATE_CLAIM = "the signer's own claim; only an external timestamp could prove it"
 
 
 def read_private_items(items_dir: Path) -> list[dict]:
-    """Every item with half "private" from the *.jsonl files in `items_dir`."""
-    files = sorted(items_dir.glob("*.jsonl"))
+    """Every item with half "private" from the *.jsonl (or gzip-compressed *.jsonl.gz) files in `items_dir`."""
+    files = sorted([*items_dir.glob("*.jsonl"), *items_dir.glob("*.jsonl.gz")])
     if not files:
         raise CommitError(f"{items_dir}: no .jsonl item files")
     items: list[dict] = []
     seen: dict[str, str] = {}  # item id -> where it was first read
     for path in files:
-        for number, line in enumerate(path.read_bytes().split(b"\n"), start=1):
+        try:
+            data = read_stored(path)
+        except StoredFileError as exc:
+            raise CommitError(str(exc)) from None
+        for number, line in enumerate(data.split(b"\n"), start=1):
             if not line.strip():
                 continue
             where = f"{path}:{number}"

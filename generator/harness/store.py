@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 from ..results import MAX_RECORD_BYTES
+from ..stored_files import RESPONSES_GZ
 
 try:
     import fcntl
@@ -87,6 +88,9 @@ class RunStore:
 
     def open(self, meta: dict) -> set[tuple[str, int]]:
         """Create or resume the run; return the (item, repeat) keys already stored."""
+        if (self.dir / RESPONSES_GZ).exists():
+            raise StoreError(f"{self.dir / RESPONSES_GZ}: the run's records are stored compressed, so it is not "
+                             f"appended to; to add to it, decompress it first (gunzip {RESPONSES_GZ})")
         self.dir.mkdir(parents=True, exist_ok=True)
         self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         if fcntl is not None:

@@ -1,0 +1,165 @@
+"""Compressed results and items: responses.jsonl.gz and items/<dataset>.<half>.jsonl.gz are read by every
+command through one layer (generator/stored_files.py), with a cap on the inflated size, one error for a
+run folder holding both forms, and the same site bytes whether a run is compressed or not."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import tempfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import main
+from generator.errors import ErrorLog
+from generator.stored_files import StoredFileError, deflate_for, inflate, read_stored
+from tests.conftest import GOOD, chat_record
+from tests.site_support import build, make_project, missing_node
+
+ITEMS = ["i-prv-1", "i-pub-1", "r-prv-1", "r-pub-1", "r-pub-2"]
+BAD = '{"total": 1, "date": "2026-03-14", "tax_id": "X-1"}'
+
+
+def _invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def _gzip_file(path: Path) -> Path:
+    """Replace a stored file by its gzip-compressed form (as an operator would: `gzip FILE`)."""
+    target = path.with_name(path.name + ".gz")
+    target.write_bytes(gzip.compress(path.read_bytes(), mtime=0))
+    path.unlink()
+    return target
+
+
+def _runs(project) -> None:
+    project.add_run("plain", [chat_record(i, GOOD) for i in ITEMS])
+    d = project.add_run("packed", [chat_record(i, GOOD if i != "r-pub-2" else BAD) for i in ITEMS])
+    _gzip_file(d / "responses.jsonl")
+
+
+# ------------------------------------------------------------------ the reading layer
+
+
+def test_inflate_reads_every_member_and_leaves_plain_files_alone(tmp_path):
+    path = tmp_path / "responses.jsonl.gz"
+    raw = gzip.compress(b'{"a": 1}\n', mtime=0) + gzip.compress(b'{"b": 2}\n', mtime=0)
+    assert inflate(path, raw) == b'{"a": 1}\n{"b": 2}\n'
+    assert inflate(tmp_path / "responses.jsonl", b"not gzip") == b"not gzip"
+    path.write_bytes(deflate_for(path, b"x\n"))
+    assert read_stored(path) == b"x\n"
+    assert deflate_for(path, b"x\n") == deflate_for(path, b"x\n")  # no time in the header: same bytes
+
+
+def test_a_gzip_bomb_is_one_error_naming_the_file(tmp_path):
+    path = tmp_path / "responses.jsonl.gz"
+    bomb = gzip.compress(b"\0" * (4 << 20), mtime=0)  # 4 MiB of zeros in about 4 KiB
+    with pytest.raises(StoredFileError, match=r"responses\.jsonl\.gz: inflates to more than 1,048,576 bytes"):
+        inflate(path, bomb, limit=1 << 20)
+    assert len(inflate(path, bomb)) == 4 << 20  # under the default cap
+
+
+@pytest.mark.parametrize("raw, why", [
+    (b"plain text, not gzip\n", "not a readable gzip file"),
+    (gzip.compress(b'{"a": 1}\n' * 1000, mtime=0)[:-30], "cut short"),
+    (gzip.compress(b'{"a": 1}\n', mtime=0) + b"junk", "bytes after the end of the gzip data"),
+    (b"", "cut short"),
+])
+def test_a_broken_gzip_file_is_an_error_naming_it(tmp_path, raw, why):
+    with pytest.raises(StoredFileError, match=why) as exc:
+        inflate(tmp_path / "r" / "responses.jsonl.gz", raw)
+    assert str(tmp_path / "r" / "responses.jsonl.gz") in str(exc.value)
+
+
+# ------------------------------------------------------------------ every command
+
+
+@pytest.mark.skipif(missing_node() is not None, reason=missing_node() or "")
+def test_rescore_reads_a_compressed_run_with_both_scorers(project, tmp_path):
+    _runs(project)
+    out = tmp_path / "out"
+    result = _invoke("rescore", "--root", project.root, "-q", "--out", out)
+    assert result.exit_code == 0, result.output
+    agreement = json.loads((out / "extracting" / "agreement.json").read_text())
+    assert agreement["status"] == "agree" and agreement["compared"] == 2 * len(ITEMS) * 3
+    summary = json.loads((out / "extracting" / "summary.json").read_text())
+    assert {"plain", "packed"} <= set(summary)
+    verdicts = (out / "extracting" / "verdicts.csv").read_text()
+    assert verdicts.count("packed,") == len(ITEMS) * 3
+    assert "packed,r-pub-2,0,tax_id" in verdicts
+
+
+def test_a_run_folder_with_both_forms_is_one_error_naming_it(project, tmp_path):
+    d = project.add_run("twice", [chat_record(i, GOOD) for i in ITEMS])
+    (d / "responses.jsonl.gz").write_bytes(gzip.compress((d / "responses.jsonl").read_bytes(), mtime=0))
+    result = _invoke("rescore", "--root", project.root, "-q", "--skip-scorer-b", "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert "twice: holds both responses.jsonl and responses.jsonl.gz" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_bomb_in_results_is_an_input_error_not_a_crash(project, tmp_path, monkeypatch):
+    import generator.stored_files as stored
+
+    monkeypatch.setattr(stored, "MAX_INFLATED_BYTES", 4096)
+    d = project.add_run("bomb", [chat_record(i, GOOD) for i in ITEMS])
+    (d / "responses.jsonl").unlink()
+    (d / "responses.jsonl.gz").write_bytes(gzip.compress(b" " * 100_000, mtime=0))
+    result = _invoke("rescore", "--root", project.root, "-q", "--skip-scorer-b", "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert "bomb/responses.jsonl.gz: inflates to more than 4,096 bytes" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_compressed_items_are_read(project, tmp_path):
+    _gzip_file(project.suite_dir / "items" / "receipts.public.jsonl")
+    project.add_run("plain", [chat_record(i, GOOD) for i in ITEMS])
+    result = _invoke("rescore", "--root", project.root, "-q", "--skip-scorer-b", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "r-pub-2" in (tmp_path / "out" / "extracting" / "verdicts.csv").read_text()
+
+
+def test_seal_keeps_a_compressed_run_compressed_and_readable(project, tmp_path):
+    from generator.sealing import read_run
+
+    _runs(project)
+    packed = project.run_dir("packed") / "responses.jsonl.gz"
+    before = read_stored(packed)
+    result = _invoke("results", "seal", "extracting", "--root", project.root)
+    assert result.exit_code == 0, result.output
+    assert not (project.run_dir("packed") / "responses.jsonl").exists()
+    public = read_stored(packed)  # still gzip
+    assert public != before and b'"sealed":{' in public and b'"request"' not in public.split(b"\n")[0]
+    assert packed.read_bytes() == gzip.compress(public, compresslevel=9, mtime=0)  # deterministic bytes
+    assert read_run(packed, ErrorLog(project.root)).data == before  # private storage gives the records back
+    again = _invoke("results", "seal", "extracting", "--root", project.root)
+    assert again.exit_code == 0 and "(0 moved now)" in again.output
+
+
+def test_tally_run_does_not_append_to_a_compressed_run(tmp_path):
+    from generator.harness.store import RunStore, StoreError
+
+    d = tmp_path / "results" / "extracting" / "r"
+    d.mkdir(parents=True)
+    (d / "responses.jsonl.gz").write_bytes(gzip.compress(b"", mtime=0))
+    with pytest.raises(StoreError, match="stored compressed"):
+        RunStore(d).open({"run_id": "r"})
+    assert not (d / "responses.jsonl").exists()
+
+
+@pytest.mark.skipif(missing_node() is not None, reason=missing_node() or "")
+def test_the_site_is_byte_identical_with_a_compressed_run_and_items():
+    from tests.test_site_golden import digests
+
+    sites = []
+    for packed in (False, True):
+        root = make_project(Path(tempfile.mkdtemp(prefix="tally-gz-site-")))
+        if packed:
+            runs = sorted((root / "results" / "mini").iterdir())
+            _gzip_file(runs[0] / "responses.jsonl")
+            _gzip_file(sorted((root / "content" / "suites" / "mini" / "items").glob("*.jsonl"))[0])
+        build(root, root / "site")
+        sites.append(digests(root / "site"))
+    assert sites[0] == sites[1]
