@@ -97,8 +97,11 @@ def run(suite: str, model: str, provider_id: str, root: Path, half: str, repeats
                f"{outcome.failed} failed, {outcome.retried} retried -> {outcome.run_dir}")
 
 
+IMPORT_KINDS = ("batch", "predictions", "inspect", "lm-eval")
+
+
 @click.command("import")
-@click.argument("batch_files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("batch_files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--suite", required=True)
 @click.option("--model", required=True)
 @click.option("--provider", "provider_id", required=True)
@@ -111,13 +114,29 @@ def run(suite: str, model: str, provider_id: str, root: Path, half: str, repeats
 @click.option("--description", default=None)
 @click.option("--cases", "cases_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The suite's own cases file, imported as its items first (a suite that reads one says so).")
+@click.option("--from", "kind", type=click.Choice(IMPORT_KINDS), default="batch", show_default=True,
+              help="What wrote the files: OpenAI Batch API output, a folder of per-item prediction files, "
+                   "inspect_ai eval logs, or lm-evaluation-harness --log_samples output.")
+@click.option("--name-pattern", default=None,
+              help="--from predictions: the file name, {item} for the item id, {repeat} for a repeat, * for any text.")
+@click.option("--item-id", default="{item}", show_default=True,
+              help="--from predictions: the suite's item id made from the {item} of the file name.")
+@click.option("--id-field", default=None,
+              help="--from lm-eval: the document field naming the item (default: id); --from inspect: the "
+                   "sample metadata field naming it (default: the sample id).")
+@click.option("--harness", "harness_name", default=None, help="--from predictions: the harness that wrote the files.")
+@click.option("--harness-version", default=None, help="--from predictions: its version.")
 def import_cmd(batch_files: tuple[Path, ...], suite: str, model: str, provider_id: str, root: Path, half: str,
                requests_file: Path | None, run_id: str | None, round_: str, description: str | None,
-               cases_file: Path | None) -> None:
-    """Store OpenAI Batch API output files (BATCH_FILES) as a run.
+               cases_file: Path | None, kind: str, name_pattern: str | None, item_id: str, id_field: str | None,
+               harness_name: str | None, harness_version: str | None) -> None:
+    """Store another harness's output files (BATCH_FILES) as a run: by default OpenAI Batch API output.
 
-    Each line's custom_id is ITEM or ITEM:REPEAT. Bad lines are reported with file and line, and
-    then nothing is written. A suite may read its own harness's files instead (its import_files).
+    Batch output: each line's custom_id is ITEM or ITEM:REPEAT. With --from, a folder of per-item
+    prediction files (--name-pattern), inspect_ai eval logs or lm-evaluation-harness samples files.
+    Tally sent none of these requests: none is stored, and run.json records the harness, its version
+    and each file's SHA-256. Errors are reported with file and line, and then nothing is written. A
+    suite may read its own harness's files instead (its import_files).
     """
     from .importer import BatchImportError, import_batch
     from .plan import PlanError
@@ -125,13 +144,29 @@ def import_cmd(batch_files: tuple[Path, ...], suite: str, model: str, provider_i
 
     spec = _spec(root, suite, model, provider_id, run_id=run_id, half=half, description=description,
                  round=round_)
+    files = list(batch_files)
+    if kind == "predictions" and name_pattern is None:
+        _fail("--from predictions needs --name-pattern (e.g. '{item}_ocr_gpt-5.5_predicted.json')")
+    if kind != "batch" and (requests_file is not None or cases_file is not None):
+        _fail(f"--requests and --cases are for Batch API output and a suite's own files, not --from {kind}")
     try:
-        hook = _suite_import(root, suite)
-        outcome = hook(spec, list(batch_files), cases_file) if hook is not None else None
+        outcome = None
+        if kind == "predictions":
+            from .import_predictions import import_predictions
+            outcome = import_predictions(spec, files, str(name_pattern), item_id, harness_name, harness_version)
+        elif kind == "inspect":
+            from .import_inspect import import_inspect
+            outcome = import_inspect(spec, files, id_field)
+        elif kind == "lm-eval":
+            from .import_lmeval import import_lmeval
+            outcome = import_lmeval(spec, files, id_field or "id")
+        else:
+            hook = _suite_import(root, suite)
+            outcome = hook(spec, files, cases_file) if hook is not None else None
         if outcome is None and cases_file is not None:
             _fail(f"suite {suite!r} reads no cases file (--cases)")
         if outcome is None:
-            outcome = import_batch(spec, list(batch_files), requests_file)
+            outcome = import_batch(spec, files, requests_file)
     except BatchImportError as exc:
         for error in exc.errors:
             click.echo(f"error: {error}", err=True)

@@ -10,12 +10,14 @@ recorded as an error, never accepted.
 With `--requests` (the batch input file), each stored request is the body that was sent, and its
 messages must be the suite's prompt for the item; without it, the request is rebuilt from the
 suite's prompt. Every bad line is reported with its file and line, and then nothing is written.
-Importing a file again skips the records already stored.
+Importing a file again skips the records already stored. `run.json` records what was imported
+(`imported`: the files' names, SHA-256 and sizes, and whether the requests are as sent or rebuilt).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +27,7 @@ from generator.ids import id_problem
 from ..sealing import private_file
 from .client import BODY_KEEP_CHARS, parse_body, pinning_error
 from .plan import SuitePlan, load_plan
-from .runner import RunSpec, run_meta, usage_of
+from .runner import RunSpec, harness_version, run_meta, usage_of
 from .store import RunStore
 
 
@@ -75,6 +77,16 @@ def _lines(path: Path, errors: list[str]):
             errors.append(f"{path}:{number}: a line must be a JSON object")
             continue
         yield number, value
+
+
+def _file_facts(path: Path) -> dict:
+    """{"file", "sha256", "bytes"} of an input file (read again, in blocks: it was read whole already)."""
+    h, size = hashlib.sha256(), 0
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 20):
+            h.update(block)
+            size += len(block)
+    return {"file": path.name, "sha256": h.hexdigest(), "bytes": size}
 
 
 def read_requests(path: Path, plan: SuitePlan, model: str, errors: list[str]) -> dict[tuple[str, int], dict]:
@@ -171,7 +183,12 @@ def import_batch(spec: RunSpec, batch_files: list[Path], requests_file: Path | N
     private_items = frozenset(i["id"] for i in plan.items if i.get("half") == "private")
     store = RunStore(Path(spec.root) / "results" / spec.suite / spec.id,
                      private_file(Path(spec.root), spec.suite, spec.id) if private_items else None, private_items)
-    done = store.open(run_meta(spec, plan.template.sha256(), plan.suite.version, plan.anchors))
+    meta = run_meta(spec, plan.template.sha256(), plan.suite.version, plan.anchors)
+    meta["imported"] = {"from": "OpenAI Batch API output", "harness": "OpenAI Batch API", "harness_version": None,
+                        "requests": "as sent (--requests)" if requests is not None else "rebuilt from the suite's prompt",
+                        "files": [_file_facts(Path(p)) for p in [*batch_files, *([requests_file] if requests_file else [])]],
+                        "by": f"tally import {harness_version()}"}
+    done = store.open(meta)
     try:
         fresh = [r for key, r in sorted(records.items()) if key not in done]
         failed = 0
