@@ -163,3 +163,18 @@ def test_the_site_is_byte_identical_with_a_compressed_run_and_items():
         build(root, root / "site")
         sites.append(digests(root / "site"))
     assert sites[0] == sites[1]
+
+
+def test_a_private_key_inside_a_compressed_run_stops_publishing(project):
+    from generator.commit import CommitError
+    from generator.commit.publish import refuse_private_keys
+
+    d = project.add_run("leaky", [chat_record(i, GOOD) for i in ITEMS])
+    key = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n"
+    (d / "responses.jsonl").write_text(json.dumps(chat_record("i-pub-1", key)) + "\n", encoding="utf-8")
+    packed = _gzip_file(d / "responses.jsonl")
+    assert b"PRIVATE KEY" not in packed.read_bytes()  # hidden from a search of the stored bytes
+    with pytest.raises(CommitError, match="results/extracting/leaky/responses.jsonl.gz holds a private key"):
+        refuse_private_keys(project.root)
+    packed.write_bytes(b"not gzip at all")  # read as it is; the loaders report it
+    refuse_private_keys(project.root)

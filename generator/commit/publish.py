@@ -8,11 +8,15 @@ stray file (a private key, a note, an editor's backup) is never published by acc
 
 from __future__ import annotations
 
+import gzip
 import re
 import shutil
+import zlib
 from pathlib import Path
+from typing import BinaryIO
 
 from ..ids import is_safe_id
+from ..stored_files import MAX_INFLATED_BYTES, is_compressed
 from . import (
     ITEMS,
     MANIFEST,
@@ -58,12 +62,28 @@ def publishable(rel: tuple[str, ...]) -> bool:
 
 
 def holds_private_key(path: Path) -> bool:
+    """Whether the file's bytes hold a PEM private key; a gzip-compressed stored file (.gz, see
+    stored_files.py) is searched as it inflates, up to the most it may inflate to (one that is not
+    gzip is searched as it is)."""
+    if is_compressed(path):
+        try:
+            with gzip.open(path, "rb") as f:
+                return _holds_key(f, MAX_INFLATED_BYTES)
+        except (OSError, EOFError, zlib.error):  # not gzip: the loaders say so; search its bytes
+            pass
     with open(path, "rb") as f:
-        tail = b""
-        while chunk := f.read(_CHUNK):
-            if PRIVATE_KEY.search(tail + chunk):
-                return True
-            tail = chunk[-64:]
+        return _holds_key(f)
+
+
+def _holds_key(f: BinaryIO, limit: int | None = None) -> bool:
+    tail, read = b"", 0
+    while chunk := f.read(_CHUNK):
+        if PRIVATE_KEY.search(tail + chunk):
+            return True
+        tail = chunk[-64:]
+        read += len(chunk)
+        if limit is not None and read > limit:
+            break
     return False
 
 
