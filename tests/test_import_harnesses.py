@@ -146,7 +146,8 @@ def test_lm_eval_samples_become_a_run(harness_project):
     results = root / "results_2026-11-20T10-15-00.123456.json"
     results.write_text(json.dumps({"results": {"receipts": {"alias": "receipts", "exact_match,none": 0.0}},
                                    "configs": {}, "versions": {"receipts": 1}, "model_name": "openai/clean-1",
-                                   "lm_eval_version": "0.4.9", "git_hash": "a1b2c3d"}), encoding="utf-8")
+                                   "lm_eval_version": "0.4.9", "git_hash": "a1b2c3d", "date": 1795169700.25}),
+                       encoding="utf-8")
     result = _import(root, samples, results, kind="lm-eval")
     assert result.exit_code == 0, result.output
     stored = {(r["item"], r["repeat"]): r for r in records(root / "results" / "extracting" / RUN)}
@@ -156,8 +157,10 @@ def test_lm_eval_samples_become_a_run(harness_project):
     assert one["response"]["choices"][0]["message"]["content"] == "{}"
     assert one["source"]["line"] == 1 and one["source"]["sha256"] == _sha(samples)
     assert one["source"]["prompt_hash"] == lines[0]["prompt_hash"]
-    imported = _meta(root)["imported"]
+    meta = _meta(root)
+    imported = meta["imported"]
     assert imported["harness"] == "lm-evaluation-harness" and imported["harness_version"] == "0.4.9"
+    assert meta["started"] == "2026-11-20T10:15:00Z" and imported["at"] >= meta["started"]  # when it ran
     assert [f["sha256"] for f in imported["files"]] == [_sha(samples), _sha(results)]
 
 
@@ -238,7 +241,9 @@ def test_an_inspect_ai_eval_log_becomes_a_run(harness_project):
     assert first["source"] == {"file": log.name, "sha256": _sha(log), "sample": items[0]["id"], "epoch": 1, "uuid": None}
     failed = stored[(items[1]["id"], 1)]
     assert failed["response"] is None and "RateLimitError" in failed["attempts"][0]["error"]
-    imported = _meta(root)["imported"]
+    meta = _meta(root)
+    imported = meta["imported"]
+    assert (meta["started"], meta["finished"]) == ("2026-11-20T10:15:00Z", "2026-11-20T10:16:00Z")  # when it ran
     assert imported["harness"] == "inspect_ai" and imported["harness_version"] == "0.3.140"
     assert imported["reader"].startswith("inspect_ai.log.read_eval_log")
     assert imported["files"] == [{"file": log.name, "sha256": _sha(log), "bytes": log.stat().st_size}]

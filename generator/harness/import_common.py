@@ -12,6 +12,7 @@ never one per line; every error is collected before anything is written.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import os
 import stat
@@ -102,9 +103,28 @@ def keyed(outputs: list[Output], plan: SuitePlan, errors: list[str]) -> dict[tup
     return out
 
 
+def utc_time(value: object) -> str | None:
+    """An ISO 8601 time (or seconds since 1970) as run.json writes times (UTC, Z), or None."""
+    try:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            when = dt.datetime.fromtimestamp(value, dt.timezone.utc)
+        elif isinstance(value, str):
+            when = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+            when = when if when.tzinfo is not None else when.replace(tzinfo=dt.timezone.utc)
+        else:
+            return None
+    except (ValueError, OverflowError, OSError):
+        return None
+    if not dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc) <= when <= dt.datetime.now(dt.timezone.utc):
+        return None  # not when a language model ran: the run is dated when it is imported
+    return when.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def store(spec: RunSpec, outputs: list[Output], errors: list[str], provenance: dict, what: str,
-          description: str) -> ImportOutcome:
-    """Check the outputs against the suite and store them as a run (nothing when there is any error)."""
+          description: str, times: dict[str, str | None] | None = None) -> ImportOutcome:
+    """Check the outputs against the suite and store them as a run (nothing when there is any error).
+    `times`: `started` and `finished` of the other harness's run when its files say them (else the
+    run is dated when it is imported)."""
     if (problem := id_problem(spec.id, "run id")) is not None:
         errors.insert(0, problem + " (choose one with --run-id)")
     plan = load_plan(spec.root, spec.suite, spec.half)
@@ -122,12 +142,16 @@ def store(spec: RunSpec, outputs: list[Output], errors: list[str], provenance: d
     for key in ("prompt_sha256", "sampling"):  # Tally's prompt and settings were not the ones sent
         meta.pop(key, None)
     meta["imported"] = {**provenance, "by": f"tally import {harness_version()}"}
+    known = {k: v for k, v in (times or {}).items() if v is not None}
+    if "started" in known:  # when the other harness ran, not when its files were imported
+        meta.update(known)
+        meta["imported"]["at"] = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     done = run_store.open(meta)
     fresh = [record(o, spec.model, what) for key, o in sorted(found.items()) if key not in done]
     try:
         for rec in fresh:
             run_store.append(rec)
-        run_store.finish()
+        run_store.finish(known.get("finished") if "started" in known else None)
     finally:
         run_store.close()
     failed = sum(1 for r in fresh if r["response"] is None)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .import_common import Output, cut, files_provenance, read_input, sha256, store
+from .import_common import Output, cut, files_provenance, read_input, sha256, store, utc_time
 from .importer import BatchImportError, ImportOutcome
 from .runner import RunSpec
 
@@ -86,7 +86,9 @@ def read_log(path: Path, data: bytes, model: str, id_field: str | None) -> tuple
     packages = getattr(log.eval, "packages", None) or {}
     facts = {"harness_version": packages.get("inspect_ai"), "log_format": getattr(log, "version", None),
              "status": getattr(log, "status", None), "task": getattr(log.eval, "task", None),
-             "eval_id": getattr(log.eval, "eval_id", None), "model_name": named}
+             "eval_id": getattr(log.eval, "eval_id", None), "model_name": named,
+             "started": utc_time(getattr(getattr(log, "stats", None), "started_at", None) or log.eval.created),
+             "finished": utc_time(getattr(getattr(log, "stats", None), "completed_at", None))}
     return out, facts
 
 
@@ -114,4 +116,7 @@ def import_inspect(spec: RunSpec, paths: list[Path], id_field: str | None = None
     description = (f"{spec.model}: samples of inspect_ai eval logs, read with inspect_ai's own log reader and imported "
                    "by tally import. inspect_ai made the model calls with its own prompt; Tally sent no request and "
                    "knows no latency; each record keeps its log's name and SHA-256, the sample and the epoch.")
-    return store(spec, outputs, errors, provenance, WHAT, description)
+    starts = sorted(x["started"] for x in logs if x.get("started"))
+    ends = sorted(x["finished"] for x in logs if x.get("finished"))
+    times = {"started": starts[0] if starts else None, "finished": ends[-1] if starts and ends else None}
+    return store(spec, outputs, errors, provenance, WHAT, description, times)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .import_common import Output, cut, files_provenance, read_input, sha256, store
+from .import_common import Output, cut, files_provenance, read_input, sha256, store, utc_time
 from .importer import BatchImportError, ImportOutcome
 from .runner import RunSpec
 
@@ -88,7 +88,7 @@ def _results_file(path: Path, data: bytes, model: str) -> dict:
     return {"harness_version": value.get("lm_eval_version") if isinstance(value.get("lm_eval_version"), str) else None,
             "git_hash": value.get("git_hash") if isinstance(value.get("git_hash"), str) else None,
             "model_name": named if isinstance(named, str) else None,
-            "tasks": sorted(str(k) for k in value["results"])}
+            "tasks": sorted(str(k) for k in value["results"]), "started": utc_time(value.get("date"))}
 
 
 def import_lmeval(spec: RunSpec, paths: list[Path], id_field: str = "id") -> ImportOutcome:
@@ -112,4 +112,4 @@ def import_lmeval(spec: RunSpec, paths: list[Path], id_field: str = "id") -> Imp
     description = (f"{spec.model}: outputs recorded by lm-evaluation-harness (--log_samples), imported by tally "
                    "import. That harness made the model calls with its own prompt; Tally sent no request and knows "
                    "no latency; each record keeps its file's name, SHA-256, line and lm-evaluation-harness's hashes.")
-    return store(spec, outputs, errors, provenance, WHAT, description)
+    return store(spec, outputs, errors, provenance, WHAT, description, {"started": facts.get("started")})

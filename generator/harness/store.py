@@ -200,9 +200,10 @@ class RunStore:
             if fd is not None:
                 os.fsync(fd)
 
-    def finish(self, **extra: object) -> dict:
+    def finish(self, finished: str | None = None, **extra: object) -> dict:
+        """Sync and write run.json with `finished`: now, or when an imported run's harness says it ended."""
         self._sync()
-        self.meta = {**self.meta, **extra, "finished": utc_now()}
+        self.meta = {**self.meta, **extra, "finished": finished or utc_now()}
         write_json_atomic(self.meta_path, self.meta)
         return self.meta
 
