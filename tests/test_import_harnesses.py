@@ -247,6 +247,15 @@ def test_an_inspect_ai_eval_log_becomes_a_run(harness_project):
     assert imported["harness"] == "inspect_ai" and imported["harness_version"] == "0.3.140"
     assert imported["reader"].startswith("inspect_ai.log.read_eval_log")
     assert imported["files"] == [{"file": log.name, "sha256": _sha(log), "bytes": log.stat().st_size}]
+    # the same log in inspect_ai's binary .eval format (written by inspect_ai itself) reads the same
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    binary = root / "2026-11-20T10-15-00_receipts-extract_Fq3xY7cJ2sNwBq.eval"
+    write_eval_log(read_eval_log(str(log)), str(binary))
+    again = _import(root, binary, kind="inspect", extra=("--run-id", "clean-1-eval"))
+    assert again.exit_code == 0, again.output
+    other = {(r["item"], r["repeat"]): r for r in records(root / "results" / "extracting" / "clean-1-eval")}
+    assert {k: r["response"] for k, r in other.items()} == {k: r["response"] for k, r in stored.items()}
 
 
 @pytest.mark.skipif(_inspect_missing() is not None, reason=_inspect_missing() or "")
@@ -287,3 +296,21 @@ def test_an_imported_run_gzipped_is_scored_alike_by_both_scorers(harness_project
     assert again.exit_code == 0, again.output
     assert (out / "extracting" / "verdicts.csv").read_bytes() == plain
     assert json.loads((out / "extracting" / "agreement.json").read_text())["status"] == "agree"
+
+
+@pytest.mark.skipif(_inspect_missing() is not None, reason=_inspect_missing() or "")
+def test_an_eval_log_that_inflates_too_far_is_refused_before_inspect_reads_it(harness_project, monkeypatch):
+    import zipfile
+
+    import generator.harness.import_inspect as reader
+
+    root = harness_project
+    monkeypatch.setattr(reader, "MAX_INFLATED_BYTES", 100_000)
+    bomb = root / "bomb.eval"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("header.json", b" " * 200_000)
+    result = _import(root, bomb, kind="inspect")
+    assert result.exit_code == 2
+    errors = [line for line in result.output.splitlines() if line.startswith("error: ")]
+    assert errors == [f"error: {bomb}: inflates to 200,000 bytes, more than the 100,000 an imported log may hold "
+                      "(a zip bomb?)"]

@@ -11,8 +11,11 @@ failed call. inspect_ai is an optional dependency: `pip install 'tally[import]'`
 
 from __future__ import annotations
 
+import io
+import zipfile
 from pathlib import Path
 
+from ..stored_files import MAX_INFLATED_BYTES
 from .import_common import Output, cut, files_provenance, read_input, sha256, store, utc_time
 from .importer import BatchImportError, ImportOutcome
 from .runner import RunSpec
@@ -52,9 +55,25 @@ def _finish(output) -> str:
     return {"max_tokens": "length", "model_length": "length"}.get(str(reason), str(reason or "stop"))
 
 
+def _zip_bounds(path: Path, data: bytes) -> None:
+    """A binary log (.eval, a zip file) whose members would inflate past the cap of stored files (a zip
+    bomb) is refused before inspect_ai's reader opens it (a zip's reader stops at each member's size)."""
+    if not data.startswith(b"PK"):
+        return
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            size = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, ValueError, OSError) as exc:
+        raise BatchImportError([f"{path}: {SHAPE} (not a readable zip file: {cut(str(exc))})"]) from None
+    if size > MAX_INFLATED_BYTES:
+        raise BatchImportError([f"{path}: inflates to {size:,} bytes, more than the {MAX_INFLATED_BYTES:,} an "
+                                "imported log may hold (a zip bomb?)"])
+
+
 def read_log(path: Path, data: bytes, model: str, id_field: str | None) -> tuple[list[Output], dict]:
     """The outputs of one eval log and its facts; BatchImportError with ONE error naming the file."""
     read_eval_log = _reader()
+    _zip_bounds(path, data)
     try:
         log = read_eval_log(str(path))
     except Exception as exc:  # the reader's own errors (JSON, zip, validation): the file is not a log
