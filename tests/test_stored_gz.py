@@ -178,3 +178,56 @@ def test_a_private_key_inside_a_compressed_run_stops_publishing(project):
         refuse_private_keys(project.root)
     packed.write_bytes(b"not gzip at all")  # read as it is; the loaders report it
     refuse_private_keys(project.root)
+
+
+def test_a_compressed_run_is_sealed_committed_revealed_and_verified(tmp_path):
+    from test_commit_responses import ROUND, _answers, _run, _suite_toml, tally
+    from test_commit_support import failed_checks, fingerprint_of, items_dir
+    from test_commit_support import make_project as commit_project
+
+    from generator.commit.chain import walk
+    from generator.commit.verify import verify
+
+    root, key = commit_project(tmp_path, n_private=3)
+    r = tally("commit", ROUND, "--items", items_dir(root), "--key", key, "--root", root,
+              "--committed-at", "2026-10-01T09:00:00Z")
+    assert r.exit_code == 0, r.output
+    _suite_toml(root)
+    _gzip_file(_run(root, "model-a", _answers(3)) / "responses.jsonl")
+    _run(root, "model-b", list(reversed(_answers(3))))
+    assert tally("results", "seal", "--all", "--root", root).exit_code == 0
+    packed = root / "results" / "extracting" / "model-a" / "responses.jsonl.gz"
+    assert packed.is_file() and read_stored(packed).count(b'"sealed":{') == 3
+    r = tally("commit-responses", ROUND, "--key", key, "--root", root, "--committed-at", "2026-11-02T09:00:00Z")
+    assert r.exit_code == 0 and "committed 6 private responses of 2 runs" in r.output, r.output
+    trust = {"head": walk(root).head.sha256, "trust": fingerprint_of(root, "test-a")}
+    assert failed_checks(root, **trust) == []
+    r = tally("reveal", ROUND, "--from", root / "private" / "commitments" / ROUND, "--key", key, "--root", root,
+              "--revealed-at", "2026-12-01T09:00:00Z")
+    assert r.exit_code == 0, r.output
+    assert failed_checks(root, head=walk(root).head.sha256, trust=trust["trust"]) == []
+    assert any(c.name == "responses rescored" and c.ok and "all 6 revealed" in c.message for c in verify(root))
+    # a sealed record changed inside the compressed file is caught
+    packed.write_bytes(gzip.compress(read_stored(packed).replace(b'"sealed":{', b'"sealed":{"x":1,', 1), mtime=0))
+    assert any("not the committed ones" in c for c in failed_checks(root, head=walk(root).head.sha256,
+                                                                    trust=trust["trust"]))
+
+
+def test_stats_and_the_audit_sample_read_a_compressed_run_alike(tmp_path):
+    made = {}
+    for packed in (False, True):
+        root = tmp_path / f"proj-{packed}"
+        assert _invoke("suite", "new", "demo", "--root", root).exit_code == 0
+        if packed:
+            for run in (root / "results" / "demo").iterdir():
+                _gzip_file(run / "responses.jsonl")
+        out = tmp_path / f"audit-{packed}"
+        sample = _invoke("audit", "sample", "demo", "--per-model", "4", "--seed", "7", "--out", out, "--root", root)
+        assert sample.exit_code == 0, sample.output
+        stats = _invoke("stats", "--root", root, "-q", "--skip-scorer-b")
+        assert stats.exit_code == 0, stats.output
+        made[packed] = ((out / "sample.json").read_text(), (out / "audit.csv").read_text(),
+                        json.loads((root / "build" / "stats" / "demo" / "stats.json").read_text()))
+    assert made[False][0] == made[True][0] and made[False][1] == made[True][1]
+    assert '"response"' in made[True][0] or "content" in made[True][0]
+    assert made[False][2] == made[True][2]
