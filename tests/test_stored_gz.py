@@ -231,3 +231,28 @@ def test_stats_and_the_audit_sample_read_a_compressed_run_alike(tmp_path):
     assert made[False][0] == made[True][0] and made[False][1] == made[True][1]
     assert '"response"' in made[True][0] or "content" in made[True][0]
     assert made[False][2] == made[True][2]
+
+
+def test_the_build_cache_keys_on_the_compressed_bytes_as_stored(tmp_path):
+    from generator.cache import Cache
+    from generator.outputs import write_outputs
+    from generator.pipeline import load_and_score
+
+    root = make_project(tmp_path / "p")
+    run = sorted((root / "results" / "mini").iterdir())[0]
+    packed = _gzip_file(run / "responses.jsonl")
+
+    def rescore(out: str) -> Cache:
+        cache = Cache(root / "build" / "cache")
+        write_outputs(tmp_path / out, load_and_score(root, None, 1, False, cache=cache, warn=lambda _w: None))
+        return cache
+
+    first = rescore("first")
+    assert first.counts.hits == 0 and first.counts.written > 0
+    again = rescore("again")
+    assert again.counts.misses == 0 and again.counts.hits == first.counts.written  # the .gz run is cached too
+    packed.write_bytes(gzip.compress(read_stored(packed), compresslevel=1, mtime=0))  # same records, other bytes
+    changed = rescore("changed")
+    assert changed.counts.misses == 1 and changed.counts.hits == first.counts.written - 1
+    for name in ("verdicts.csv", "summary.json"):
+        assert (tmp_path / "first" / "mini" / name).read_bytes() == (tmp_path / "changed" / "mini" / name).read_bytes()
