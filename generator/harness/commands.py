@@ -133,8 +133,8 @@ def import_cmd(batch_files: tuple[Path, ...], suite: str, model: str, provider_i
     """Store another harness's output files (BATCH_FILES) as a run: by default OpenAI Batch API output.
 
     Batch output: each line's custom_id is ITEM or ITEM:REPEAT. With --from, a folder of per-item
-    prediction files (--name-pattern), inspect_ai eval logs or lm-evaluation-harness samples files.
-    Tally sent none of these requests: none is stored, and run.json records the harness, its version
+    prediction files (--name-pattern), inspect_ai eval logs or lm-evaluation-harness samples files:
+    another harness sent those requests, so none is stored. run.json records the harness, its version
     and each file's SHA-256. Errors are reported with file and line, and then nothing is written. A
     suite may read its own harness's files instead (its import_files).
     """
