@@ -107,6 +107,14 @@ def build(items: list[dict]) -> dict:
         for name, content in contents:
             cases.append(_case(f"{item['id']}:{name}", item, record(item["id"], content)))
     first = {t: next(i for i in base if i["task"] == t) for t in "ABCDE"}
+    # the repeat test of efficiency: a step without a payload counts as {}, null is a payload of its own
+    for name, steps in (("payload-absent-then-empty", [{"tool_name": "lookup_policy"},  # a repeat
+                                                       {"tool_name": "lookup_policy", "payload": {}}]),
+                        ("payload-null-then-absent", [{"tool_name": "lookup_policy", "payload": None},  # none
+                                                      {"tool_name": "lookup_policy"}])):
+        ep = careful(first["A"])
+        ep["action_trace"][0:0] = steps
+        cases.append(_case(f"{first['A']['id']}:{name}", first["A"], record(first["A"]["id"], json.dumps(ep))))
     for t, item in first.items():  # the replies that are not episodes, once per task
         for name, rec in (("failed-call", record(item["id"], None, 500, None)),
                           ("error-attempt", record(item["id"], "{}", 200, "timeout")),

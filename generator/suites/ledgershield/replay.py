@@ -54,7 +54,7 @@ class Step:
     clock: int  # the case clock (steps) after the step
     result: Any = None  # what the desk answered (shown, never graded)
     revealed: list[str] = field(default_factory=list)  # artifacts the desk revealed after this step
-    payload: Any = None  # the payload as sent (repeat detection)
+    payload: Any = None  # the payload as sent, {} when the step has none (repeat detection, rule page 4)
 
 
 @dataclass
@@ -218,7 +218,8 @@ def replay(env: object, trace: object) -> State:
                     state.retrieved.append(art)
                     del scheduled[art]
         name = tool if isinstance(tool, str) else "<not a tool>"
-        state.timeline.append(Step(number, name, outcome, cost, number, result, revealed, payload))
+        sent = step["payload"] if isinstance(step, dict) and "payload" in step else {}  # absent: {} (repeat test)
+        state.timeline.append(Step(number, name, outcome, cost, number, result, revealed, sent))
     state.pending = list(scheduled)
     if state.submitted:
         pressure = env.get("pressure")

@@ -351,7 +351,8 @@
       state.cost += got[1];
       state.outcomes.push(outcome);
       if (outcome !== 'unknown_tool' && outcome !== 'budget_exhausted') {
-        state.trajectory.push({ tool: tool, payload: payload });
+        // a step without a payload counts as the payload {} in the repeat test (rule page, efficiency)
+        state.trajectory.push({ tool: tool, payload: payload === undefined ? {} : payload });
       }
       if (outcome === 'ok') {
         state.toolsOk.add(tool);
