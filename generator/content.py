@@ -46,6 +46,11 @@ class SuiteConfig:
     # [strata_order]: a dimension's values in their natural order (easy, medium, hard), for the site
     strata_order: tuple[tuple[str, tuple[str, ...]], ...] = ()
     headline: str | None = None  # when given, the plugin's headline metric (checked when the plugin is found)
+    # the date the test set was frozen: documents published on or before it (document.published, or a
+    # stratum value named in `published_before_freeze`) get freeze = pre-freeze and never count in the
+    # headline; the others freeze = post-freeze
+    frozen: str | None = None
+    published_before_freeze: tuple[tuple[str, str], ...] = ()  # (dimension, value) pairs
 
 
 @dataclass(frozen=True)
@@ -63,7 +68,10 @@ class Item:
 _SUITE_KEYS = {"name": str, "title": str, "version": str, "reference_date": str}
 # every key suite.toml may hold (docs/formats.md); any other is an error naming its line
 KNOWN_KEYS = ("name", "title", "version", "scorer", "reference_date", "order", "description", "headline",
-              "headline_half", "comparison", "min_stratum_items", "resamples", "strata", "datasets", "strata_order")
+              "headline_half", "comparison", "min_stratum_items", "resamples", "strata", "datasets", "strata_order",
+              "frozen", "published_before_freeze")
+FREEZE = "freeze"  # the stratum dimension a suite with `frozen` gets: its values PRE_FREEZE and POST_FREEZE
+PRE_FREEZE, POST_FREEZE = "pre-freeze", "post-freeze"
 COMPARISONS = ("holm", "max-t", "overlap")
 DATASET_KEYS = ("id", "title")
 
@@ -146,6 +154,7 @@ def load_suite(root: Path, log: ErrorLog) -> SuiteConfig | None:
             dt.date.fromisoformat(raw["reference_date"])
         except ValueError:
             problems.append("reference_date must be YYYY-MM-DD")
+    problems += _freeze_problems(raw)
     for key in ("order", "min_stratum_items", "resamples"):
         if key in raw and not (type(raw[key]) is int and raw[key] >= (100 if key == "resamples" else 0)):
             problems.append(f"{key} must be an integer" + (" of at least 100" if key == "resamples" else ""))
@@ -164,8 +173,11 @@ def load_suite(root: Path, log: ErrorLog) -> SuiteConfig | None:
         problems.append("strata_order must be a table of lists of distinct strings "
                         "(a dimension = its values in their natural order)")
         order_raw = {}
+    strata = tuple(raw.get("strata", ()))
+    if "frozen" in raw and FREEZE not in strata:
+        strata += (FREEZE,)  # a frozen test set always shows its pre-freeze documents apart
     for dim in order_raw:
-        if dim not in raw.get("strata", ()):
+        if dim not in strata:
             problems.append(f"strata_order names {dim!r}, which is not one of strata")
     if len({d.id for d in datasets}) != len(datasets):
         problems.append("dataset ids repeat")
@@ -178,12 +190,40 @@ def load_suite(root: Path, log: ErrorLog) -> SuiteConfig | None:
         reference_date=raw["reference_date"], headline_half=str(raw.get("headline_half", "private")),
         headline=raw.get("headline"),
         comparison=str(raw.get("comparison", "holm")),
-        min_stratum_items=int(raw.get("min_stratum_items", 10)), strata=tuple(raw.get("strata", ())),
+        min_stratum_items=int(raw.get("min_stratum_items", 10)), strata=strata,
         datasets=tuple(datasets), description=str(raw.get("description", "")), root=root,
         order=int(raw.get("order", 100)), resamples=raw.get("resamples", 10_000),
         strata_order=tuple((str(k), tuple(v)) for k, v in order_raw.items()),
+        frozen=raw.get("frozen"),
+        published_before_freeze=tuple(tuple(s.split("=", 1)) for s in raw.get("published_before_freeze", ())),
     )
 
+
+def _is_date(value: object) -> bool:
+    if not isinstance(value, str) or len(value) != 10:
+        return False
+    try:
+        dt.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _freeze_problems(raw: dict) -> list[str]:
+    """Problems of `frozen` (a date) and `published_before_freeze` (["dimension=value", ...], only with
+    `frozen`)."""
+    problems = []
+    if "frozen" in raw and not _is_date(raw["frozen"]):
+        problems.append("frozen must be a date, YYYY-MM-DD (the day the test set was frozen)")
+    if "published_before_freeze" in raw:
+        sel = raw["published_before_freeze"]
+        if "frozen" not in raw:
+            problems.append("published_before_freeze needs frozen (the day the test set was frozen)")
+        if not isinstance(sel, list) or not all(isinstance(x, str) and "=" in x and x.split("=", 1)[0]
+                                                 and x.split("=", 1)[0] not in (FREEZE, "half") for x in sel):
+            problems.append('published_before_freeze must be a list of "dimension=value" strings (any stratum '
+                            'dimension but half and freeze)')
+    return problems
 
 def load_items(suite: SuiteConfig, parse_spec, log: ErrorLog) -> list[Item]:
     """Every item of every dataset and half, sorted by id. `parse_spec(raw) -> (spec, problems)`."""
@@ -201,7 +241,7 @@ def load_items(suite: SuiteConfig, parse_spec, log: ErrorLog) -> list[Item]:
                 continue
             if not path.exists():
                 continue
-            for item in _read_item_file(path, dataset.id, half, parse_spec, log):
+            for item in _read_item_file(path, dataset.id, half, parse_spec, log, suite):
                 line = int(item.source.rsplit(":", 1)[1])
                 if item.id in items:
                     log.add(path, line, f"item id {item.id!r} already defined at {items[item.id].source}")
@@ -217,7 +257,18 @@ def load_items(suite: SuiteConfig, parse_spec, log: ErrorLog) -> list[Item]:
     return [items[k] for k in sorted(items)]
 
 
-def _read_item_file(path: Path, dataset: str, half: str, parse_spec, log: ErrorLog):
+def freeze_of(suite: SuiteConfig, strata: dict[str, str], document: dict) -> str:
+    """PRE_FREEZE for a document published on or before the suite's freeze (its `published` date, or a
+    stratum value the suite lists in published_before_freeze), else POST_FREEZE."""
+    published = document.get("published")
+    if isinstance(published, str) and suite.frozen is not None and published <= suite.frozen:
+        return PRE_FREEZE
+    if any(strata.get(dim) == value for dim, value in suite.published_before_freeze):
+        return PRE_FREEZE
+    return POST_FREEZE
+
+
+def _read_item_file(path: Path, dataset: str, half: str, parse_spec, log: ErrorLog, suite: SuiteConfig):
     try:
         data = read_stored(path)
     except StoredFileError as exc:
@@ -246,6 +297,8 @@ def _read_item_file(path: Path, dataset: str, half: str, parse_spec, log: ErrorL
         if spec_problems:
             continue
         strata = {**{str(k): str(v) for k, v in raw.get("strata", {}).items()}, "dataset": dataset, "half": half}
+        if suite.frozen is not None:
+            strata[FREEZE] = freeze_of(suite, strata, raw["document"])
         yield Item(raw["id"], dataset, half, strata, raw["document"], spec, f"{log.show(path)}:{number}", line)
 
 
@@ -267,4 +320,6 @@ def _common_problems(raw: object, dataset: str, half: str) -> list[str]:
         problems.append("document must be an object")
     elif "locale" in document and not isinstance(document["locale"], str):
         problems.append("document.locale must be a string")
+    if isinstance(document, dict) and "published" in document and not _is_date(document["published"]):
+        problems.append("document.published must be a date, YYYY-MM-DD (the day the document was first published)")
     return problems

@@ -32,7 +32,7 @@ def test_image_runs_are_ranked_apart_and_paired_with_their_text_run(harness_proj
     assert stats.exit_code == 0, stats.output
     doc = json.loads((root / "build" / "stats" / "extracting" / "stats.json").read_text(encoding="utf-8"))
     assert list(doc["runs"]) == ["clean-1-testprov"]  # the text run alone: not a replicate of the image run
-    assert doc["headline"]["stratum"] == "half=private"
+    assert doc["headline"]["stratum"] == "half=private,freeze=post-freeze"  # the example suite.toml: a frozen test set
     image = doc["inputs"]["image"]
     assert list(image["runs"]) == ["clean-1-testprov-image"] and image["stratum"] == "half=public"
     metric = doc["headline"]["metric"]

@@ -43,7 +43,10 @@ def test_output_is_bit_identical_across_runs(example):
 def test_every_metric_run_and_stratum_is_there_and_matches_the_rescore(example):
     out, data, doc = example
     summary = json.loads((out / "extracting" / "summary.json").read_text())
-    assert len(doc["strata"]) == 1 + 6 + 2 + 6 + 3 + 3 + 3 + 2 + 3  # ... source (generated, real), collection (generated, nws, sroie)
+    # ... source (generated, real), collection (generated, nws, sroie), freeze (pre, post), the headline stratum
+    assert len(doc["strata"]) == 1 + 6 + 2 + 6 + 3 + 3 + 3 + 2 + 3 + 2 + 1
+    assert doc["headline"]["stratum"] == "half=private,freeze=post-freeze"
+    assert doc["strata"]["half=private,freeze=post-freeze"]["items"] == 412 - 52  # no real (pre-freeze) document
     for key, st in doc["strata"].items():
         assert st["items"] >= 10 and set(st["metrics"]) == set(data.declared.names())
         for metric, rows in st["metrics"].items():

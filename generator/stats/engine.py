@@ -24,7 +24,7 @@ from .ranks import compact_letters, rank_ranges
 from .resample import CHUNK, derive_seed
 from .rounds import round_history
 from .sources import planned_source_rows, source_gaps
-from .strata import Stratum, select_strata
+from .strata import Stratum, headline_key, select_strata
 
 FORMAT = 1
 RATIO_GROUP = "ratios"  # all ratio metrics of a suite share one W per stratum
@@ -138,7 +138,7 @@ def compute(data: SuiteData, resamples: int, on_chunk: Callable[[int], None] | N
                    "latency_quantile": QUANTILE_RULE, "numpy": np.__version__, "chunk_rows": CHUNK,
                    "seed": "first 53 bits (little-endian) of SHA-256 of suite, stratum and metric group "
                            "joined by U+001F", "min_stratum_items": suite.min_stratum_items},
-        "headline": {"metric": data.plugin.headline, "stratum": f"half={suite.headline_half}"},
+        "headline": {"metric": data.plugin.headline, "stratum": headline_key(suite)},
         "metrics": {m: {"higher_is_better": declared.higher_is_better(m),
                         "group": RATIO_GROUP if m in declared.spec else m} for m in declared.names()},
         "runs": {r.id: {"model": r.model, "provider": r.provider, "hosting": r.hosting, "simulated": r.simulated,

@@ -19,15 +19,15 @@ import numpy as np
 from .estimates import Draws, macro_draws, per_run, ratio_draws
 from .inputs import RunInfo, SuiteData
 from .resample import derive_seed
-from .strata import Stratum, select_strata
+from .strata import Stratum, headline_choices, select_strata
 
 RATIO_GROUP = "ratios"  # as engine.RATIO_GROUP: the seed of the ratio metrics' count matrix
 
 
 def headline_stratum(data: SuiteData) -> Stratum | None:
-    """The stratum the leaderboard ranks on: the headline half, else all items when it is too small."""
+    """The stratum the leaderboard ranks on (strata.headline_choices: the first one with enough items)."""
     strata = {st.key: st for st in select_strata(data.suite, data.items)[0]}
-    return strata.get(f"half={data.suite.headline_half}") or strata.get("all")
+    return next((strata[k] for k in headline_choices(data.suite) if k in strata), None)
 
 
 def headline_draws(data: SuiteData, st: Stratum, positions: list[int], resamples: int) -> tuple[str, Draws]:

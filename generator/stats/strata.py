@@ -1,5 +1,7 @@
 """Strata of a suite: the whole suite ("all") and each dimension=value of its `strata` setting with at
-least `min_stratum_items` items; smaller ones are listed as skipped."""
+least `min_stratum_items` items; smaller ones are listed as skipped. A suite with a freeze date also
+gets its headline stratum: the headline half without the documents published before the freeze
+(key "half=<half>,freeze=post-freeze", dimension "headline")."""
 
 from __future__ import annotations
 
@@ -7,10 +9,24 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..content import Item
+from ..content import FREEZE, POST_FREEZE, Item
 from ..content import SuiteConfig as Suite
 
 ALL = "all"
+HEADLINE = "headline"  # the dimension of a frozen suite's headline stratum
+
+
+def headline_key(suite: Suite) -> str:
+    """The key of the stratum the leaderboard ranks on: the headline half, and for a suite with a freeze
+    date only its documents published after the freeze."""
+    key = f"half={suite.headline_half}"
+    return key if suite.frozen is None else f"{key},{FREEZE}={POST_FREEZE}"
+
+
+def headline_choices(suite: Suite) -> tuple[str, ...]:
+    """The strata the leaderboard ranks on, in order of preference: the headline stratum, then (when it
+    has too few items) all documents published after the freeze, then all items."""
+    return (headline_key(suite),) + ((f"{FREEZE}={POST_FREEZE}",) if suite.frozen is not None else ()) + (ALL,)
 
 
 @dataclass(frozen=True)
@@ -33,4 +49,12 @@ def select_strata(suite: Suite, items: list[Item]) -> tuple[list[Stratum], dict[
                 strata.append(Stratum(key, dim, value, pos))
             else:
                 skipped[key] = {"items": len(pos), "reason": f"fewer than {suite.min_stratum_items} items"}
+    if suite.frozen is not None:
+        key = headline_key(suite)
+        pos = np.array([k for k, item in enumerate(items) if item.half == suite.headline_half
+                        and item.strata.get(FREEZE) == POST_FREEZE], dtype=np.int64)
+        if len(pos) >= suite.min_stratum_items:
+            strata.append(Stratum(key, HEADLINE, key, pos))
+        else:
+            skipped[key] = {"items": len(pos), "reason": f"fewer than {suite.min_stratum_items} items"}
     return strata, skipped

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
+from ...content import FREEZE, PRE_FREEZE
 from ...numbers import with_unit
+from ...stats.strata import headline_choices
 from ..context import Cell, Column, Table, interval, shown, slug, text
 from ..gather import SuiteView
 
@@ -62,10 +64,12 @@ def item_path(sd: SuiteView, item_id: str) -> str:
 
 
 def stratum_title(key: str) -> str:
+    """"all items", "dimension = value", or for a stratum of several conditions (a frozen suite's headline
+    stratum: "half=private,freeze=post-freeze") each one, joined by "and"."""
     if key == "all":
         return "all items"
-    dim, _, value = key.partition("=")
-    return f"{dim.replace('_', ' ')} = {value}"
+    parts = [part.partition("=") for part in key.split(",")] if key.startswith("half=") else [key.partition("=")]
+    return " and ".join(f"{dim.replace('_', ' ')} = {value}" for dim, _, value in parts)
 
 
 def run_cells(sd: SuiteView, run_id: str) -> list[Cell]:
@@ -194,9 +198,29 @@ def run_names(sd: SuiteView) -> dict[str, str]:
 
 
 def headline_key(sd: SuiteView) -> str:
-    """The headline's stratum (the suite's headline half), or all items when that stratum is too small."""
-    key = sd.stats["headline"]["stratum"]
-    return key if key in sd.stats["strata"] else "all"
+    """The headline's stratum (the suite's headline half; for a suite with a freeze date, without the
+    documents published before it), or the next choice when that stratum is too small
+    (stats.strata.headline_choices)."""
+    return next(k for k in headline_choices(sd.suite) if k in sd.stats["strata"])
+
+
+def freeze_note(sd: SuiteView, key: str) -> str:
+    """For a suite with a freeze date: on its headline stratum, which documents the headline leaves out;
+    on the pre-freeze stratum, the contamination note. Empty otherwise."""
+    frozen = sd.suite.frozen
+    if frozen is None:
+        return ""
+    pre = [i for i in sd.result.items if i.strata.get(FREEZE) == PRE_FREEZE]
+    if key == f"{FREEZE}={PRE_FREEZE}":
+        return (f"Contamination risk: these {len(pre):,} documents were published before the test set was frozen "
+                f"on {frozen}, so models may have been trained on them. They never count in the headline; read "
+                "their scores apart, never as evidence like the private half's.")
+    if key == headline_key(sd) and pre:
+        where = f"{FREEZE} = {PRE_FREEZE}"
+        return (f"The headline leaves out the {sum(1 for i in pre if i.half == sd.suite.headline_half):,} "
+                f"{sd.suite.headline_half} documents published before the test set was frozen on {frozen} "
+                f"(shown apart: {where}): models may have been trained on them.")
+    return ""
 
 
 def _natural(value: str) -> tuple:

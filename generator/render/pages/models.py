@@ -7,7 +7,16 @@ from ..context import Column, Table, interval, number, shown, text
 from ..facts import FACT_COLUMNS, shown_fact, site_facts
 from ..gather import SiteData
 from . import Page
-from .common import cost_cell, fact_cells, metric_heading, metric_scale, model_path, provider_path, suite_path
+from .common import (
+    cost_cell,
+    fact_cells,
+    metric_heading,
+    metric_scale,
+    model_path,
+    provider_path,
+    stratum_title,
+    suite_path,
+)
 from .history import history_section
 from .tradeoff import headline_family, tradeoff_charts
 
@@ -41,7 +50,7 @@ def pages(site: SiteData):
             key, st, _fam = headline_family(sd)
             metric = sd.stats["headline"]["metric"]
             extra = [m for m in sd.stats["metrics"] if m != metric][:1]  # the first other metric
-            t = Table(f"runs-{sd.suite.name}", f"{model} in {sd.suite.title}, {key}",
+            t = Table(f"runs-{sd.suite.name}", f"{model} in {sd.suite.title}, {stratum_title(key)}",
                       [Column("provider", "Provider"), Column("hosting", "Hosting"),
                        Column(metric, metric_heading(sd, metric), True)] +
                       [Column(m, metric_heading(sd, m), True) for m in extra] +

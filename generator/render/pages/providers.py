@@ -15,6 +15,7 @@ from .common import (
     model_path,
     provider_path,
     run_cells,
+    stratum_title,
 )
 from .tradeoff import headline_family
 
@@ -70,7 +71,7 @@ def same_model(sd: SuiteView, provider: str) -> list[Table]:
         others = sorted(r for r, i in info.items() if i["model"] == model and r != run)
         if not others:
             continue
-        t = Table(f"same-model-{run}", f"{model} on every provider: {metric_label(sd, metric)} ({key})",
+        t = Table(f"same-model-{run}", f"{model} on every provider: {metric_label(sd, metric)} ({stratum_title(key)})",
                   [Column("provider", "Provider"), Column("hosting", "Hosting"),
                    Column(metric, metric_label(sd, metric), True),
                    Column("call", f"Compared with {provider}")], export=None)

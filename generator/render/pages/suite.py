@@ -14,6 +14,7 @@ from ..reported import reported_tables
 from . import Page
 from .common import (
     RUN_COLUMNS,
+    freeze_note,
     headline_key,
     item_path,
     leaderboard,
@@ -89,6 +90,7 @@ def stratum_block(sd: SuiteView, key: str, prefix: str, facts: dict | None = Non
     order, matrix, fam = pairwise_matrix(sd, key, metric)
     st = sd.stats["strata"][key]
     return {"key": key, "title": stratum_title(key), "n_items": st["items"], "not_covered": st.get("not_covered", []),
+            "freeze_note": freeze_note(sd, key),
             "leaderboard": leaderboard(sd, key, metric, f"{prefix}-headline", f"{base}-headline", facts),
             "metrics": metrics_table(sd, key, f"{prefix}-metrics", f"{base}-metrics"),
             "forest": headline_forest(sd, key, metric, f"forest-{prefix}"),

@@ -11,7 +11,7 @@ from ...parse.jsonfind import first_object
 from ...parse.response import Outcome
 from ...prompts import Template
 from ...score.verdicts import Verdict
-from ...suite_api import DatasetMean, ScorerB, Suite, VectorCase, mean, ratio
+from ...suite_api import DatasetMean, ReportTable, ScorerB, Suite, VectorCase, mean, ratio
 from .prompt import extracting_messages
 from .rules import ANSWER_CAPTION, ANSWER_COLUMNS, FIGURES, answer_rows, figures, parse_spec, score
 
@@ -85,6 +85,11 @@ class Extracting(Suite):
         return [VectorCase(c["id"], {"id": "case", "dataset": "cases", "half": "public",
                                      "document": {"locale": c["locale"]}, "fields": [c["field"]]},
                            case_record(c), ((c["field"]["name"], c["expected"]),)) for c in cases]
+
+    def report_tables(self, scored) -> list[ReportTable]:
+        from .reports import list_order_table
+
+        return [list_order_table(scored)]
 
     def sealed_order_kept(self, unit: str) -> bool | None:
         return True  # "same" / "different": the line items' order compared
