@@ -25,10 +25,19 @@ class Target:
         self.kind = target.get("kind", "diy")
         self.tasks = set(target.get("tasks", ("extraction", "authenticity", "decisions", "operations")))
         self.meta = run_score.run.meta
+        self.hosting = run_score.run.meta.get("hosting", "hosted")
+        self.latency = latency_kind(target)
         self.calls = run_score.calls
         runs = m.case_runs(run_score)
         self.base = {i.id: runs[i.id] for i in items if i.spec["lineage"] is None and i.id in runs}
         self.transforms = [runs[i.id] for i in items if i.spec["lineage"] is not None and i.id in runs]
+
+
+def latency_kind(target: dict) -> str:
+    """How a run's latencies were obtained (run.json `target.latency`): "measured" (the default: the harness
+    times every call) or what the run says instead, such as "nominal" (a fixed figure); shown as given."""
+    kind = target.get("latency", "measured")
+    return kind[:40] if isinstance(kind, str) and kind.strip() else "unstated"
 
 
 def _strata(items, extra: Callable[[object], list[str]] = lambda i: []) -> dict[str, list[str]]:
@@ -234,7 +243,10 @@ def operations(targets) -> tuple[ReportTable, ReportTable, dict]:
         per_check = _dec(t.meta.get("price_per_check"))
         cost = float(per_check) if per_check is not None else model_cost
         p = [nearest_rank(lat, q) for q in (50, 95, 99)]
-        rows.append((t.id, len(t.calls), *p, cost, model_cost))
+        hosting = t.meta.get("hosting", "hosted")
+        latency = getattr(t, "latency", None) or latency_kind(t.meta.get("target") or {})
+        shown = "measured by the harness" if latency == "measured" else f"{latency}: not compared"
+        rows.append((t.id, len(t.calls), *p, cost, model_cost, hosting, shown))
         n = len(t.calls)
 
         def r(k: int) -> Estimate:
@@ -244,9 +256,12 @@ def operations(targets) -> tuple[ReportTable, ReportTable, dict]:
         rates.append((t.id, n, err, r(sum(c[12] == 1 for c in t.calls)), r(sum(c[4] == "timeout" for c in t.calls))))
         values[t.id] = {"latency p50": (p[0], len(lat)), "cost per check": (cost, len(ok)), "error rate": err}
     return (ReportTable("operations", "Operations: latency (ms) and cost per check (USD)",
-                        ("Target", "Calls", "Latency p50", "p95", "p99", "Cost per check", "Model cost per check"),
+                        ("Target", "Calls", "Latency p50", "p95", "p99", "Cost per check", "Model cost per check",
+                         "Hosting", "Latency"),
                         tuple(rows), "Final attempt of each successful call, nearest-rank quantiles; cost averaged over "
-                        "successful calls; no interval. The example engine calls no model: its model cost is 0.",
+                        "successful calls; no interval. The example engine calls no model: its model cost is 0. "
+                        "Self-hosted runs are never ranked on speed or cost, and a latency the harness did not "
+                        "measure (run.json target.latency, such as nominal) is shown but never compared.",
                         scale=1, digits=4),
             ReportTable("operations-rates", "Operations: error, refusal and timeout rates",
                         ("Target", "Calls", "Errors", "Refusals", "Timeouts"), tuple(rates),
