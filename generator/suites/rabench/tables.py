@@ -195,7 +195,8 @@ def decisions(targets, items) -> tuple[ReportTable, ReportTable]:
                         ("Target", "Assumptions", "Threshold", "Expected cost"), tuple(costs),
                         "1000 x ((1 - p) x false-flag rate x C_review + p x (1 - detection) x C_miss); defaults "
                         "p = 1%, C_miss = $100, C_review = $17. A detector above 'approve everything' loses money "
-                        "under those assumptions. Counts only mistakes; no interval.", scale=1, digits=0,
+                        "under those assumptions. Counts only mistakes; no interval. Each figure's source (or "
+                        "'assumption') is listed on the rule page, section 5.6.", scale=1, digits=0,
                         chart=ReportChart("bar", x=1, y=3, series=(0, 2), y_title="Expected cost per 1,000 (USD)")))
 
 
