@@ -115,6 +115,9 @@ def plan(seed: int, p: int) -> dict:
     out["misprint"] = fake_class is None and rng.random() < 0.04  # a genuine misprint: the total a cent off
     out["thumbnail"] = fake_class == "inpainted" and rng.random() < 0.6
     out["basket"] = rng.choices(("same", "price", "fewer_or_more"), (4, 3, 3))[0]  # a hard negative's basket
+    # a photo's page file (rabench_pages): stored sideways with an EXIF orientation, or at a phone camera's size
+    out["orientation"] = rng.choice((6, 6, 8, 3)) if rng.random() < 0.3 else 1
+    out["full_size"] = rng.random() < 0.08
     return out
 
 
@@ -196,7 +199,7 @@ def base_case(k: int, seed: int = SEED, partner: dict | None = None, partner_add
     return _base_case(k, seed, plan(seed, (k + 1) // 2), partner, partner_address)[0]
 
 
-def _base_case(k: int, seed: int, plan_: dict, partner: dict | None, partner_address: str) -> tuple[dict, str]:
+def _base_case(k: int, seed: int, plan_: dict, partner: dict | None, partner_address: str) -> tuple[dict, str, str]:
     """Case k (of plan (k + 1) // 2: odd k public, even k private) and its printed address (the text shows
     it through the OCR noise). The plan decides the design; this case's own Random fills it in."""
     rng = rng_for(seed, "case", k)
@@ -237,11 +240,11 @@ def _base_case(k: int, seed: int, plan_: dict, partner: dict | None, partner_add
              "line_items": [dict(x) for x in lines], "adds_up": adds_up(f, lines), "fake": fake_class is not None,
              "fake_class": fake_class, "edited_field": edited, "provenance": provenance, "lineage": None,
              "hard_negative": partner is not None}
-    symbol = CURRENCY[f["currency"]][0]
+    printed = receipt_text(f, lines, CURRENCY[f["currency"]][0])
     strata = {"source": source, "merchant_type": mtype, "provenance": provenance, "class": fake_class or "genuine"}
     return {"id": f"rab-{k:04d}", "dataset": "receipts", "half": "public" if k % 2 else "private", "strata": strata,
-            "document": {"text": ocr_read(rng_for(seed, "ocr", k), receipt_text(f, lines, symbol), OCR_RATE[source]),
-                         "file": file}, "label": label}, f["address"]
+            "document": {"text": ocr_read(rng_for(seed, "ocr", k), printed, OCR_RATE[source]),
+                         "file": file}, "label": label}, f["address"], printed
 
 
 def transform_case(k: int, original: dict, seed: int = SEED, kind: str | None = None) -> dict:
@@ -262,7 +265,8 @@ def transform_case(k: int, original: dict, seed: int = SEED, kind: str | None = 
             "strata": {"transform": kind}, "document": {"text": text, "file": file}, "label": label}
 
 
-def generate(seed: int = SEED, n_base: int = N_BASE, n_transforms: int = N_TRANSFORMS) -> list[dict]:
+def generate(seed: int = SEED, n_base: int = N_BASE, n_transforms: int = N_TRANSFORMS,
+             printed: dict[str, tuple[str, dict]] | None = None) -> list[dict]:
     """The example's cases (other sizes only for benches: the example is N_BASE and N_TRANSFORMS).
 
     Both halves are built alike on one blueprint: plan p (`plan`) gives case 2p - 1 (public) and case
@@ -270,7 +274,8 @@ def generate(seed: int = SEED, n_base: int = N_BASE, n_transforms: int = N_TRANS
     edited fields, basket sizes and arithmetic faults, each filled with its own names and amounts. A
     hard negative's partner is the latest earlier plain genuine case of its own half. Duplicate
     transforms come in pairs too: n_transforms / 2 plans are drawn, and both of their cases get a
-    transform of the same kind (kinds in turn), numbered in the originals' id order."""
+    transform of the same kind (kinds in turn), numbered in the originals' id order. With `printed`,
+    each base case's printed text (the clean print its page shows) and plan are recorded there by id."""
     cases: list[dict] = []
     address: dict[str, str] = {}
     plans = [plan(seed, p) for p in range(1, n_base // 2 + 1)]
@@ -280,9 +285,11 @@ def generate(seed: int = SEED, n_base: int = N_BASE, n_transforms: int = N_TRANS
         if plan_["hard_negative"]:  # a hard negative of an earlier genuine case of the same half
             partner = next(c for c in reversed(cases) if c["half"] == ("public" if k % 2 else "private")
                            and not c["label"]["fake"] and not c["label"]["hard_negative"])
-        case, address[f"rab-{k:04d}"] = _base_case(k, seed, plan_, partner,
-                                                   address[partner["id"]] if partner else "")
+        case, address[f"rab-{k:04d}"], text = _base_case(k, seed, plan_, partner,
+                                                         address[partner["id"]] if partner else "")
         cases.append(case)
+        if printed is not None:
+            printed[case["id"]] = (text, plan_)
     chosen = sorted(rng_for(seed, "transforms").sample(range(1, len(plans) + 1), n_transforms // 2))
     kind = {p: TRANSFORMS[j % 3] for j, p in enumerate(chosen)}
     originals = [c for c in cases if (int(c["id"][4:]) + 1) // 2 in kind]
@@ -290,9 +297,13 @@ def generate(seed: int = SEED, n_base: int = N_BASE, n_transforms: int = N_TRANS
 
 
 def write_items(items_dir: Path, seed: int = SEED) -> list[Path]:
+    """The items files and every case's page image (items/pages/, `rabench_pages`)."""
+    from .rabench_pages import add_pages
+
     items_dir.mkdir(parents=True, exist_ok=True)
-    written = []
-    cases = generate(seed)
+    printed: dict[str, tuple[str, dict]] = {}
+    cases = generate(seed, printed=printed)
+    written = add_pages(items_dir, cases, printed, seed)
     for half in ("public", "private"):
         path = items_dir / f"receipts.{half}.jsonl"
         path.write_text("".join(json.dumps(c, sort_keys=True, ensure_ascii=False) + "\n"

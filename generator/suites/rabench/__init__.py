@@ -187,6 +187,11 @@ class RaBench(Suite):
 
         return report_tables(scored)
 
+    def prepare_page(self, data: bytes) -> bytes:
+        from .prepare import prepare_page
+
+        return prepare_page(data)
+
     def commands(self) -> object | None:
         from .commands import group
 
