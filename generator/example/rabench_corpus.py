@@ -278,8 +278,8 @@ def generate(seed: int = SEED, n_base: int = N_BASE, n_transforms: int = N_TRANS
     each base case's printed text (the clean print its page shows) and plan are recorded there by id."""
     cases: list[dict] = []
     address: dict[str, str] = {}
-    plans = [plan(seed, p) for p in range(1, n_base // 2 + 1)]
-    for k in range(1, 2 * len(plans) + 1):
+    plans = [plan(seed, p) for p in range(1, (n_base + 1) // 2 + 1)]
+    for k in range(1, n_base + 1):  # an odd n_base (benches only) leaves the last plan's private case out
         plan_ = plans[(k + 1) // 2 - 1]
         partner = None
         if plan_["hard_negative"]:  # a hard negative of an earlier genuine case of the same half
@@ -290,9 +290,9 @@ def generate(seed: int = SEED, n_base: int = N_BASE, n_transforms: int = N_TRANS
         cases.append(case)
         if printed is not None:
             printed[case["id"]] = (text, plan_)
-    chosen = sorted(rng_for(seed, "transforms").sample(range(1, len(plans) + 1), n_transforms // 2))
+    chosen = sorted(rng_for(seed, "transforms").sample(range(1, len(plans) + 1), (n_transforms + 1) // 2))
     kind = {p: TRANSFORMS[j % 3] for j, p in enumerate(chosen)}
-    originals = [c for c in cases if (int(c["id"][4:]) + 1) // 2 in kind]
+    originals = [c for c in cases if (int(c["id"][4:]) + 1) // 2 in kind][:n_transforms]
     return cases + [transform_case(j + 1, o, seed, kind[(int(o["id"][4:]) + 1) // 2]) for j, o in enumerate(originals)]
 
 
