@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 from generator.suite_api import Estimate, ReportTable
 from generator.suites.rabench.findings import HEADLINES, findings
-from generator.suites.rabench.tables import latency_kind
+from generator.suites.rabench.tables import latency_kind, run_target
 
 ROOT = Path(__file__).resolve().parents[1]
 TASKS = {"extraction", "checks", "authenticity", "duplicates", "decisions", "evidence", "operations"}
@@ -73,6 +73,8 @@ def test_self_hosted_runs_are_not_ranked_on_speed_or_cost():
 def test_latency_kind_reads_the_run_metadata():
     assert latency_kind({}) == "measured" and latency_kind({"latency": "nominal"}) == "nominal"
     assert latency_kind({"latency": 3}) == "unstated" and latency_kind({"latency": " "}) == "unstated"
+    assert run_target({"target": ["nominal"]}) == {} and run_target({}) == {}  # not an object: the defaults
+    assert latency_kind(run_target({"target": "nominal"})) == "measured"
 
 
 def test_the_example_engine_says_its_latency_is_nominal_and_gets_no_speed_or_cost_call():

@@ -21,9 +21,11 @@ SWEEP = (("defaults", {}), ("fakes 0.1%", {"p": 0.001}), ("fakes 5%", {"p": 0.05
 class Target:
     def __init__(self, run_score, items) -> None:
         self.id = run_score.run.id
-        target = run_score.run.meta.get("target") or {}
+        target = run_target(run_score.run.meta)
         self.kind = target.get("kind", "diy")
-        self.tasks = set(target.get("tasks", ("extraction", "authenticity", "decisions", "operations")))
+        tasks = target.get("tasks")
+        self.tasks = set(tasks) if isinstance(tasks, list) and all(isinstance(t, str) for t in tasks) else \
+            {"extraction", "authenticity", "decisions", "operations"}
         self.meta = run_score.run.meta
         self.hosting = run_score.run.meta.get("hosting", "hosted")
         self.latency = latency_kind(target)
@@ -31,6 +33,12 @@ class Target:
         runs = m.case_runs(run_score)
         self.base = {i.id: runs[i.id] for i in items if i.spec["lineage"] is None and i.id in runs}
         self.transforms = [runs[i.id] for i in items if i.spec["lineage"] is not None and i.id in runs]
+
+
+def run_target(meta: dict) -> dict:
+    """run.json's `target` object (kind, tasks, latency); {} (the defaults) when it is absent or not an object."""
+    target = meta.get("target")
+    return target if isinstance(target, dict) else {}
 
 
 def latency_kind(target: dict) -> str:
@@ -245,7 +253,7 @@ def operations(targets) -> tuple[ReportTable, ReportTable, dict]:
         cost = float(per_check) if per_check is not None else model_cost
         p = [nearest_rank(lat, q) for q in (50, 95, 99)]
         hosting = t.meta.get("hosting", "hosted")
-        latency = getattr(t, "latency", None) or latency_kind(t.meta.get("target") or {})
+        latency = getattr(t, "latency", None) or latency_kind(run_target(t.meta))
         shown = "measured by the harness" if latency == "measured" else f"{latency}: not compared"
         rows.append((t.id, len(t.calls), *p, cost, model_cost, hosting, shown))
         n = len(t.calls)
