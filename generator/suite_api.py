@@ -247,6 +247,12 @@ class Suite(ABC):
         return [{"role": "system", "content": template.system.strip()},
                 {"role": "user", "content": template.user.strip().replace("{document}", str(text))}]
 
+    def prepare_page(self, data: bytes) -> bytes:
+        """A page image as sent to a model (`tally run --input image` or `text+image`), from the bytes of
+        the item's checked page file: the suite's file preparation (the stored request records the
+        SHA-256 of the bytes sent). Default: the page as it is."""
+        return data
+
     def import_line(self, line: JsonObject, model: str) -> JsonObject:
         """`tally import`: one line of a file stored by another harness, as a Batch API output line
         ({"custom_id", "response": {"status_code", "body"}, "error"}). Default: the line unchanged."""

@@ -50,7 +50,8 @@ def test_hard_negatives_share_store_template_and_day(cases):
         if not c["label"]["hard_negative"]:
             continue
         negatives += 1
-        partner = next(p for p in reversed(base[:k]) if not p["label"]["fake"] and not p["label"]["hard_negative"])
+        partner = next(p for p in reversed(base[:k]) if not p["label"]["fake"] and not p["label"]["hard_negative"]
+                       and p["half"] == c["half"])
         assert not c["label"]["fake"]
         for key in ("merchant", "date", "currency"):
             assert c["label"]["fields"][key] == partner["label"]["fields"][key], (c["id"], key)

@@ -32,7 +32,8 @@ def test_latency_cost_and_rates_by_hand():
     assert rows["diy"][1:5] == (6, 200.0, 400.0, 400.0)
     # model cost per call: 1000 x 2.50 / 1e6 + 100 x 10 / 1e6 = 0.0035 (four calls), 0.0026 (the refusal)
     assert rows["diy"][5] == rows["diy"][6] == pytest.approx((4 * 0.0035 + 0.0026) / 5, abs=1e-15)
-    assert rows["engine"][1:] == (12, 45.0, 51.0, 51.0, 0.05, 0.0)  # 40..51 ms; the price per check, no tokens
+    assert rows["engine"][1:7] == (12, 45.0, 51.0, 51.0, 0.05, 0.0)  # 40..51 ms; the price per check, no tokens
+    assert rows["diy"][7:] == ("hosted", "measured by the harness")  # the defaults: hosted, timed by the harness
     r = {row[0]: row for row in rates.rows}
     assert [e.value for e in r["diy"][2:]] == pytest.approx([1 / 6, 1 / 6, 1 / 6])
     assert all(e.n == 6 for e in r["diy"][2:]) and r["engine"][2].value == 0 and r["engine"][2].high > 0

@@ -63,7 +63,8 @@ def generate_aubas(root: Path) -> list[Path]:
 
 
 def generate_rabench(root: Path) -> list[Path]:
-    """Rewrite RA-Bench's items and its example results (both byte-reproducible)."""
+    """Rewrite RA-Bench's items, their balance report and its example results (all byte-reproducible)."""
+    from ..suites.rabench.balance import balance_report
     from .rabench_corpus import write_items
     from .rabench_runs import SUITE as RABENCH
     from .rabench_runs import write_results
@@ -71,6 +72,10 @@ def generate_rabench(root: Path) -> list[Path]:
     suite_dir = root / "content" / "suites" / RABENCH
     shutil.rmtree(suite_dir / "items", ignore_errors=True)
     written = write_items(suite_dir / "items")
+    balance = suite_dir / "balance.json"
+    report = balance_report(load_generated_items(suite_dir / "items"))
+    balance.write_text(json.dumps(report, sort_keys=True, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    written.append(balance)
     shutil.rmtree(root / "results" / RABENCH, ignore_errors=True)
     return written + write_results(root / "results", load_generated_items(suite_dir / "items"), suite_dir)
 

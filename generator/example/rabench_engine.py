@@ -1,7 +1,9 @@
 """The example's engine target ("self"): real code, not a simulation. It reads the printed text and
 the file facts of a receipt, runs deterministic checks, keeps a duplicate index (image hashes and
 near-duplicate text) across one repetition's cases in order, and returns verifiable findings with a
-risk score, in RA-Bench's answer format. It has no model: what it can't read it leaves null.
+risk score, in RA-Bench's answer format. It has no model: what it can't read it leaves null. Its
+arithmetic check lets a total be a cent off subtotal plus tax (tax rounding), so a total misprinted by
+a cent passes it: the check's `missed` verdict.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ WEIGHTS = {"ai_generator_tag": 0.97, "ai_source_type": 0.95, "generator_tag": 0.
            "editor_tag": 0.35, "no_camera_data": 0.1, "tax_rate": 0.25}
 _AMOUNT_LINE = re.compile(r"^(?P<desc>.+?)\s+(?P<sym>[$€£])\s*(?P<amount>[0-9OIl]+\.[0-9OIl]{2})\s*$")
 _NEAR = 0.8
+ROUNDING = Decimal("0.01")  # a total within a cent of subtotal + tax passes: tax rounding is not flagged
 
 
 def _amount(text: str) -> Decimal | None:
@@ -103,7 +106,7 @@ class Engine:
         sub, tax, total = (_dec(f[k]) for k in ("subtotal", "tax_total", "total"))
         if sub is not None and total is not None and items:
             lines_sum = sum((Decimal(x["total"]) for x in items), Decimal("0"))
-            ok = lines_sum == sub and sub + (tax or Decimal("0")) == total
+            ok = lines_sum == sub and abs(sub + (tax or Decimal("0")) - total) <= ROUNDING
             checks["totals_add_up"] = "passed" if ok else "failed"
             if not ok:
                 find("totals_add_up", f"lines {lines_sum} vs subtotal {sub}; {sub} + {tax or 0} vs total {total}",

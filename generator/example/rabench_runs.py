@@ -175,6 +175,9 @@ def write_results(results_dir: Path, cases: list[dict], suite_dir: Path, seed: i
                 "started": started.isoformat().replace("+00:00", "Z"),
                 "finished": clock.replace(microsecond=0).isoformat().replace("+00:00", "Z"),
                 "target": {"kind": t.kind, "tasks": ALL_TASKS if t.kind == "self" else DIY_TASKS}}
+        # neither is timed by the harness, so no latency is compared (rule page 5.9): the engine's is a
+        # fixed cost model, the simulated models' a draw from their profile
+        meta["target"]["latency"] = "nominal" if t.kind == "self" else "simulated"
         if t.prices:
             meta["prices"] = {"currency": "USD", "input_per_mtok": t.prices[0], "output_per_mtok": t.prices[1],
                               "date": "2026-10-15"}

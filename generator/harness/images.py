@@ -9,9 +9,9 @@ A run declares its input kind (`generator.page_images.INPUT_KINDS`):
 - ``text+image``: the document's text inside the template, then the page images.
 
 The request as sent carries each page's bytes once; the stored request carries, in their place,
-``sha256:<hex>`` of the page (the page files are in the suite's content under that hash), so a
-stored run does not hold the image bytes a second time. `expand_request` rebuilds the request
-exactly as it was sent.
+``sha256:<hex>`` of the page as sent (the item's page file after the suite's `prepare_page`), so a
+stored run does not hold the image bytes a second time. `expand_request`, given the pages as sent,
+rebuilds the request exactly as it was sent.
 """
 
 from __future__ import annotations

@@ -45,8 +45,8 @@ class SuitePlan:
         base = self.plugin.messages(text_view(item, kind), self.suite.reference_date, self.template)
         if kind == "text":
             return base
-        try:
-            pages = page_bytes(item, self.suite.root / "items")
+        try:  # each page as the suite prepares it for a model (Suite.prepare_page; default: as it is)
+            pages = [self.plugin.prepare_page(data) for data in page_bytes(item, self.suite.root / "items")]
         except PageError as exc:
             raise PlanError(f"item {item['id']}: {exc}") from None
         return with_images(base, pages, kind)

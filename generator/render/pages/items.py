@@ -99,12 +99,19 @@ def page_images(sd: SuiteView, item) -> list[dict]:
     out = []
     for page in item.document.get("pages") or []:
         with Image.open(sd.suite.root / "items" / page["path"]) as image:
-            width, height = image.size
+            width, height = shown_size(image)
         shown = min(width, PAGE_SHOWN_WIDTH)
         out.append({"href": suite_download(sd, page["path"]), "alt": page["alt"], "width": shown,
                     "height": max(1, round(height * shown / width)),
                     "kb": max(1, round((sd.suite.root / "items" / page["path"]).stat().st_size / 1024))})
     return out
+
+
+def shown_size(image) -> tuple[int, int]:
+    """(width, height) of an image as a browser shows it: a quarter turn by its EXIF orientation (5 to 8:
+    a photo stored sideways) swaps the stored sides."""
+    width, height = image.size
+    return (height, width) if image.getexif().get(0x0112) in (5, 6, 7, 8) else (width, height)
 
 
 def page_files(sd: SuiteView):

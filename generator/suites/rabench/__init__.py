@@ -187,6 +187,16 @@ class RaBench(Suite):
 
         return report_tables(scored)
 
+    def prepare_page(self, data: bytes) -> bytes:
+        from .prepare import prepare_page
+
+        return prepare_page(data)
+
+    def commands(self) -> object | None:
+        from .commands import group
+
+        return group
+
     def sealed_order_kept(self, unit: str) -> bool | None:
         return unit in ("decision", "line_items")  # the model's risk; tp fp fn counts
 

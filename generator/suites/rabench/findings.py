@@ -64,7 +64,32 @@ def _show(v: Estimate | str | None, scale: float, unit: str = "") -> str:
                     unit, n=v.n)
 
 
-def findings(tables: dict[str, ReportTable], targets, ops: dict) -> ReportTable:
+# the project's pairwise correction, by the suite's `comparison` setting (generator/stats/pairwise.py)
+CORRECTIONS = {"holm": "Holm's step-down correction on the declared metrics",
+               "max-t": "single-step bootstrap max-T on the declared metrics",
+               "overlap": "the overlap rule on the declared metrics"}
+
+
+def correction_name(comparison: str) -> str:
+    """The pairwise correction the statistics use for a suite's `comparison` setting, as the site names it."""
+    return CORRECTIONS.get(comparison, f"the suite's rule {comparison!r}")
+
+
+def not_compared(a, b, column: str) -> str | None:
+    """Why a latency or cost row is not compared (rule page 5.9), or None: a self-hosted run is never
+    ranked on speed or cost (the statistics page), and a latency the harness did not measure is never
+    compared."""
+    hosted_by_self = [t.id for t in (a, b) if t.hosting == "self-hosted"]
+    if hosted_by_self:
+        return f"not compared: {' and '.join(hosted_by_self)} self-hosted (never ranked on speed or cost)"
+    if column == "latency p50":
+        nominal = [f"{t.id} ({t.latency})" for t in (a, b) if t.latency != "measured"]
+        if nominal:
+            return f"not compared: latency not measured by the harness: {', '.join(nominal)}"
+    return None
+
+
+def findings(tables: dict[str, ReportTable], targets, ops: dict, comparison: str = "holm") -> ReportTable:
     rows = []
     ours = [t for t in targets if t.kind == "self"]
     baselines = [t for t in targets if t.kind != "self"]
@@ -81,6 +106,8 @@ def findings(tables: dict[str, ReportTable], targets, ops: dict) -> ReportTable:
                         or not isinstance(vb, Estimate):
                     verdict = "not supported by " + ("both" if task not in a.tasks and task not in b.tasks
                                                      else a.id if task not in a.tasks else b.id)
+                elif table == "ops" and (why := not_compared(a, b, column)) is not None:
+                    verdict = why
                 else:
                     verdict = call(va, vb, higher, interval)
                 unit = UNITS.get(column, "") if table == "ops" else ""
@@ -89,9 +116,10 @@ def findings(tables: dict[str, ReportTable], targets, ops: dict) -> ReportTable:
                        ("Ours", "Baseline", "Task", "Headline row", "Ours: value", "Baseline: value", "Call"),
                        tuple(rows), "Stratum all. A win or a loss only when the two 95% intervals don't overlap; "
                        "latency, cost and calibration error (no interval) only at 1.2x; fewer than 10 cases or calls "
-                       "on either side is a tie. This is RA-Bench's rule, labelled as such: the pairwise calls "
-                       "elsewhere on this page are the project's (bootstrap max-T on the declared metrics) and may "
-                       "differ.")
+                       "on either side is a tie. Latency and cost are not compared for a self-hosted run, nor "
+                       "latency for a run whose latency the harness did not measure (run.json target.latency). "
+                       "This is RA-Bench's rule, labelled as such: the pairwise calls "
+                       f"elsewhere on this page are the project's ({correction_name(comparison)}) and may differ.")
 
 
 def report_tables(scored: ScoredSuite) -> list[ReportTable]:
@@ -102,4 +130,4 @@ def report_tables(scored: ScoredSuite) -> list[ReportTable]:
     ops, ops_rates, ops_values = tb.operations(targets)
     out = [tb.extraction(targets, items), tb.checks(targets, items), rank, thresholds, tb.duplicates(targets, items),
            decisions, cost, tb.evidence(targets, items), ops, ops_rates]
-    return [findings({t.id: t for t in out}, targets, ops_values)] + out
+    return [findings({t.id: t for t in out}, targets, ops_values, scored.suite.comparison)] + out

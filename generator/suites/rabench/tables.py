@@ -21,14 +21,31 @@ SWEEP = (("defaults", {}), ("fakes 0.1%", {"p": 0.001}), ("fakes 5%", {"p": 0.05
 class Target:
     def __init__(self, run_score, items) -> None:
         self.id = run_score.run.id
-        target = run_score.run.meta.get("target") or {}
+        target = run_target(run_score.run.meta)
         self.kind = target.get("kind", "diy")
-        self.tasks = set(target.get("tasks", ("extraction", "authenticity", "decisions", "operations")))
+        tasks = target.get("tasks")
+        self.tasks = set(tasks) if isinstance(tasks, list) and all(isinstance(t, str) for t in tasks) else \
+            {"extraction", "authenticity", "decisions", "operations"}
         self.meta = run_score.run.meta
+        self.hosting = run_score.run.meta.get("hosting", "hosted")
+        self.latency = latency_kind(target)
         self.calls = run_score.calls
         runs = m.case_runs(run_score)
         self.base = {i.id: runs[i.id] for i in items if i.spec["lineage"] is None and i.id in runs}
         self.transforms = [runs[i.id] for i in items if i.spec["lineage"] is not None and i.id in runs]
+
+
+def run_target(meta: dict) -> dict:
+    """run.json's `target` object (kind, tasks, latency); {} (the defaults) when it is absent or not an object."""
+    target = meta.get("target")
+    return target if isinstance(target, dict) else {}
+
+
+def latency_kind(target: dict) -> str:
+    """How a run's latencies were obtained (run.json `target.latency`): "measured" (the default: the harness
+    times every call) or what the run says instead, such as "nominal" (a fixed figure); shown as given."""
+    kind = target.get("latency", "measured")
+    return kind[:40] if isinstance(kind, str) and kind.strip() else "unstated"
 
 
 def _strata(items, extra: Callable[[object], list[str]] = lambda i: []) -> dict[str, list[str]]:
@@ -186,7 +203,8 @@ def decisions(targets, items) -> tuple[ReportTable, ReportTable]:
                         ("Target", "Assumptions", "Threshold", "Expected cost"), tuple(costs),
                         "1000 x ((1 - p) x false-flag rate x C_review + p x (1 - detection) x C_miss); defaults "
                         "p = 1%, C_miss = $100, C_review = $17. A detector above 'approve everything' loses money "
-                        "under those assumptions. Counts only mistakes; no interval.", scale=1, digits=0,
+                        "under those assumptions. Counts only mistakes; no interval. Each figure's source (or "
+                        "'assumption') is listed on the rule page, section 5.6.", scale=1, digits=0,
                         chart=ReportChart("bar", x=1, y=3, series=(0, 2), y_title="Expected cost per 1,000 (USD)")))
 
 
@@ -234,7 +252,10 @@ def operations(targets) -> tuple[ReportTable, ReportTable, dict]:
         per_check = _dec(t.meta.get("price_per_check"))
         cost = float(per_check) if per_check is not None else model_cost
         p = [nearest_rank(lat, q) for q in (50, 95, 99)]
-        rows.append((t.id, len(t.calls), *p, cost, model_cost))
+        hosting = t.meta.get("hosting", "hosted")
+        latency = getattr(t, "latency", None) or latency_kind(run_target(t.meta))
+        shown = "measured by the harness" if latency == "measured" else f"{latency}: not compared"
+        rows.append((t.id, len(t.calls), *p, cost, model_cost, hosting, shown))
         n = len(t.calls)
 
         def r(k: int) -> Estimate:
@@ -244,9 +265,12 @@ def operations(targets) -> tuple[ReportTable, ReportTable, dict]:
         rates.append((t.id, n, err, r(sum(c[12] == 1 for c in t.calls)), r(sum(c[4] == "timeout" for c in t.calls))))
         values[t.id] = {"latency p50": (p[0], len(lat)), "cost per check": (cost, len(ok)), "error rate": err}
     return (ReportTable("operations", "Operations: latency (ms) and cost per check (USD)",
-                        ("Target", "Calls", "Latency p50", "p95", "p99", "Cost per check", "Model cost per check"),
+                        ("Target", "Calls", "Latency p50", "p95", "p99", "Cost per check", "Model cost per check",
+                         "Hosting", "Latency"),
                         tuple(rows), "Final attempt of each successful call, nearest-rank quantiles; cost averaged over "
-                        "successful calls; no interval. The example engine calls no model: its model cost is 0.",
+                        "successful calls; no interval. The example engine calls no model: its model cost is 0. "
+                        "Self-hosted runs are never ranked on speed or cost, and a latency the harness did not "
+                        "measure (run.json target.latency, such as nominal) is shown but never compared.",
                         scale=1, digits=4),
             ReportTable("operations-rates", "Operations: error, refusal and timeout rates",
                         ("Target", "Calls", "Errors", "Refusals", "Timeouts"), tuple(rates),
