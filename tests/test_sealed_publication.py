@@ -168,3 +168,27 @@ def test_accept_sealed_publishes_the_stored_verdicts_and_every_page_says_so(tmp_
     assert not any("Private half not re-checked" in p.read_text(encoding="utf-8") for p in _pages(tmp_path / "checked"))
     agreement = (tmp_path / "checked" / "agreement.html").read_text(encoding="utf-8")
     assert "Sealed private records rescored</dt><dd>17 (by both scorers" in agreement
+
+
+def test_the_example_s_sealed_rows_are_as_sealing_blinds_them_today():
+    """Every sealed record of the example is made again, from its full record, exactly as published: its
+    rows blinded again are unchanged (au-bas's `sealed_order_kept` once sat outside its class, so sealing
+    blinded its rows to positions and every au-bas sealed record differed from its full record's)."""
+    import tomllib
+
+    from generator.plugins import load_registry
+    from generator.sealing import blind_rows, sealed_info, stub_rows
+
+    root = Path(__file__).resolve().parents[1]
+    registry = load_registry(None)
+    checked = 0
+    for folder in sorted((root / "results").iterdir()):
+        scorer = tomllib.loads((root / "content" / "suites" / folder.name / "suite.toml").read_text())["scorer"]
+        plugin = registry.get(scorer)
+        for responses in sorted(folder.glob("*/responses.jsonl")):
+            for line in responses.read_bytes().split(b"\n"):
+                if sealed_info(line) is not None:
+                    stub = json.loads(line)
+                    assert blind_rows(plugin, stub_rows(stub, "r")) == stub["verdicts"], (responses, stub["item"])
+                    checked += 1
+    assert checked > 5000
