@@ -132,16 +132,19 @@ def test_a_site_built_without_private_storage_is_a_draft_saying_why(tmp_path):
     shutil.move(root / "private", tmp_path / "away")
     report = build(root, tmp_path / "site")
     assert report.draft == "draft: scorer B has not checked the private half"
-    assert report.private_note.startswith("17 sealed private records (mini 17) are scored from the verdicts stored")
+    assert report.private_note == ("17 sealed private records are scored from their stored verdicts, not rescored: "
+                                   "private storage was not here.")
     for page in _pages(tmp_path / "site"):
         text = page.read_text(encoding="utf-8")
         assert "Draft: scorer B has not checked the private half." in text, page
-        assert "neither scorer rescored them" in text, page
+        assert "17 sealed private records are scored from their stored verdicts, not rescored" in text, page
     # the command says it too, and exits 0: a clone of the published project builds its draft
     result = _invoke("site", "build", "--root", root, "-q", "--out", tmp_path / "cli")
     assert result.exit_code == 0, result.output
     assert "scorer B has not checked the private half" in result.output
     assert "17 sealed private records" in result.output
+    why = (tmp_path / "site" / "agreement.html").read_text(encoding="utf-8")
+    assert "The site is therefore a draft. Built with private storage, both scorers rescore" in why
     # a disagreement still needs --draft, and both reasons are given
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(crosscheck.Gate, "finish", lambda self, runs: crosscheck.Agreement(self.suite_name, "disagree", 1, 1))
@@ -161,6 +164,8 @@ def test_accept_sealed_publishes_the_stored_verdicts_and_every_page_says_so(tmp_
         text = page.read_text(encoding="utf-8")
         assert "Private half not re-checked." in text and "--accept-sealed" in text, page
         assert "Draft" not in text, page
+    why = (tmp_path / "site" / "agreement.html").read_text(encoding="utf-8")
+    assert "The operator chose to publish the stored verdicts as they are" in why
     # with private storage back, both scorers rescore them: no draft, no note, the count on the agreement page
     shutil.move(tmp_path / "away", root / "private")
     report = build(root, tmp_path / "checked")

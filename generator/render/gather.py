@@ -102,6 +102,7 @@ class SiteData:
     staging: Path | None = None
     warnings: list[str] = field(default_factory=list)
     private_note: str | None = None  # why the private half was not re-checked (a draft, or accepted as published)
+    private_accepted: bool = False  # --accept-sealed: published as stored, not a draft
 
 
 def _balance(path: Path) -> dict | None:
@@ -157,19 +158,15 @@ def unchecked_private(results: list[ScoredSuite]) -> dict[str, int]:
 
 
 def private_note(unchecked: dict[str, int], accepted: bool) -> str | None:
-    """What every page says when the private half was not rescored: why the site is a draft, or, with
-    --accept-sealed, that its verdicts are published as stored."""
+    """What every page says when the private half was not rescored (a short sentence: the agreement
+    page says more): its sealed records are scored from their stored verdicts, or, with
+    --accept-sealed, published as stored."""
     if not unchecked:
         return None
-    counts = "; ".join(f"{name} {n:,}" for name, n in sorted(unchecked.items()))
-    what = (f"{sum(unchecked.values()):,} sealed private records ({counts}) are scored from the verdicts "
-            "stored with them in results/: their full records are in private storage, which this build did "
-            "not have, so neither scorer rescored them")
+    n = f"{sum(unchecked.values()):,}"
     if accepted:
-        return (f"{what}. The operator published them as stored, without re-checking (built with "
-                "--accept-sealed).")
-    return (f"{what}. A build with private storage rescores them with both scorers and checks every stored "
-            "verdict.")
+        return f"{n} sealed private records are published from their stored verdicts, not rescored (--accept-sealed)."
+    return f"{n} sealed private records are scored from their stored verdicts, not rescored: private storage was not here."
 
 
 def _with(reason: str | None, more: str) -> str:
@@ -242,7 +239,7 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
     return SiteData(root, suites, load_pages(root / "content" / "pages"), commitments, build_date(root, runs),
                     reason, (sum(r.simulated for r in runs), len(runs)), seconds,
                     {"gather: load, scorer A and scorer B": outcome.peak_mb[SCORING]}, staging, warnings,
-                    private_note(unchecked, accept_sealed))
+                    private_note(unchecked, accept_sealed), bool(unchecked) and accept_sealed)
 
 
 def _view(root: Path, st: Statistics, rescore_dir: Path, warnings: list[str]) -> SuiteView:
