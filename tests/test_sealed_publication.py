@@ -134,10 +134,14 @@ def test_a_site_built_without_private_storage_is_a_draft_saying_why(tmp_path):
     assert report.draft == "draft: scorer B has not checked the private half"
     assert report.private_note == ("17 sealed private records are scored from their stored verdicts, not rescored: "
                                    "private storage was not here.")
+    note = "17 sealed private records are scored from their stored verdicts, not rescored: private storage was not here."
     for page in _pages(tmp_path / "site"):
         text = page.read_text(encoding="utf-8")
-        assert "Draft: scorer B has not checked the private half." in text, page
-        assert "17 sealed private records are scored from their stored verdicts, not rescored" in text, page
+        assert "Draft: scorer B has not checked the private half.</strong> <a href=" in text, page
+        assert "agreement.html#private-half\">Why</a>" in text, page
+    for where in ("index.html", "agreement.html"):  # the headline's page and the gate's say why in full
+        assert note in (tmp_path / "site" / where).read_text(encoding="utf-8"), where
+    assert "so this site is a draft" in (tmp_path / "site" / "suites" / "mini" / "index.html").read_text(encoding="utf-8")
     # the command says it too, and exits 0: a clone of the published project builds its draft
     result = _invoke("site", "build", "--root", root, "-q", "--out", tmp_path / "cli")
     assert result.exit_code == 0, result.output
@@ -162,8 +166,10 @@ def test_accept_sealed_publishes_the_stored_verdicts_and_every_page_says_so(tmp_
     assert report.draft is None
     for page in _pages(tmp_path / "site"):
         text = page.read_text(encoding="utf-8")
-        assert "Private half not re-checked." in text and "--accept-sealed" in text, page
+        assert "Private half not re-checked.</strong>" in text, page
         assert "Draft" not in text, page
+    assert "published from their stored verdicts, not rescored (--accept-sealed)" in (
+        tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     why = (tmp_path / "site" / "agreement.html").read_text(encoding="utf-8")
     assert "The operator chose to publish the stored verdicts as they are" in why
     # with private storage back, both scorers rescore them: no draft, no note, the count on the agreement page
