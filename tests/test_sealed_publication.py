@@ -172,6 +172,9 @@ def test_accept_sealed_publishes_the_stored_verdicts_and_every_page_says_so(tmp_
         tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     why = (tmp_path / "site" / "agreement.html").read_text(encoding="utf-8")
     assert "The operator chose to publish the stored verdicts as they are" in why
+    result = _invoke("site", "build", "--root", root, "-q", "--accept-sealed", "--out", tmp_path / "cli")
+    assert result.exit_code == 0 and "not rescored (--accept-sealed)" in result.output, result.output
+    assert "every page is marked" not in result.output
     # with private storage back, both scorers rescore them: no draft, no note, the count on the agreement page
     shutil.move(tmp_path / "away", root / "private")
     report = build(root, tmp_path / "checked")
