@@ -28,6 +28,7 @@ from .processes import score_runs
 from .rescore import RunScore, Scoring, release_frozen
 from .results import Run, list_run_dirs, load_run
 from .run_files import offload
+from .sealed_check import check_runs
 from .sealing import read_run
 from .stats.declared import Declared
 from .stats.estimates import point_estimates
@@ -131,7 +132,7 @@ def _stderr(text: str) -> None:
 def score(loaded: list[LoadedSuite], root: Path, jobs: int = 1, gate: bool = True,
           progress: ProgressFactory = None, public_dir: Path | None = None,
           errors: ErrorLog | None = None, cache: Cache | None = None, client=None,
-          offload_to_files: bool = False) -> list[ScoredSuite]:
+          offload_to_files: bool = False, check_sealed: bool = True) -> list[ScoredSuite]:
     """Score every run with scorer A and, when `gate`, with scorer B alongside (ScorerBUnavailable
     when it can't run). Input errors in stored responses are collected and raised together. With
     `public_dir`, each run's public lines are kept in public_dir/<suite>/<run>.jsonl (for the site).
@@ -139,7 +140,8 @@ def score(loaded: list[LoadedSuite], root: Path, jobs: int = 1, gate: bool = Tru
     scorer B when scorer B agreed with it before, under the same Node.js) and new results are kept.
     With `client` (a dask.distributed Client), runs are scored on its cluster. With `offload_to_files`
     (and `public_dir`), each run's bulky parts go to files next to its public lines as soon as it is
-    scored (run_files.py), so that memory holds the light parts of every run only."""
+    scored (run_files.py), so that memory holds the light parts of every run only. With `check_sealed`,
+    each sealed record whose full record was scored must be what sealing it today gives (sealed_check.py)."""
     log = errors if errors is not None else ErrorLog(root)
     out = []
     for ls in loaded:
@@ -193,8 +195,17 @@ def score(loaded: list[LoadedSuite], root: Path, jobs: int = 1, gate: bool = Tru
                 shutil.rmtree(scratch, ignore_errors=True)
             continue
         runs = sorted(fresh + list(cached.values()), key=lambda r: r.run.id)
+        sealed_checked = check_runs(ls.plugin, {i.id: i.half for i in ls.items}, runs, log) if check_sealed else 0
+        if log.errors:
+            if g is not None:
+                g.abort()
+            if scratch is not None:
+                shutil.rmtree(scratch, ignore_errors=True)
+            continue
         agreement = g.finish(runs).to_json() if g is not None else {
             "suite": ls.suite.name, "status": "not run", "reason": "scorer B was skipped (--skip-scorer-b)"}
+        if g is not None and sealed_checked:  # private records both scorers rescored from their full records
+            agreement["sealed_checked"] = sealed_checked
         if g is not None:
             files = {r.id: r.responses for r in ls.runs}
             for run_id, line, message in g.warned:  # a reply scorer B's suite script could not handle

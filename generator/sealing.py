@@ -289,6 +289,39 @@ def stub_of(record: dict, full_line: bytes, rows: list, answers: list[str], comm
     return stub
 
 
+def rows_by_record(run_score) -> dict[tuple[str, int], list]:
+    """A scored run's verdict rows (scorer A's) by (item, repeat)."""
+    rows: dict[tuple[str, int], list] = {}
+    for v in run_score.verdicts.rows():
+        rows.setdefault((v.item, v.repeat), []).append(v)
+    return rows
+
+
+def stubs_of(plugin, half: dict[str, str], rows: dict[tuple[str, int], list], parsed: list[tuple[bytes, dict]],
+             commitments: dict[str, str]) -> dict[str, dict]:
+    """The sealed record `seal` makes of each private record of a run, by the SHA-256 of its full line:
+    `parsed` is every (full line, record) of the run, `rows` its verdict rows by (item, repeat), and an
+    item's answer classes are taken over its private records' repeats."""
+    from .parse.response import read_outcome
+    from .rescore import _answers
+
+    answers: dict[str, dict[int, tuple[str, ...]]] = {}
+    outcomes = {}
+    for _line, record in parsed:
+        if half.get(record["item"]) == "private":
+            key = (record["item"], record["repeat"])
+            outcomes[key] = read_outcome(record, plugin.extract_answer, plugin.answer_what)
+            answers.setdefault(key[0], {})[key[1]] = _answers(plugin, outcomes[key], rows.get(key, []))
+    classes = {item: _answer_classes(a) for item, a in answers.items()}
+    out = {}
+    for line, record in parsed:
+        if half.get(record["item"]) == "private":
+            key = (record["item"], record["repeat"])
+            out[line_sha256(line)] = stub_of(record, line, rows.get(key, []), classes[key[0]][key[1]],
+                                             commitments.get(key[0]), outcomes[key], plugin)
+    return out
+
+
 def upgrade_stub(stub: dict, plugin, run_id: str) -> dict:
     """A sealed record of an earlier format as `stub_of` makes it now, from what it stores (its private
     record need not be here): figures from its rows, then the rows blinded and the attempts trimmed."""
@@ -377,12 +410,10 @@ def seal_suite(root: Path, suite_name: str) -> list[SealReport]:
     """Split every run of a suite (see the module docstring); running it again changes nothing. A run
     that is sealed while its private storage is not here is left as it is."""
     from .commit.responses import item_commitments
-    from .parse.response import read_outcome
     from .pipeline import load, score
-    from .rescore import _answers
 
     loaded = load(root, [suite_name])
-    scored = score(loaded, root, gate=False)
+    scored = score(loaded, root, gate=False, check_sealed=False)  # the sealed records are made again here
     reports = []
     for ls, ss in zip(loaded, scored, strict=True):
         half = {i.id: i.half for i in ls.items}
@@ -393,28 +424,15 @@ def seal_suite(root: Path, suite_name: str) -> list[SealReport]:
                 _upgrade_run(run.responses, ls.plugin, run.id, item_commitments(root, str(run.meta.get("round", ""))))
                 reports.append(SealReport(run.id, rs.responses - rs.sealed, rs.sealed, 0, False))
                 continue
-            rows: dict[tuple[str, int], list] = {}
-            for v in rs.verdicts.rows():
-                rows.setdefault((v.item, v.repeat), []).append(v)
             parsed = [(line, json.loads(line)) for line in _lines(read_run(run.responses, ErrorLog(root)).data)]
-            answers: dict[str, dict[int, tuple[str, ...]]] = {}
-            outcomes = {}
-            for _line, record in parsed:
-                if half.get(record["item"]) == "private":
-                    key = (record["item"], record["repeat"])
-                    outcomes[key] = read_outcome(record, ls.plugin.extract_answer, ls.plugin.answer_what)
-                    answers.setdefault(key[0], {})[key[1]] = _answers(ls.plugin, outcomes[key], rows.get(key, []))
-            classes = {item: _answer_classes(a) for item, a in answers.items()}
             commitments = item_commitments(root, str(run.meta.get("round", "")))
+            stubs = stubs_of(ls.plugin, half, rows_by_record(rs), parsed, commitments)
             public_out, private_out = [], []
             for line, record in parsed:
                 if half.get(record["item"]) != "private":
                     public_out.append(line)
                     continue
-                key = (record["item"], record["repeat"])
-                stub = stub_of(record, line, rows.get(key, []), classes[key[0]][key[1]],
-                               commitments.get(key[0]), outcomes[key], ls.plugin)
-                public_out.append(orjson.dumps(stub, option=orjson.OPT_SORT_KEYS))
+                public_out.append(orjson.dumps(stubs[line_sha256(line)], option=orjson.OPT_SORT_KEYS))
                 private_out.append(line)
             before = read_stored(run.responses)
             moved = sum(1 for line in _lines(before) if sealed_info(line) is None) - (len(public_out) - len(private_out))

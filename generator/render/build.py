@@ -41,6 +41,7 @@ class BuildReport:
     files: int = 0
     seconds: dict[str, float] = field(default_factory=dict)  # by stage, in order
     draft: str | None = None
+    private_note: str | None = None  # the private half not re-checked: why (gather.private_note)
     warnings: list[str] = field(default_factory=list)
     unchanged: int = 0  # files whose bytes are the previous site's: kept as they were (same inode and time)
     reused: int = 0  # pages written from the build cache, not rendered
@@ -196,8 +197,8 @@ def _render_chunk(bounds: tuple[int, int]) -> tuple[int, int, dict[str, dict[str
 def site_context(site: SiteData, nav: list[dict], plotly_links: list[dict]) -> dict:
     """What every page shows of the site as a whole (base.html), for the page cache's keys."""
     # the simulated banner (its counts) shows only when some run is simulated
-    return {"nav": nav, "draft": site.draft, "simulated": list(site.simulated) if site.simulated[0] else None,
-            "build_date": site.build_date,
+    return {"nav": nav, "draft": site.draft, "private_note": site.private_note, "private_accepted": site.private_accepted,
+            "simulated": list(site.simulated) if site.simulated[0] else None, "build_date": site.build_date,
             "pages": [[p.name, p.title, p.path] for p in site.pages], "csp": CSP, "plotly": plotly_file(),
             "plotly_links": plotly_links}
 
@@ -356,11 +357,13 @@ def scorer_script_path(plugin, k: int) -> str:
 
 def build_site(root: Path, out: Path | None = None, draft: bool = False, resamples: int | None = None,
                jobs: int = 1, progress=None, skip_scorer_b: bool = False, cache: bool = True,
-               scheduler: str | None = None) -> BuildReport:
+               scheduler: str | None = None, accept_sealed: bool = False) -> BuildReport:
     """Build the site of the project at `root` into `out` (default ROOT/site).
 
     Refuses (BuildError) when the scorers disagree or scorer B did not run, unless `draft`: then
-    every page is marked as a draft and says why. `resamples` overrides the suites' setting.
+    every page is marked as a draft and says why. Sealed private records whose full records are not
+    here (private storage) make a draft that says why, unless `accept_sealed`: then every page says
+    they are published as stored. `resamples` overrides the suites' setting.
     `progress(total, label)` shows bars (options.progress_factory), one per stage and suite.
     With `cache`, unchanged runs and statistics come from build/cache/ (generator/cache.py); with
     `scheduler`, runs are scored on that Dask cluster (generator/distributed.py).
@@ -376,21 +379,22 @@ def build_site(root: Path, out: Path | None = None, draft: bool = False, resampl
         clock = time.perf_counter()
         if store is not None:
             stamp = Stamp(store, root, report.out, {"draft": draft, "resamples": resamples,
-                                                     "skip_scorer_b": skip_scorer_b})
+                                                     "skip_scorer_b": skip_scorer_b, "accept_sealed": accept_sealed})
             if (last := stamp.unchanged()) is not None:
                 report.up_to_date = True
                 report.pages, report.files, report.unchanged = 0, last["files"], last["files"]
                 report.draft, report.warnings = last["draft"], list(last["warnings"])
+                report.private_note = last.get("private_note")
                 report.seconds["checking what changed"] = time.perf_counter() - clock
                 return report
             stamp.forget()
         checked = time.perf_counter() - clock
         try:
-            site = gather(root, draft, resamples, jobs, progress, skip_scorer_b, store, scheduler)
+            site = gather(root, draft, resamples, jobs, progress, skip_scorer_b, store, scheduler, accept_sealed)
             report.seconds = ({"checking what changed": checked} if stamp is not None else {}) | site.seconds
             report.peak_mb |= site.peak_mb
             report.peak_mb["gather"] = peak_mb()
-            report.draft = site.draft
+            report.draft, report.private_note = site.draft, site.private_note
             report.warnings = list(site.warnings)
             write_site(site, report.out, report, progress, store, jobs)
             if site.staging is not None:  # the outputs of a build that succeeded, and only of one
@@ -398,7 +402,8 @@ def build_site(root: Path, out: Path | None = None, draft: bool = False, resampl
                     swap_in(site.staging / name, root / "build" / name)
             if stamp is not None:
                 # what a later build with nothing changed says again (not the cache's own problems)
-                stamp.record({"files": report.files, "draft": report.draft, "warnings": list(site.warnings)})
+                stamp.record({"files": report.files, "draft": report.draft, "warnings": list(site.warnings),
+                              "private_note": report.private_note})
         finally:
             if site is not None and site.staging is not None:
                 shutil.rmtree(site.staging, ignore_errors=True)

@@ -101,6 +101,8 @@ class SiteData:
     # build/rescore and build/stats as this build computed them, swapped in once the site is written
     staging: Path | None = None
     warnings: list[str] = field(default_factory=list)
+    private_note: str | None = None  # why the private half was not re-checked (a draft, or accepted as published)
+    private_accepted: bool = False  # --accept-sealed: published as stored, not a draft
 
 
 def _balance(path: Path) -> dict | None:
@@ -146,6 +148,31 @@ def draft_reason(agreements: list[dict]) -> str | None:
     return None
 
 
+UNCHECKED = "scorer B has not checked the private half"
+
+
+def unchecked_private(results: list[ScoredSuite]) -> dict[str, int]:
+    """Suite -> its sealed private records scored from their stored verdicts: their full records (in
+    private storage) were not here, so neither scorer rescored them (sealed_check.py)."""
+    return {res.suite.name: n for res in results if (n := sum(r.sealed for r in res.runs))}
+
+
+def private_note(unchecked: dict[str, int], accepted: bool) -> str | None:
+    """What every page says when the private half was not rescored (a short sentence: the agreement
+    page says more): its sealed records are scored from their stored verdicts, or, with
+    --accept-sealed, published as stored."""
+    if not unchecked:
+        return None
+    n = f"{sum(unchecked.values()):,}"
+    if accepted:
+        return f"{n} sealed private records are published from their stored verdicts, not rescored (--accept-sealed)."
+    return f"{n} sealed private records are scored from their stored verdicts, not rescored: private storage was not here."
+
+
+def _with(reason: str | None, more: str) -> str:
+    return f"{reason}; {more}" if reason else f"draft: {more}"
+
+
 def build_date(root: Path, runs: list[Run]) -> str:
     """SOURCE_DATE_EPOCH when set, else the latest date a stored run finished (or started)."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
@@ -175,11 +202,12 @@ def _prereg(root: Path, res: ScoredSuite):
 
 def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: int = 1,
            progress=None, skip_scorer_b: bool = False, cache: Cache | None = None,
-           scheduler: str | None = None) -> SiteData:
+           scheduler: str | None = None, accept_sealed: bool = False) -> SiteData:
     """Phase 1: load, score (A and B), statistics and the rescore and statistics outputs (the
     orchestrator, generator/orchestrate.py, into a staging folder), then the pages' data.
     `progress(total, label)` as in options.progress_factory (None: quiet). With `cache`, unchanged
-    runs and statistics are reused."""
+    runs and statistics are reused. Sealed private records whose full records are not here make the
+    site a draft saying why, unless `accept_sealed` (then every page says they were not re-checked)."""
     options = Options(cache=cache is not None, scheduler=scheduler, jobs=jobs, resamples=resamples,
                       skip_scorer_b=skip_scorer_b, draft=draft, progress=progress)
     if skip_scorer_b and not draft:
@@ -204,10 +232,14 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
 
     commitments = commitments_context(root) if (root / "content" / "commitments").is_dir() else []
     runs = [r.run for res in outcome.scored for r in res.runs]
-    reason = draft_reason([res.agreement for res in outcome.scored])
+    reason = draft_reason([res.agreement for res in outcome.scored]) if draft else None
+    unchecked = unchecked_private(outcome.scored)
+    if unchecked and not accept_sealed:
+        reason = _with(reason, UNCHECKED)
     return SiteData(root, suites, load_pages(root / "content" / "pages"), commitments, build_date(root, runs),
-                    reason if draft else None, (sum(r.simulated for r in runs), len(runs)), seconds,
-                    {"gather: load, scorer A and scorer B": outcome.peak_mb[SCORING]}, staging, warnings)
+                    reason, (sum(r.simulated for r in runs), len(runs)), seconds,
+                    {"gather: load, scorer A and scorer B": outcome.peak_mb[SCORING]}, staging, warnings,
+                    private_note(unchecked, accept_sealed), bool(unchecked) and accept_sealed)
 
 
 def _view(root: Path, st: Statistics, rescore_dir: Path, warnings: list[str]) -> SuiteView:

@@ -85,6 +85,9 @@ class AuBas(Suite):
 
         return group
 
+    def sealed_order_kept(self, unit: str) -> bool | None:
+        return True  # a fault row's code: the per-code figures read it
+
     def messages(self, item: dict, reference_date: str, template: Template) -> list[dict]:
         return [{"role": "system", "content": template.system.strip()},
                 {"role": "user", "content": template.user.strip().format(ledger=item["document"]["text"])}]
@@ -107,9 +110,6 @@ def _record(content: str) -> dict:
     return {"item": "case", "repeat": 0, "request": {},
             "attempts": [{"start": "2026-11-01T00:00:00Z", "status": 200, "error": None, "latency_ms": 1.0}],
             "response": {"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]}}
-
-    def sealed_order_kept(self, unit: str) -> bool | None:
-        return True  # a fault row's code: the per-code figures read it
 
 
 SUITE = AuBas()
