@@ -34,6 +34,9 @@ def _suite_copy(tmp_path: Path, suite: str, items: str) -> Path:
     shutil.copyfile(ROOT / "content" / "suites" / suite / "suite.toml", root / "content" / "suites" / suite / "suite.toml")
     shutil.copyfile(ROOT / "content" / "suites" / suite / "items" / items,
                     root / "content" / "suites" / suite / "items" / items)
+    if (ROOT / "content" / "suites" / suite / "items" / "pages").is_dir():  # the items' page images
+        shutil.copytree(ROOT / "content" / "suites" / suite / "items" / "pages",
+                        root / "content" / "suites" / suite / "items" / "pages")
     return root
 
 

@@ -6,7 +6,7 @@ import re
 
 from ...content import FREEZE, PRE_FREEZE
 from ...numbers import with_unit
-from ...stats.strata import headline_choices
+from ...stats.strata import HEADLINE, headline_choices
 from ..context import Cell, Column, Table, interval, shown, slug, text
 from ..gather import SuiteView
 
@@ -230,8 +230,8 @@ def _natural(value: str) -> tuple:
 
 
 def strata_in_order(sd: SuiteView) -> list[str]:
-    """The suite's stratum keys in their natural order: "all", then each dimension as the suite lists its
-    strata; datasets as declared, public before private, values the suite orders in [strata_order] as it
+    """The suite's stratum keys in their natural order: "all", a frozen suite's headline stratum, then each
+    dimension as the suite lists its strata; datasets as declared, public before private, values the suite orders in [strata_order] as it
     orders them, any other value by its numbers, then as text."""
     declared = dict(sd.suite.strata_order)
     declared.setdefault("dataset", tuple(d.id for d in sd.suite.datasets))
@@ -242,6 +242,8 @@ def strata_in_order(sd: SuiteView) -> list[str]:
         st = sd.stats["strata"][k]
         dim, value = st.get("dimension"), st.get("value") or ""
         if dim is None:
+            return (-2, 0, ())
+        if dim == HEADLINE:  # a frozen suite's headline stratum: right after all items
             return (-1, 0, ())
         rank = declared.get(dim, ())
         return (dims.index(dim) if dim in dims else len(dims),
