@@ -26,6 +26,21 @@ ATTRIBUTION = ("LongListBench by Kay.ai (github.com/kaydotai/longlistbench, rele
                "documents, ground truth and stored runs hosted with attribution")
 
 
+PUBLISHED = "published.json"  # LongListBench's own per-document figures of the imported documents
+COUNT_KEYS = ("exact_record_matches", "ground_truth_count", "predicted_count", "found", "total_gold_field_pairs",
+              "total_pred_field_pairs", "complete_document", "f1")
+
+
+def _published(report: object, samples: list[str]) -> dict:
+    """The published per-document figures of `samples` (and the run's model_stats headline figures)."""
+    assert isinstance(report, dict)
+    docs = {r["sample"]: {k: r["metrics"][k] for k in COUNT_KEYS} for r in report["detailed_results"]
+            if r["sample"] in samples}
+    stats = next(iter(report["model_stats"].values()))
+    return {"documents": docs, "model_stats": {k: stats[k] for k in ("avg_f1", "exact_record_recall",
+                                                                     "complete_documents", "weighted_f1")}}
+
+
 def write_text(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8", newline="\n")
 
@@ -172,6 +187,7 @@ def convert(checkout: Path, root: Path, samples: list[str]) -> tuple[int, int]:
                    "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in sorted(rows, key=lambda r: r["id"])))
     costs = _costs(checkout)
     runs = 0
+    published: dict[str, dict] = {}
     for d in sorted((checkout / "benchmarks" / "results").iterdir()):
         if not d.is_dir() or d.is_symlink() or not (d / "evaluation_report.json").is_file():
             continue
@@ -203,5 +219,9 @@ def convert(checkout: Path, root: Path, samples: list[str]) -> tuple[int, int]:
             run["measured_cost"] = {"usd": usd, "currency": "USD", "source": source,
                                     "what": "LongListBench's API-equivalent cost of the whole 32-document run"}
         write_text(out / "run.json", json.dumps(run, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
+        published[d.name] = _published(_json(d / "evaluation_report.json"), samples)
         runs += 1
+    write_text(root / "content" / "suites" / "longlistbench" / PUBLISHED,
+               json.dumps({"source": "benchmarks/results/*/evaluation_report.json", "attribution":
+                           ATTRIBUTION.format(version=version), "runs": published}, indent=1, sort_keys=True) + "\n")
     return sum(len(v) for v in items.values()), runs

@@ -84,6 +84,9 @@ def _readme(checkout: Path, per_run: dict, say: Callable[[str], None]) -> bool:
     groups: dict[tuple[str, str], list] = {}
     for model, provider, stats, n in per_run.values():
         groups.setdefault((model, provider), []).append((stats, n))
+    if not (checkout / "README.md").is_file():
+        say("no README.md: its leaderboard table not compared")
+        return True
     text = (checkout / "README.md").read_text(encoding="utf-8")
     rows = [line for line in text.splitlines() if re.match(r"\| (Codex CLI|Claude Code) `", line)]
     cells = equal = 0

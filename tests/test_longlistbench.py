@@ -1,0 +1,187 @@
+"""The LongListBench suite (plugins/longlistbench, rule page content/pages/scoring-longlistbench.md):
+scorer A against LongListBench's own published per-document figures on the example's committed
+documents and runs, the shared cases, the import command on a small checkout of LongListBench's
+layout, and the interface pieces it needed (cases that fix a row's order; runs given a PDF)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import main
+from generator.content import Item
+from generator.errors import ErrorLog
+from generator.parse.response import read_outcome
+from generator.plugins import load_registry
+from generator.results import load_run
+from generator.suite_api import VectorCase
+from generator.suite_check import Report, _check_a
+
+ROOT = Path(__file__).resolve().parents[1]
+SUITE_DIR = ROOT / "content" / "suites" / "longlistbench"
+
+
+@pytest.fixture(scope="module")
+def suite():
+    return load_registry(ROOT).get("longlistbench")
+
+
+def _items(suite) -> dict[str, Item]:
+    out = {}
+    for path in sorted((SUITE_DIR / "items").glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            raw = json.loads(line)
+            spec, problems = suite.parse_item(raw)
+            assert not problems, problems
+            out[raw["id"]] = Item(raw["id"], raw["dataset"], raw["half"], raw["strata"], raw["document"], spec)
+    return out
+
+
+def test_scorer_a_gives_longlistbenchs_published_counts_on_every_committed_document(suite):
+    """Every committed response (6 documents x 19 runs): the two rows' counts, completeness and the
+    per-document F1 (bit for bit) equal LongListBench's evaluation_report.json values."""
+    published = json.loads((SUITE_DIR / "published.json").read_text(encoding="utf-8"))["runs"]
+    items = _items(suite)
+    checked = 0
+    for run_id, run in sorted(published.items()):
+        lines = (ROOT / "results" / "longlistbench" / run_id / "responses.jsonl").read_text(encoding="utf-8").splitlines()
+        assert len(lines) == len(items) == len(run["documents"])
+        for line in lines:
+            record = json.loads(line)
+            want = run["documents"][record["item"]]
+            outcome = read_outcome(record, suite.extract_answer, suite.answer_what)
+            rows = suite.score(items[record["item"]], outcome, run_id, 0)
+            figures = dict(zip(suite.figures, suite.item_figures(rows)))
+            got = [int(x) for x in rows[0].order.split() + rows[1].order.split()]
+            assert got == [want[k] for k in ("exact_record_matches", "ground_truth_count", "predicted_count", "found",
+                                             "total_gold_field_pairs", "total_pred_field_pairs")], (run_id, record["item"])
+            assert bool(figures["complete"]) == want["complete_document"]
+            assert figures["f1"] == want["f1"]  # the same float, not merely close
+            assert rows[0].verdict == ("correct" if want["complete_document"] else "wrong")
+            checked += 1
+    assert checked == 6 * 19
+
+
+def test_every_shared_case_gives_its_expected_rows_and_counts_in_scorer_a(suite):
+    cases = suite.vector_cases()
+    assert len(cases) >= 50 and all(len(row) == 3 for c in cases for row in c.expected)
+    report = Report("longlistbench")
+    _check_a(suite, cases, report)
+    assert report.problems == []
+
+
+def test_a_shared_case_that_fixes_the_order_fails_when_the_counts_differ(suite):
+    good = suite.vector_cases()[0]
+    unit, verdict, order = good.expected[0]
+    bad = VectorCase("bad", good.item, good.record, ((unit, verdict, "9 9 9"), good.expected[1]))
+    report = Report("longlistbench")
+    _check_a(suite, [good, bad], report)
+    assert len(report.problems) == 1 and "bad: expected" in report.problems[0] and "9 9 9" in report.problems[0]
+    # a two-column expectation still compares unit and verdict only
+    loose = VectorCase("loose", good.item, good.record, tuple(row[:2] for row in good.expected))
+    report = Report("longlistbench")
+    _check_a(suite, [loose], report)
+    assert report.problems == []
+
+
+def test_the_suite_declares_its_figures_and_an_all_public_example(suite):
+    from generator.suite_api import declaration_problems
+
+    assert declaration_problems(suite, files=True) == []
+    assert {i.half for i in _items(suite).values()} == {"public"}
+
+
+def test_a_run_may_say_it_was_given_the_pdf_and_nothing_else_unknown(tmp_path):
+    run = tmp_path / "results" / "longlistbench" / "r1"
+    run.mkdir(parents=True)
+    (run / "responses.jsonl").write_text("", encoding="utf-8")
+    meta = {"format": 1, "suite": "longlistbench", "run_id": "r1", "model": "m", "provider": "p", "hosting": "hosted",
+            "simulated": False, "started": "2026-07-24T23:25:56Z", "input": "pdf"}
+    (run / "run.json").write_text(json.dumps(meta), encoding="utf-8")
+    log = ErrorLog(tmp_path)
+    got = load_run(run, "longlistbench", log)
+    assert not log.errors and got is not None and got.input == "pdf"
+    (run / "run.json").write_text(json.dumps(meta | {"input": "fax"}), encoding="utf-8")
+    log = ErrorLog(tmp_path)
+    assert load_run(run, "longlistbench", log) is None
+    assert any("input must be one of text, image, text+image, pdf" in str(e) for e in log.errors)
+
+
+def _checkout(base: Path) -> Path:
+    """A LongListBench checkout in miniature: two documents and one stored Codex run."""
+    gold = [{"jurisdiction": "AL", "total_miles": 12, "tax_rate": 0.2713}]
+    incident = json.loads((ROOT / "plugins" / "longlistbench" / "vectors.json").read_text(encoding="utf-8"))
+    claim = next(c for c in incident["cases"] if c["id"] == "incidents-identical")["item"]["gold"]
+    for sample, data, config in (("ifta_tax_summary_001", gold, "core_operations"),
+                                 ("multihop_012_001_crosspage", claim, "claim_multihop")):
+        for folder, text in (("ground_truth", json.dumps(data, indent=2)),
+                             ("metadata", json.dumps({"hf_config": config, "complexity_regime": "x", "pdf_page_count": 3})),
+                             ("transcripts/ocr_gemini", f"# {sample}\n")):
+            path = base / "data" / folder / (f"{sample}.md" if "transcripts" in folder else f"{sample}.json")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+    run = base / "benchmarks" / "results" / "codex_gpt56_sol_run1_current_ocr_v2"
+    run.mkdir(parents=True)
+    (run / "ifta_tax_summary_001_ocr_codex_gpt56_sol_predicted.json").write_text(
+        json.dumps([{"jurisdiction": "Alabama", "total_miles": "12", "tax_rate": "0.2713"}], indent=2), encoding="utf-8")
+    (run / "multihop_012_001_crosspage_ocr_codex_gpt56_sol_predicted.json").write_text(json.dumps(claim), encoding="utf-8")
+    (run / "evaluation_report.json").write_text(json.dumps({"model_stats": {"codex_gpt56_sol": {
+        "avg_f1": 1.0, "exact_record_recall": 1.0, "complete_documents": 2, "weighted_f1": 1.0}}, "detailed_results": [
+        {"sample": s, "metrics": {"exact_record_matches": 1, "ground_truth_count": 1, "predicted_count": 1, "found": n,
+                                  "total_gold_field_pairs": n, "total_pred_field_pairs": n, "complete_document": True,
+                                  "f1": 1.0}} for s, n in (("ifta_tax_summary_001", 3), ("multihop_012_001_crosspage", 22))]}),
+        encoding="utf-8")
+    (run / "run_metadata.json").write_text(json.dumps({
+        "runner": "run_codex_cli_evaluation.py", "requested_model": "gpt-5.6-sol", "effort": "xhigh",
+        "cli_version_observed_at_metadata_write": "codex-cli 0.146.0", "generated_at": "2026-08-02T17:44:06.679279+00:00",
+        "samples": {"ifta_tax_summary_001": {"usage": {"input_tokens": 1000, "output_tokens": 50}}}}), encoding="utf-8")
+    cost = base / "benchmarks" / "cost_measurements" / "sol" / "summary.json"
+    cost.parent.mkdir(parents=True)
+    cost.write_text(json.dumps({"runs": [{"result_dir": run.name, "api_equivalent_usd": 33.134675}]}), encoding="utf-8")
+    (base / "VERSION").write_text("2.2.1\n", encoding="utf-8")
+    return base
+
+
+def test_import_writes_items_and_an_honest_real_run_and_verify_reproduces_the_report(tmp_path, monkeypatch):
+    checkout = _checkout(tmp_path / "llb")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "tally.toml").write_text('[suites]\npaths = ["plugins"]\n', encoding="utf-8")
+    (project / "plugins").symlink_to(ROOT / "plugins")
+    monkeypatch.chdir(project)
+    got = CliRunner().invoke(main, ["longlistbench", "import", "--from", str(checkout), "--all"])
+    assert got.exit_code == 0, got.output
+    assert "wrote 2 items and 1 runs" in got.output
+    items = (project / "content/suites/longlistbench/items/core_operations.public.jsonl").read_text(encoding="utf-8")
+    assert json.loads(items)["gold"] == [{"jurisdiction": "AL", "total_miles": 12, "tax_rate": 0.2713}]
+    run_dir = project / "results/longlistbench/codex_gpt56_sol_run1_current_ocr_v2"
+    meta = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    assert (meta["model"], meta["provider"], meta["simulated"]) == ("gpt-5.6-sol", "codex-cli-0.146.0", False)
+    assert meta["measured_cost"]["usd"] == "33.134675" and "MIT licence" in meta["description"]
+    records = [json.loads(x) for x in (run_dir / "responses.jsonl").read_text(encoding="utf-8").splitlines()]
+    source = checkout / records[0]["source"]["file"]
+    assert records[0]["request"] is None and "Tally sent no request" in records[0]["note"]
+    assert records[0]["source"]["sha256"] == hashlib.sha256(source.read_bytes()).hexdigest()
+    assert records[0]["response"]["choices"][0]["message"]["content"] == source.read_text(encoding="utf-8")
+    assert records[0]["usage"] == {"prompt_tokens": 1000, "completion_tokens": 50} and "usage" not in records[1]
+    got = CliRunner().invoke(main, ["longlistbench", "verify", "--from", str(checkout)])
+    assert got.exit_code == 0, got.output
+    assert "2 documents of 1 runs: 20 of 20 values equal to the published reports" in got.output
+
+
+def test_import_refuses_a_folder_that_is_not_a_checkout_and_an_unknown_document(tmp_path, monkeypatch):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "tally.toml").write_text('[suites]\npaths = ["plugins"]\n', encoding="utf-8")
+    (project / "plugins").symlink_to(ROOT / "plugins")
+    monkeypatch.chdir(project)
+    got = CliRunner().invoke(main, ["longlistbench", "import", "--from", str(tmp_path)])
+    assert got.exit_code == 2 and "not a LongListBench checkout" in got.output and "Traceback" not in got.output
+    checkout = _checkout(tmp_path / "llb")
+    got = CliRunner().invoke(main, ["longlistbench", "import", "--from", str(checkout), "--document", "nope"])
+    assert got.exit_code == 2 and "no such document(s): nope" in got.output
+    assert not (project / "results").exists()
