@@ -185,3 +185,20 @@ def test_import_refuses_a_folder_that_is_not_a_checkout_and_an_unknown_document(
     got = CliRunner().invoke(main, ["longlistbench", "import", "--from", str(checkout), "--document", "nope"])
     assert got.exit_code == 2 and "no such document(s): nope" in got.output
     assert not (project / "results").exists()
+
+
+def test_the_terminal_report_shows_whole_run_ids(suite):
+    """LongListBench's result directories are longer than 32 characters and differ at their ends
+    (`..._strict_contract`, `..._targeted_prompt`): the report shows them whole, aligned."""
+    from types import SimpleNamespace
+
+    from generator.report import print_summary
+
+    ids = ("reducto_deep_extract_v3_strict_contract", "reducto_deep_extract_v3_targeted_prompt", "short")
+    summary = {r: {"simulated": False, "missing_responses": 0, "all": {"metrics": {"macro_f1": 0.5}}} for r in ids}
+    res = SimpleNamespace(plugin=suite, suite=SimpleNamespace(name="longlistbench", version="2.2.1"), items=[],
+                          runs=list(ids), summary=summary)
+    lines = print_summary(res).splitlines()
+    rows = [line for line in lines if line.startswith(ids)]
+    assert [line.split()[0] for line in rows] == sorted(ids)
+    assert len({line.index(" 50.0") for line in rows}) == 1  # the columns stay aligned
