@@ -45,6 +45,8 @@ class SuiteConfig:
     # [strata_order]: a dimension's values in their natural order (easy, medium, hard), for the site
     strata_order: tuple[tuple[str, tuple[str, ...]], ...] = ()
     headline: str | None = None  # when given, the plugin's headline metric (checked when the plugin is found)
+    # the source, authors and licence of hosted third-party material, shown on every page of the site
+    attribution: str = ""
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,8 @@ class Item:
 _SUITE_KEYS = {"name": str, "title": str, "version": str, "reference_date": str}
 # every key suite.toml may hold (docs/formats.md); any other is an error naming its line
 KNOWN_KEYS = ("name", "title", "version", "scorer", "reference_date", "order", "description", "headline",
-              "headline_half", "comparison", "min_stratum_items", "resamples", "strata", "datasets", "strata_order")
+              "headline_half", "comparison", "min_stratum_items", "resamples", "strata", "datasets", "strata_order",
+              "attribution")
 COMPARISONS = ("holm", "max-t", "overlap")
 DATASET_KEYS = ("id", "title")
 
@@ -93,7 +96,7 @@ def _config_problems(raw: dict, text: str) -> list[tuple[int | None, str]]:
     for key in raw:
         if key not in KNOWN_KEYS:
             out.append((line_of(text, key), f"unknown key {key!r} (known: {', '.join(KNOWN_KEYS)})"))
-    for key in ("scorer", "description", "headline"):
+    for key in ("scorer", "description", "headline", "attribution"):
         if key in raw and not isinstance(raw[key], str):
             out.append((line_of(text, key), f"{key} must be a string, got {raw[key]!r}"))
     if "comparison" in raw and raw["comparison"] not in COMPARISONS:
@@ -181,6 +184,7 @@ def load_suite(root: Path, log: ErrorLog) -> SuiteConfig | None:
         datasets=tuple(datasets), description=str(raw.get("description", "")), root=root,
         order=int(raw.get("order", 100)), resamples=raw.get("resamples", 10_000),
         strata_order=tuple((str(k), tuple(v)) for k, v in order_raw.items()),
+        attribution=str(raw.get("attribution", "")),
     )
 
 

@@ -95,12 +95,17 @@ class SiteData:
     commitments: list[dict]
     build_date: str
     draft: str | None  # None, or the reason every page is marked draft
-    simulated: tuple[int, int]  # (simulated runs, all runs)
+    simulated: tuple[int, int, int]  # (simulated runs, all runs, runs of real models: neither simulated nor baselines)
     seconds: dict[str, float] = field(default_factory=dict)  # time by stage of gathering
     peak_mb: dict[str, float] = field(default_factory=dict)  # by stage of gathering: peak memory so far
     # build/rescore and build/stats as this build computed them, swapped in once the site is written
     staging: Path | None = None
     warnings: list[str] = field(default_factory=list)
+
+    @property
+    def attributions(self) -> list[list[str]]:
+        """[suite title, attribution] of each suite hosting third-party material (its suite.toml says so)."""
+        return [[sd.suite.title, sd.suite.attribution] for sd in self.suites if sd.suite.attribution]
 
 
 def _balance(path: Path) -> dict | None:
@@ -206,8 +211,18 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
     runs = [r.run for res in outcome.scored for r in res.runs]
     reason = draft_reason([res.agreement for res in outcome.scored])
     return SiteData(root, suites, load_pages(root / "content" / "pages"), commitments, build_date(root, runs),
-                    reason if draft else None, (sum(r.simulated for r in runs), len(runs)), seconds,
+                    reason if draft else None, (sum(r.simulated for r in runs), len(runs), sum(map(is_real, runs))), seconds,
                     {"gather: load, scorer A and scorer B": outcome.peak_mb[SCORING]}, staging, warnings)
+
+
+def is_real(run) -> bool:
+    """A run of a real model: not simulated and not a baseline. A baseline says `"baseline": true` in its
+    run.json, or (the example's own baselines and reference solvers) is served by the provider `local`
+    and says nothing."""
+    if run.simulated:
+        return False
+    baseline = run.meta.get("baseline")
+    return not baseline if isinstance(baseline, bool) else run.provider != "local"
 
 
 def _view(root: Path, st: Statistics, rescore_dir: Path, warnings: list[str]) -> SuiteView:
