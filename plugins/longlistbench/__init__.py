@@ -109,8 +109,8 @@ class LongListBench(Suite):
         else:
             verdicts = (CORRECT if e == g == p else WRONG, CORRECT if f == gp == pp else WRONG)
             reason = ""
-        records_reason = reason or f"{e} of {g} records exact; {g - e} not, {p - e} predicted records not exact"
-        fields_reason = reason or f"{f} field pairs found of {gp} checked and {pp} predicted"
+        records_reason = reason or f"{e} of {g} checked records predicted exactly; {p - e} of {p} predicted records not exact"
+        fields_reason = reason or f"{f} field pairs found, of {gp} checked and {pp} predicted"
         return [verdict_row(run, item.id, repeat, "records", "records", verdicts[0], records_reason, f"{e} {g} {p}"),
                 verdict_row(run, item.id, repeat, "fields", "fields", verdicts[1], fields_reason, f"{f} {gp} {pp}")]
 

@@ -67,5 +67,6 @@ def leaderboard_table(suite: Suite, scored: ScoredSuite) -> ReportTable:
                      _cell(costs, 1, 2, "") if len(costs) == len(runs) else "-"))
     return ReportTable("llb-leaderboard", "LongListBench's leaderboard (replicate mean ± sample s.d.)",
                        ("Model", "Provider", "Round", "Input", "Runs", "Documents", "Exact-record recall",
-                        "Complete documents", "Field micro-F1", "Field macro-F1", "Cost (USD)"),
+                        "Complete documents", "Field micro-F1", "Field macro-F1",
+                        "Measured cost of the whole run (USD)"),
                        tuple(rows), note=NOTE)
