@@ -185,6 +185,7 @@ class Suite(ABC):
     answer_columns: tuple[str, ...]
     scorer_b: ScorerB
     unit_label: str = "Unit"  # what one verdict row is about ("Field", "Label or pair")
+    order_label: str = "Order"  # what the rows' `order` holds, as a column heading (LongListBench: its counts)
     replicates: Replicates = "mean"  # how replicate runs of one model, provider and round combine
     budget: PageBudget = PageBudget()
     vectors: Path | None = None  # the shared case file, read by `vector_cases`
