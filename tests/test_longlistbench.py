@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -202,3 +203,37 @@ def test_the_terminal_report_shows_whole_run_ids(suite):
     rows = [line for line in lines if line.startswith(ids)]
     assert [line.split()[0] for line in rows] == sorted(ids)
     assert len({line.index(" 50.0") for line in rows}) == 1  # the columns stay aligned
+
+
+def test_a_draft_site_of_the_suite_shows_its_counts_leaderboard_and_attribution(tmp_path):
+    """A project with LongListBench's suite (two committed documents, two runs), built as a draft
+    without scorer B: item pages head the rows' order as the suite's counts, the suite page has
+    LongListBench's own leaderboard table, every page its attribution."""
+    from tests.site_support import build
+
+    (tmp_path / "tally.toml").write_text('[suites]\npaths = ["plugins"]\n', encoding="utf-8")
+    shutil.copytree(ROOT / "plugins", tmp_path / "plugins")
+    suite_dir = tmp_path / "content" / "suites" / "longlistbench"
+    shutil.copytree(SUITE_DIR, suite_dir, ignore=lambda d, names: [n for n in names if n.endswith(".jsonl")])
+    keep = {"multihop_012_001_crosspage", "driver_mvr_packet_001"}
+    for path in sorted((SUITE_DIR / "items").glob("*.jsonl")):
+        lines = [x for x in path.read_text(encoding="utf-8").splitlines() if json.loads(x)["id"] in keep]
+        if lines:
+            (suite_dir / "items" / path.name).write_text("".join(x + "\n" for x in lines), encoding="utf-8")
+    for run in ("codex_gpt56_sol_run1_current_ocr_v2", "reducto_deep_extract_v3_strict_contract"):
+        src, dst = ROOT / "results" / "longlistbench" / run, tmp_path / "results" / "longlistbench" / run
+        dst.mkdir(parents=True)
+        shutil.copy(src / "run.json", dst / "run.json")
+        lines = [x for x in (src / "responses.jsonl").read_text(encoding="utf-8").splitlines()
+                 if json.loads(x)["item"] in keep]
+        (dst / "responses.jsonl").write_text("".join(x + "\n" for x in lines), encoding="utf-8")
+    build(tmp_path, tmp_path / "site", draft=True, skip_scorer_b=True, resamples=100)
+    site = tmp_path / "site" / "suites" / "longlistbench"
+    item = (site / "items" / "multihop_012_001_crosspage.html").read_text(encoding="utf-8")
+    assert '<th scope="col">Counts: exact or found, checked, predicted</th>' in item
+    assert ">12 12 12<" in item  # Sol's run has every incident of this packet exact
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "LongListBench&#39;s leaderboard" in index or "LongListBench's leaderboard" in index
+    assert "the PDF file" in index  # Reducto's run, given the PDFs, is ranked apart from the text runs
+    for page in sorted((tmp_path / "site").rglob("*.html")):
+        assert "MIT licence" in page.read_text(encoding="utf-8"), page

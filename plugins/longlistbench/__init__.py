@@ -72,7 +72,8 @@ class LongListBench(Suite):
     headline = "macro_f1"
     answer_caption = "The document's checked records (the first 50; all in the item's file)"
     answer_columns = ("#", "Record")
-    unit_label = "Count"
+    unit_label = "What is counted"
+    order_label = "Counts: exact or found, checked, predicted"
     replicates = "mean"
     budget = PageBudget(document_chars=20_000, response_chars=8_000)
     scorer_b = ScorerB("longlistbench", (HERE / "scorer.js",))
