@@ -115,7 +115,7 @@ def test_a_run_may_say_it_was_given_the_pdf_and_nothing_else_unknown(tmp_path):
 def _checkout(base: Path) -> Path:
     """A LongListBench checkout in miniature: two documents and one stored Codex run."""
     gold = [{"jurisdiction": "AL", "total_miles": 12, "tax_rate": 0.2713}]
-    incident = json.loads((ROOT / "plugins" / "longlistbench" / "vectors.json").read_text(encoding="utf-8"))
+    incident = json.loads((ROOT / "plugins" / "longlistbench" / "vectors-a.json").read_text(encoding="utf-8"))
     claim = next(c for c in incident["cases"] if c["id"] == "incidents-identical")["item"]["gold"]
     for sample, data, config in (("ifta_tax_summary_001", gold, "core_operations"),
                                  ("multihop_012_001_crosspage", claim, "claim_multihop")):

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from generator.parse.reply import read_json, strip_fence
 from generator.parse.response import ANSWER, FAILED, Outcome
 from generator.score.verdicts import CORRECT, FAILED_CALL, UNPARSEABLE, WRONG, Verdict, verdict_row
-from generator.suite_api import PageBudget, ReportTable, ScorerB, Suite, f1, mean, ratio, total
+from generator.suite_api import PageBudget, ReportTable, ScorerB, Suite, VectorCase, f1, mean, ratio, total
 
 from . import incidents, matching
 
@@ -77,7 +77,7 @@ class LongListBench(Suite):
     replicates = "mean"
     budget = PageBudget(document_chars=20_000, response_chars=8_000)
     scorer_b = ScorerB("longlistbench", (HERE / "scorer.js",))
-    vectors = HERE / "vectors.json"
+    vectors = HERE / "vectors-a.json"  # the cases written with scorer A; vectors.json: those written with scorer B
 
     def extract_answer(self, content: str) -> object | None:
         """Rule 2.1 step 3: the whole content is one JSON text (fence and White_Space removed); the
@@ -131,6 +131,17 @@ class LongListBench(Suite):
     def answer_value(self, answer: object, unit: str) -> str:
         value = answer.get("records", answer.get("incidents")) if isinstance(answer, dict) else answer
         return f"{len(value)} records" if isinstance(value, list) else "<no list of records>"
+
+    def vector_cases(self) -> list[VectorCase]:
+        """The shared cases of both files: `vectors-a.json` (written beside scorer A) and, when present,
+        `vectors.json` (written beside scorer B, from the rule page alone). Every case runs through both."""
+        cases = super().vector_cases()
+        other = HERE / "vectors.json"
+        if other.is_file():
+            doc = json.loads(other.read_text(encoding="utf-8"))
+            cases += [VectorCase(c["id"], c["item"], c["record"], tuple(tuple(r) for r in c["expected"]))
+                      for c in doc["cases"]]
+        return cases
 
     def sealed_order_kept(self, unit: str) -> bool | None:
         return True  # counts of the model's own reply; they quote no record of the key
