@@ -185,7 +185,19 @@ def test_import_refuses_a_folder_that_is_not_a_checkout_and_an_unknown_document(
     checkout = _checkout(tmp_path / "llb")
     got = CliRunner().invoke(main, ["longlistbench", "import", "--from", str(checkout), "--document", "nope"])
     assert got.exit_code == 2 and "no such document(s): nope" in got.output
-    assert not (project / "results").exists()
+    meta = checkout / "benchmarks/results/codex_gpt56_sol_run1_current_ocr_v2/run_metadata.json"
+    meta.write_text(json.dumps({k: v for k, v in json.loads(meta.read_text(encoding="utf-8")).items()
+                                if k != "generated_at"}), encoding="utf-8")
+    got = CliRunner().invoke(main, ["longlistbench", "import", "--from", str(checkout), "--all"])
+    assert got.exit_code == 2 and "not LongListBench's layout of a result directory" in got.output
+    assert "generated_at" in got.output and "Traceback" not in got.output
+    transcript = checkout / "data/transcripts/ocr_gemini/ifta_tax_summary_001.md"
+    transcript.unlink()
+    transcript.symlink_to(tmp_path / "outside.md")
+    (tmp_path / "outside.md").write_text("not the checkout's", encoding="utf-8")
+    got = CliRunner().invoke(main, ["longlistbench", "import", "--from", str(checkout), "--all"])
+    assert got.exit_code == 2 and "ifta_tax_summary_001.md: not a file of a LongListBench checkout" in got.output
+    assert not (project / "results").exists() and not (project / "content").exists()  # nothing half-written
 
 
 def test_the_terminal_report_shows_whole_run_ids(suite):

@@ -16,6 +16,8 @@ import hashlib
 import json
 from pathlib import Path
 
+from generator.ids import id_problem
+
 CONFIGS = ("core_operations", "claim_multihop", "policy_packets")
 # The example's subset: six documents of six different families (the full set: --all).
 EXAMPLE = ("multihop_012_001_crosspage", "driver_schedule_sparse_001", "ifta_tax_inquiry_001",
@@ -49,18 +51,34 @@ class ConvertError(Exception):
     """A checkout that is not LongListBench's layout (named file and reason)."""
 
 
+def _text(path: Path) -> str:
+    """A file of the checkout: a real file (a symbolic link is never followed), UTF-8."""
+    if path.is_symlink() or not path.is_file():
+        raise ConvertError(f"{path}: not a file of a LongListBench checkout (missing, or a link or a folder)")
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, ValueError) as exc:
+        raise ConvertError(f"{path}: cannot read it ({exc})") from exc
+
+
 def _json(path: Path) -> object:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ConvertError(f"{path}: cannot read it as JSON ({exc})") from exc
+        return json.loads(_text(path))
+    except ValueError as exc:
+        raise ConvertError(f"{path}: not JSON ({exc})") from exc
+
+
+def _safe(name: str, what: str) -> str:
+    if (problem := id_problem(name, what)) is not None:
+        raise ConvertError(problem)
+    return name
 
 
 def documents(checkout: Path) -> list[str]:
     folder = checkout / "data" / "ground_truth"
     if not folder.is_dir():
         raise ConvertError(f"{checkout}: not a LongListBench checkout (no data/ground_truth/)")
-    return sorted(p.stem for p in folder.glob("*.json") if p.is_file() and not p.is_symlink())
+    return sorted(_safe(p.stem, "document id") for p in folder.glob("*.json") if p.is_file() and not p.is_symlink())
 
 
 def item(checkout: Path, sample: str) -> dict:
@@ -72,7 +90,7 @@ def item(checkout: Path, sample: str) -> dict:
     transcript = checkout / "data" / "transcripts" / "ocr_gemini" / f"{sample}.md"
     return {"id": sample, "dataset": config, "half": "public",
             "strata": {"family": str(meta.get("complexity_regime")), "pages": _band(meta.get("pdf_page_count"))},
-            "document": {"text": transcript.read_text(encoding="utf-8")},
+            "document": {"text": _text(transcript)},
             "gold": _json(checkout / "data" / "ground_truth" / f"{sample}.json")}
 
 
@@ -169,7 +187,7 @@ def record(checkout: Path, path: Path, sample: str, model: str, sample_meta: obj
 
 def convert(checkout: Path, root: Path, samples: list[str]) -> tuple[int, int]:
     """Write the items of `samples` and every stored run's records for them; (items, runs) written."""
-    version = (checkout / "VERSION").read_text(encoding="utf-8").strip() if (checkout / "VERSION").is_file() else "?"
+    version = _text(checkout / "VERSION").strip() if (checkout / "VERSION").is_file() else "?"
     known = set(documents(checkout))
     unknown = sorted(set(samples) - known)
     if unknown:
@@ -178,6 +196,20 @@ def convert(checkout: Path, root: Path, samples: list[str]) -> tuple[int, int]:
     for sample in samples:
         it = item(checkout, sample)
         items.setdefault(it["dataset"], []).append(it)
+    try:
+        costs = _costs(checkout)
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ConvertError(f"{checkout}/benchmarks/cost_measurements: not LongListBench's layout ({exc!r})") from exc
+    converted: dict[str, tuple[str, str, dict]] = {}  # everything is read and checked before anything is written
+    for d in sorted((checkout / "benchmarks" / "results").iterdir()):
+        if not d.is_dir() or d.is_symlink() or not (d / "evaluation_report.json").is_file():
+            continue
+        _safe(d.name, "result directory")
+        try:
+            converted[d.name] = _convert_run(checkout, d, samples, version, costs)
+        except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
+            raise ConvertError(f"{d}: not LongListBench's layout of a result directory ({type(exc).__name__}: "
+                               f"{exc})") from exc
     item_dir = root / "content" / "suites" / "longlistbench" / "items"
     item_dir.mkdir(parents=True, exist_ok=True)
     for old in item_dir.glob("*.jsonl"):
@@ -185,43 +217,48 @@ def convert(checkout: Path, root: Path, samples: list[str]) -> tuple[int, int]:
     for dataset, rows in items.items():
         write_text(item_dir / f"{dataset}.public.jsonl",
                    "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in sorted(rows, key=lambda r: r["id"])))
-    costs = _costs(checkout)
-    runs = 0
     published: dict[str, dict] = {}
-    for d in sorted((checkout / "benchmarks" / "results").iterdir()):
-        if not d.is_dir() or d.is_symlink() or not (d / "evaluation_report.json").is_file():
-            continue
-        meta = _json(d / "run_metadata.json")
-        assert isinstance(meta, dict)
-        model, provider, kind, how = run_facts(meta, d.name)
-        files = {p.name: p for p in d.iterdir() if p.is_file() and not p.is_symlink()}
-        lines = []
-        for sample in sorted(samples):
-            found = [p for n, p in sorted(files.items()) if n.startswith(f"{sample}_") and n.endswith("_predicted.json")]
-            if len(found) != 1:
-                raise ConvertError(f"{d}: expected one prediction file of {sample}, found {len(found)}")
-            lines.append(record(checkout, found[0], sample, model, (meta.get("samples") or {}).get(sample)))
-        out = root / "results" / "longlistbench" / d.name
+    for name, (responses, run_json, figures) in converted.items():
+        out = root / "results" / "longlistbench" / name
         out.mkdir(parents=True, exist_ok=True)
-        write_text(out / "responses.jsonl", "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in lines))
-        stamp = str(meta["generated_at"]).replace("+00:00", "Z")
-        run = {"format": 1, "suite": "longlistbench", "suite_version": version, "run_id": d.name, "model": model,
-               "provider": provider, "hosting": "hosted", "simulated": False, "half": "public",
-               "imported": "LongListBench stored result directory",
-               "description": (f"A real run, imported from LongListBench's stored results "
-                               f"(benchmarks/results/{d.name}/): {how}. The times are when LongListBench wrote its run "
-                               f"metadata. " + ATTRIBUTION.format(version=version) + "."),
-               "harness_version": str(meta.get("runner")), "started": stamp, "finished": stamp}
-        if kind != "text":
-            run["input"] = kind
-        if d.name in costs:
-            usd, source = costs[d.name]
-            run["measured_cost"] = {"usd": usd, "currency": "USD", "source": source,
-                                    "what": "LongListBench's API-equivalent cost of the whole 32-document run"}
-        write_text(out / "run.json", json.dumps(run, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
-        published[d.name] = _published(_json(d / "evaluation_report.json"), samples)
-        runs += 1
+        write_text(out / "responses.jsonl", responses)
+        write_text(out / "run.json", run_json)
+        published[name] = figures
+    runs = len(converted)
     write_text(root / "content" / "suites" / "longlistbench" / PUBLISHED,
                json.dumps({"source": "benchmarks/results/*/evaluation_report.json", "attribution":
                            ATTRIBUTION.format(version=version), "runs": published}, indent=1, sort_keys=True) + "\n")
     return sum(len(v) for v in items.values()), runs
+
+
+def _convert_run(checkout: Path, d: Path, samples: list[str], version: str,
+                 costs: dict[str, tuple[str, str]]) -> tuple[str, str, dict]:
+    """One stored result directory as a run folder's files: (responses.jsonl, run.json, published figures)."""
+    meta = _json(d / "run_metadata.json")
+    if not isinstance(meta, dict):
+        raise ConvertError(f"{d / 'run_metadata.json'}: not a JSON object")
+    model, provider, kind, how = run_facts(meta, d.name)
+    files = {p.name: p for p in d.iterdir() if p.is_file() and not p.is_symlink()}
+    lines = []
+    for sample in sorted(samples):
+        found = [p for n, p in sorted(files.items()) if n.startswith(f"{sample}_") and n.endswith("_predicted.json")]
+        if len(found) != 1:
+            raise ConvertError(f"{d}: expected one prediction file of {sample}, found {len(found)}")
+        lines.append(record(checkout, found[0], sample, model, (meta.get("samples") or {}).get(sample)))
+    responses = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in lines)
+    stamp = str(meta["generated_at"]).replace("+00:00", "Z")
+    run = {"format": 1, "suite": "longlistbench", "suite_version": version, "run_id": d.name, "model": model,
+           "provider": provider, "hosting": "hosted", "simulated": False, "half": "public",
+           "imported": "LongListBench stored result directory",
+           "description": (f"A real run, imported from LongListBench's stored results "
+                           f"(benchmarks/results/{d.name}/): {how}. The times are when LongListBench wrote its run "
+                           f"metadata. " + ATTRIBUTION.format(version=version) + "."),
+           "harness_version": str(meta.get("runner")), "started": stamp, "finished": stamp}
+    if kind != "text":
+        run["input"] = kind
+    if d.name in costs:
+        usd, source = costs[d.name]
+        run["measured_cost"] = {"usd": usd, "currency": "USD", "source": source,
+                                "what": "LongListBench's API-equivalent cost of the whole 32-document run"}
+    return (responses, json.dumps(run, ensure_ascii=False, indent=2, sort_keys=True) + "\n",
+            _published(_json(d / "evaluation_report.json"), samples))
