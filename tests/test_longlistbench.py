@@ -172,6 +172,15 @@ def test_import_writes_items_and_an_honest_real_run_and_verify_reproduces_the_re
     got = CliRunner().invoke(main, ["longlistbench", "verify", "--from", str(checkout)])
     assert got.exit_code == 0, got.output
     assert "2 documents of 1 runs: 20 of 20 values equal to the published reports" in got.output
+    report = checkout / "benchmarks/results/codex_gpt56_sol_run1_current_ocr_v2/evaluation_report.json"
+    doc = json.loads(report.read_text(encoding="utf-8"))
+    doc["detailed_results"][0]["metrics"]["found"] = 2  # a report that disagrees: named, exit status 1
+    report.write_text(json.dumps(doc), encoding="utf-8")
+    got = CliRunner().invoke(main, ["longlistbench", "verify", "--from", str(checkout)])
+    assert got.exit_code == 1 and "DIFFERS codex_gpt56_sol_run1_current_ocr_v2 ifta_tax_summary_001" in got.output
+    report.write_text("{}", encoding="utf-8")
+    got = CliRunner().invoke(main, ["longlistbench", "verify", "--from", str(checkout)])
+    assert got.exit_code == 2 and "not LongListBench's layout" in got.output and "Traceback" not in got.output
 
 
 def test_import_refuses_a_folder_that_is_not_a_checkout_and_an_unknown_document(tmp_path, monkeypatch):

@@ -47,8 +47,13 @@ def import_command(source: str, everything: bool, chosen: tuple[str, ...], root:
 @click.option("--from", "source", required=True, type=click.Path(file_okay=False), help="a LongListBench checkout")
 @click.option("--run", "runs", multiple=True, help="only this result directory (repeatable)")
 def verify_command(source: str, runs: tuple[str, ...]) -> None:
+    from .convert import ConvertError
     from .verify import verify
 
-    ok = verify(_checkout(source), set(runs), click.echo)
+    try:
+        ok = verify(_checkout(source), set(runs), click.echo)
+    except (ConvertError, KeyError, TypeError, ValueError, AttributeError, IndexError, OSError) as exc:
+        raise InputProblem(f"{source}: not LongListBench's layout of stored results and reports "
+                           f"({type(exc).__name__}: {exc})") from exc
     if not ok:
         raise SystemExit(1)
