@@ -51,6 +51,8 @@ class SuiteConfig:
     # headline; the others freeze = post-freeze
     frozen: str | None = None
     published_before_freeze: tuple[tuple[str, str], ...] = ()  # (dimension, value) pairs
+    # the source, authors and licence of hosted third-party material, shown on every page of the site
+    attribution: str = ""
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,7 @@ _SUITE_KEYS = {"name": str, "title": str, "version": str, "reference_date": str}
 # every key suite.toml may hold (docs/formats.md); any other is an error naming its line
 KNOWN_KEYS = ("name", "title", "version", "scorer", "reference_date", "order", "description", "headline",
               "headline_half", "comparison", "min_stratum_items", "resamples", "strata", "datasets", "strata_order",
-              "frozen", "published_before_freeze")
+              "frozen", "published_before_freeze", "attribution")
 FREEZE = "freeze"  # the stratum dimension a suite with `frozen` gets: its values PRE_FREEZE and POST_FREEZE
 PRE_FREEZE, POST_FREEZE = "pre-freeze", "post-freeze"
 COMPARISONS = ("holm", "max-t", "overlap")
@@ -102,7 +104,7 @@ def _config_problems(raw: dict, text: str) -> list[tuple[int | None, str]]:
     for key in raw:
         if key not in KNOWN_KEYS:
             out.append((line_of(text, key), f"unknown key {key!r} (known: {', '.join(KNOWN_KEYS)})"))
-    for key in ("scorer", "description", "headline"):
+    for key in ("scorer", "description", "headline", "attribution"):
         if key in raw and not isinstance(raw[key], str):
             out.append((line_of(text, key), f"{key} must be a string, got {raw[key]!r}"))
     if "comparison" in raw and raw["comparison"] not in COMPARISONS:
@@ -196,6 +198,7 @@ def load_suite(root: Path, log: ErrorLog) -> SuiteConfig | None:
         strata_order=tuple((str(k), tuple(v)) for k, v in order_raw.items()),
         frozen=raw.get("frozen"),
         published_before_freeze=tuple(tuple(s.split("=", 1)) for s in raw.get("published_before_freeze", ())),
+        attribution=str(raw.get("attribution", "")),
     )
 
 

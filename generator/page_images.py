@@ -31,6 +31,9 @@ SUFFIXES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
 _PART = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,99}$")
 _HEX = re.compile(r"^[0-9a-f]{64}$")
 INPUT_KINDS = ("text", "image", "text+image")
+# What a stored run may say it was given: the kinds `tally run` sends, and `pdf` (the document's PDF file
+# itself, read by a system such as Reducto; imported runs only: `tally run` sends no PDF).
+STORED_INPUT_KINDS = (*INPUT_KINDS, "pdf")
 
 
 class PageError(ValueError):

@@ -13,8 +13,9 @@ def print_summary(res) -> str:
     """One line per run: the headline on each half, then the metrics over all items."""
     columns = Declared(res.plugin).report_columns()
     head = res.plugin.headline
+    width = max([32, *map(len, res.summary)])  # whole run ids: two long ids may differ only at the end
     lines = [f"suite {res.suite.name} {res.suite.version}: {len(res.items)} items, {len(res.runs)} runs",
-             f"{'run':32} {head + '(prv)':>10} {head + '(pub)':>10} " + " ".join(f"{h:>10}" for _, h, _ in columns)]
+             f"{'run':{width}} {head + '(prv)':>10} {head + '(pub)':>10} " + " ".join(f"{h:>10}" for _, h, _ in columns)]
     for run_id in sorted(res.summary):
         s = res.summary[run_id]
         halves = [s.get(h, {}).get("metrics", {}).get(head) for h in ("private", "public")]
@@ -23,7 +24,7 @@ def print_summary(res) -> str:
         cells = [_fmt(v, head_scale) for v in halves]
         cells += [_fmt(m.get(k), scale) for k, _, scale in columns]
         flag = " (simulated)" if s["simulated"] else ""
-        lines.append(f"{run_id[:32]:32} " + " ".join(f"{c:>10}" for c in cells) + flag)
+        lines.append(f"{run_id:{width}} " + " ".join(f"{c:>10}" for c in cells) + flag)
         if s["missing_responses"]:
             lines.append(f"  {s['missing_responses']} item(s) had no stored response: scored as failed calls")
         if s.get("sealed_records"):

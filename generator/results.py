@@ -13,7 +13,7 @@ import orjson
 
 from .errors import ErrorLog
 from .ids import id_problem
-from .page_images import INPUT_KINDS
+from .page_images import STORED_INPUT_KINDS
 from .stored_files import both_problem, read_stored, responses_file
 
 HOSTING = ("hosted", "self-hosted")
@@ -33,7 +33,7 @@ class Run:
     half: str
     meta: dict
     responses: Path
-    input: str = "text"  # what the model was given: text | image | text+image (absent in run.json: text)
+    input: str = "text"  # what the model was given: text | image | text+image | pdf (absent in run.json: text)
 
 
 MAX_LATENCY_MS = 86_400_000  # a day: a stored latency above it is an error, not a measurement
@@ -153,8 +153,8 @@ def load_run(run_dir: Path, suite_name: str, log: ErrorLog) -> Run | None:
         problems.append(f"hosting must be one of {', '.join(HOSTING)}")
     if meta.get("half", "both") not in RUN_HALVES:
         problems.append(f"half must be one of {', '.join(RUN_HALVES)}")
-    if meta.get("input", "text") not in INPUT_KINDS:
-        problems.append(f"input must be one of {', '.join(INPUT_KINDS)}")
+    if meta.get("input", "text") not in STORED_INPUT_KINDS:
+        problems.append(f"input must be one of {', '.join(STORED_INPUT_KINDS)}")
     for key in ("model", "provider"):
         if key in ok and (not meta[key].strip() or len(meta[key]) > 200):
             problems.append(f"{key} must be a non-blank string of at most 200 characters")

@@ -119,12 +119,13 @@ class PageBudget:
 @dataclass(frozen=True)
 class VectorCase:
     """One shared case: an item (as one line of an item file), a stored response record and the
-    verdict rows both scorers must give: (unit, verdict)."""
+    verdict rows both scorers must give: (unit, verdict), or (unit, verdict, order) when the case also
+    fixes the rows' `order` (the counts or figures a suite carries there)."""
 
     id: str
     item: JsonObject
     record: JsonObject
-    expected: tuple[tuple[str, str], ...]
+    expected: tuple[tuple[str, ...], ...]
 
 
 @dataclass(frozen=True)
@@ -184,6 +185,7 @@ class Suite(ABC):
     answer_columns: tuple[str, ...]
     scorer_b: ScorerB
     unit_label: str = "Unit"  # what one verdict row is about ("Field", "Label or pair")
+    order_label: str = "Order"  # what the rows' `order` holds, as a column heading (LongListBench: its counts)
     replicates: Replicates = "mean"  # how replicate runs of one model, provider and round combine
     budget: PageBudget = PageBudget()
     vectors: Path | None = None  # the shared case file, read by `vector_cases`
@@ -278,14 +280,21 @@ class Suite(ABC):
 
     def vector_cases(self) -> list[VectorCase]:
         """The suite's shared cases (both scorers must give the expected rows). Default: the file at
-        `vectors`, a JSON object {"cases": [{"id", "item", "record", "expected": [[unit, verdict]]}]}."""
+        `vectors`, a JSON object {"cases": [{"id", "item", "record", "expected": [[unit, verdict]]}]};
+        an expected row may be [unit, verdict, order] to fix the row's order too."""
         if self.vectors is None:
             return []
         import json
 
         doc = json.loads(self.vectors.read_text(encoding="utf-8"))
-        return [VectorCase(c["id"], c["item"], c["record"], tuple((u, v) for u, v in c["expected"]))
+        return [VectorCase(c["id"], c["item"], c["record"], tuple(tuple(row) for row in c["expected"]))
                 for c in doc["cases"]]
+
+
+def case_rows(expected: tuple[tuple[str, ...], ...], rows: list[tuple[str, str, str]]) -> tuple[tuple[str, ...], ...]:
+    """Scorer rows (unit, verdict, order) in the shape of a case's expected rows: the order kept for the
+    rows whose expectation fixes it."""
+    return tuple(row if i < len(expected) and len(expected[i]) == 3 else row[:2] for i, row in enumerate(rows))
 
 
 def declaration_problems(suite: object, files: bool = False) -> list[str]:

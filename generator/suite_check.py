@@ -17,7 +17,7 @@ from .errors import ErrorLog, InputProblem, TallyError, visible
 from .ids import id_problem
 from .parse.response import read_outcome
 from .prompts import TEMPLATE_FILE
-from .suite_api import Suite, declaration_problems
+from .suite_api import Suite, case_rows, declaration_problems
 
 SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
 SHOWN = 10  # disagreeing cases listed per scorer
@@ -89,7 +89,7 @@ def _check_a(plugin: Suite, cases, report: Report) -> None:
         try:
             item = _case_item(plugin, case.item)
             outcome = read_outcome(case.record, plugin.extract_answer, plugin.answer_what)
-            got = tuple((v.unit, v.verdict) for v in plugin.score(item, outcome, "case", 0))
+            got = case_rows(case.expected, [(v.unit, v.verdict, v.order) for v in plugin.score(item, outcome, "case", 0)])
         except Exception as exc:  # a case that crashes scorer A is a failed case, reported
             got = (("<error>", f"{type(exc).__name__}: {exc}"),)
         if got != case.expected:
@@ -110,7 +110,8 @@ def _check_b(plugin: Suite, cases, report: Report) -> None:
         return
     bad = []
     for case, out in zip(cases, outputs):
-        got = tuple((r["unit"], r["verdict"]) for r in out) if isinstance(out, list) else (("<error>", str(out)),)
+        got = (case_rows(case.expected, [(r["unit"], r["verdict"], r.get("order", "")) for r in out])
+               if isinstance(out, list) else (("<error>", str(out)),))
         if got != case.expected:
             bad.append(f"{case.id}: expected {list(case.expected)}, scorer B gave {list(got)}")
     if bad:

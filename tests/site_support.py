@@ -182,6 +182,7 @@ def example_site() -> Path:
     shutil.copytree(REPO / "content", root / "content", ignore=lambda d, names: other if d.endswith("suites") else [])
     shutil.copytree(REPO / "results" / "extracting", root / "results" / "extracting")
     shutil.copy(REPO / "tally.toml", root / "tally.toml")  # the pinned key of the example's commitments
+    shutil.copytree(REPO / "plugins", root / "plugins")  # the plugin folders tally.toml names
     build(root, root / "site", resamples=1000, jobs=2)
     return root / "site"
 
@@ -194,6 +195,7 @@ def aubas_site() -> Path:
     shutil.copytree(REPO / "content", root / "content", ignore=lambda d, names: other if d.endswith("suites") else [])
     shutil.copytree(REPO / "results" / "au-bas", root / "results" / "au-bas")
     shutil.copy(REPO / "tally.toml", root / "tally.toml")
+    shutil.copytree(REPO / "plugins", root / "plugins")
     build(root, root / "site", resamples=1000, jobs=2)
     return root / "site"
 
@@ -204,6 +206,8 @@ def full_example_site() -> Path:
     root = Path(tempfile.mkdtemp(prefix="tally-site-full-example-"))
     shutil.copytree(REPO / "content", root / "content")
     shutil.copytree(REPO / "results", root / "results")
+    shutil.copy(REPO / "tally.toml", root / "tally.toml")  # the plugin folders (LongListBench) and the pinned key
+    shutil.copytree(REPO / "plugins", root / "plugins")
     build(root, root / "site", resamples=1000, jobs=2)
     return root / "site"
 

@@ -106,6 +106,7 @@ def test_the_retired_round_s_revealed_responses_rescore_to_the_published_private
     shutil.copytree(CONTENT, project / "content")
     shutil.copytree(ROOT / "results" / "cortifybench", project / "results" / "cortifybench")
     shutil.copy(ROOT / "tally.toml", project / "tally.toml")
+    shutil.copytree(ROOT / "plugins", project / "plugins")  # the plugin folders tally.toml names
     shutil.rmtree(project / "content" / "commitments" / "2026-cortify-r2")
     failed = {c.name for c in verify(project, "2026-cortify-r1").failed()}
     assert "sealed results" in failed

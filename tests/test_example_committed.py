@@ -201,6 +201,8 @@ def _sample(records: list[dict]) -> set[tuple[str, int]]:
 @pytest.mark.skipif(not ocr.available(), reason="the example's OCR baseline needs tesseract-ocr (.ci/run installs it)")
 def test_regenerating_a_sample_through_the_harness_gives_the_committed_records(tmp_path):
     shutil.copytree(ROOT / "content", tmp_path / "content")
+    shutil.copytree(ROOT / "plugins", tmp_path / "plugins")  # LongListBench's suite is an outside plugin folder
+    (tmp_path / "tally.toml").write_text('[suites]\npaths = ["plugins"]\n', encoding="utf-8")
     committed: dict[str, dict[tuple[str, int], dict]] = {}
     removed: dict[str, set[tuple[str, int]]] = {}
     for run_dir in sorted(RESULTS.iterdir()):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -32,6 +33,10 @@ SEED = 20261203
 
 # suite name -> the known defect its fuzz finds (xfail, strict); empty: every suite's fuzz agrees
 KNOWN_DEFECTS: dict[str, str] = {}
+# LongListBench's suite is an outside plugin folder of the example project (tally.toml), not a built-in suite
+LONGLISTBENCH = load_registry(Path(__file__).resolve().parents[1]).get("longlistbench")
+if "PLACEHOLDER for scorer B" in LONGLISTBENCH.scorer_b.scripts[0].read_text(encoding="utf-8"):
+    KNOWN_DEFECTS["longlistbench"] = "its scorer B is still the placeholder (plugins/longlistbench/scorer.js)"
 
 
 def _case(suite):
@@ -44,7 +49,7 @@ def _assert_agree(report) -> None:
     assert report.ok, report.summary() + "\n" + "\n".join(f.describe() for f in report.findings)
 
 
-@pytest.mark.parametrize("suite", [_case(s) for s in (EXTRACTING, AUBAS, RABENCH, CORTIFY, LEDGERSHIELD)])
+@pytest.mark.parametrize("suite", [_case(s) for s in (EXTRACTING, AUBAS, RABENCH, CORTIFY, LEDGERSHIELD, LONGLISTBENCH)])
 def test_every_suite_s_fuzz_agrees(suite):
     report = fuzz_suite(suite, CASES, seed=SEED, batch=100, keep=3, stop_after=1)
     _assert_agree(report)

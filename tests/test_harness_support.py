@@ -60,6 +60,8 @@ simulated = true
 def make_project(base: Path) -> Path:
     top = str(ROOT / "content")  # leave out the site's pages (content/pages), not the items' page images
     shutil.copytree(ROOT / "content", base / "content", ignore=lambda d, names: ["pages"] if d == top else [])
+    shutil.copytree(ROOT / "plugins", base / "plugins")  # LongListBench's suite is an outside plugin folder
+    (base / "tally.toml").write_text('[suites]\npaths = ["plugins"]\n', encoding="utf-8")
     with (base / "content" / "providers.toml").open("a", encoding="utf-8") as fh:
         fh.write(TEST_PROVIDERS)
     return base

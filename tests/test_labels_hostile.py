@@ -37,6 +37,7 @@ def pristine(tmp_path_factory) -> Path:
     root.mkdir()
     shutil.copytree(REPO / "content", root / "content")
     shutil.copy(REPO / "tally.toml", root / "tally.toml")
+    shutil.copytree(REPO / "plugins", root / "plugins")  # the plugin folders tally.toml names
     return root
 
 
@@ -50,6 +51,7 @@ def example(pristine, tmp_path) -> Path:
                     ignore=lambda d, names: ["labels"] if d.endswith("extracting") else [])
     shutil.copytree(pristine / LABELS, root / LABELS)
     shutil.copy(pristine / "tally.toml", root / "tally.toml")
+    shutil.copytree(pristine / "plugins", root / "plugins", copy_function=os.link)
     return root
 
 

@@ -95,7 +95,7 @@ class SiteData:
     commitments: list[dict]
     build_date: str
     draft: str | None  # None, or the reason every page is marked draft
-    simulated: tuple[int, int]  # (simulated runs, all runs)
+    simulated: tuple[int, int, int]  # (simulated runs, all runs, runs of real models: neither simulated nor baselines)
     seconds: dict[str, float] = field(default_factory=dict)  # time by stage of gathering
     peak_mb: dict[str, float] = field(default_factory=dict)  # by stage of gathering: peak memory so far
     # build/rescore and build/stats as this build computed them, swapped in once the site is written
@@ -103,6 +103,11 @@ class SiteData:
     warnings: list[str] = field(default_factory=list)
     private_note: str | None = None  # why the private half was not re-checked (a draft, or accepted as published)
     private_accepted: bool = False  # --accept-sealed: published as stored, not a draft
+
+    @property
+    def attributions(self) -> list[list[str]]:
+        """[suite title, attribution] of each suite hosting third-party material (its suite.toml says so)."""
+        return [[sd.suite.title, sd.suite.attribution] for sd in self.suites if sd.suite.attribution]
 
 
 def _balance(path: Path) -> dict | None:
@@ -237,9 +242,19 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
     if unchecked and not accept_sealed:
         reason = _with(reason, UNCHECKED)
     return SiteData(root, suites, load_pages(root / "content" / "pages"), commitments, build_date(root, runs),
-                    reason, (sum(r.simulated for r in runs), len(runs)), seconds,
+                    reason, (sum(r.simulated for r in runs), len(runs), sum(map(is_real, runs))), seconds,
                     {"gather: load, scorer A and scorer B": outcome.peak_mb[SCORING]}, staging, warnings,
                     private_note(unchecked, accept_sealed), bool(unchecked) and accept_sealed)
+
+
+def is_real(run) -> bool:
+    """A run of a real model: not simulated and not a baseline. A baseline says `"baseline": true` in its
+    run.json, or (the example's own baselines and reference solvers) is served by the provider `local`
+    and says nothing."""
+    if run.simulated:
+        return False
+    baseline = run.meta.get("baseline")
+    return not baseline if isinstance(baseline, bool) else run.provider != "local"
 
 
 def _view(root: Path, st: Statistics, rescore_dir: Path, warnings: list[str]) -> SuiteView:

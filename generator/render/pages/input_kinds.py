@@ -8,7 +8,7 @@ from ..context import Cell, Column, Table, interval, number, text
 from ..gather import SuiteView
 from .common import RUN_COLUMNS, metric_label, metric_scale, model_path, provider_path, stratum_title
 
-KIND_TITLES = {"image": "page images", "text+image": "text and page images"}
+KIND_TITLES = {"image": "page images", "text+image": "text and page images", "pdf": "the PDF file"}
 
 
 def _cells(sd: SuiteView, info: dict) -> list[Cell]:

@@ -211,6 +211,7 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
            "document_more": doc_more, "document_href": document_file(sd, item.id) if doc_more else None,
            "page_images": page_images(sd, item),
            "scorer_scripts": scorer_scripts(sd), "unit_label": sd.plugin.unit_label,
+           "order_label": sd.plugin.order_label,
            "item_line": item_line, "responses": responses, "published": published,
            "suite_href": suite_path(sd), "index_href": suite_path(sd, "items/index.html"),
            "episodes_href": suite_path(sd, f"episodes/{item.id}.html")

@@ -284,14 +284,15 @@ def suite_pages(sd: SuiteView, facts: dict):
     main = stratum_block(sd, head_key, "headline-stratum", facts)
     datasets = [stratum_block(sd, f"dataset={d.id}", f"dataset-{d.id}", facts) | {"dataset": d.title}
                 for d in sd.suite.datasets if f"dataset={d.id}" in sd.stats["strata"]]
-    gap = gap_table(sd, f"downloads/{name}/gap")
+    # an all-public (or all-private) suite has no gap between halves: no empty table, no section
+    gap = gap_table(sd, f"downloads/{name}/gap") if len({i.half for i in sd.result.items}) > 1 else None
     balance = balance_tables(sd)
     reports = report_tables(sd)
     consistency = consistency_table(sd)
     item_summary, flagged, every_item = item_tables(sd)
     audit = audit_tables(sd)
     inputs = input_sections(sd)
-    tables = [main["leaderboard"], main["metrics"], gap] + [d["metrics"] for d in datasets] + \
+    tables = [main["leaderboard"], main["metrics"]] + ([gap] if gap is not None else []) + [d["metrics"] for d in datasets] + \
              [b["table"] for b in balance] + reports + [t for t in (consistency, flagged, every_item) if t] + audit + \
              [t for s in inputs for t in (s["board"], s["paired"])]
     tables += (labels := label_tables(sd)) + (sources := source_tables(sd))
