@@ -3,7 +3,8 @@
  * Writes vectors.json (next to this file): the LongListBench suite's shared cases, one per rule
  * and boundary of content/pages/scoring-longlistbench.md.
  *
- *   node plugins/longlistbench/make-vectors.js
+ *   node plugins/longlistbench/make-vectors.js            (writes vectors.json)
+ *   node plugins/longlistbench/make-vectors.js --stdout   (prints it instead)
  *
  * This script only builds the JSON (items, records, the repetitive replies of the fan-out cases).
  * It never runs a scorer: every expected row below was worked out by hand from the rule page, and
@@ -424,5 +425,10 @@ add('rec-repeated-key-last', 'a repeated key keeps its last value', RI,
   reply('[{"record_type": "r", "v": "y", "v": "x"}]'), SAME);
 
 const out = { suite: 'longlistbench', rules: 'content/pages/scoring-longlistbench.md', cases: cases };
-fs.writeFileSync(path.join(__dirname, 'vectors.json'), JSON.stringify(out, null, 1) + '\n');
-process.stdout.write(cases.length + ' cases\n');
+const text = JSON.stringify(out, null, 1) + '\n';
+if (process.argv.includes('--stdout')) {
+  process.stdout.write(text);
+} else {
+  fs.writeFileSync(path.join(__dirname, 'vectors.json'), text);
+  process.stdout.write(cases.length + ' cases\n');
+}

@@ -47,8 +47,12 @@
 
   var WS_RUN = new RegExp('[' + C.WS_CLASS + ']+', 'g');
 
+  /** Printable ASCII words separated by single spaces: already collapsed (a fast path). */
+  var COLLAPSED_ASCII = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
+
   /** Trim, then every run of White_Space to one U+0020. */
   function collapse(s) {
+    if (COLLAPSED_ASCII.test(s)) return s;
     return trimWs(s).replace(WS_RUN, ' ');
   }
 
@@ -131,6 +135,8 @@
 
   /** The date canonical form MM/DD/YYYY of a text in one of the date forms, else null. */
   function dateCanonical(t) {
+    var c0 = t.charCodeAt(0);
+    if (t.length < 6 || t.length > 10 || c0 < 0x30 || c0 > 0x39) return null;   // no form fits
     for (var i = 0; i < DATE_FORMS.length; i++) {
       var f = DATE_FORMS[i];
       var m = f.re.exec(t);
@@ -334,13 +340,20 @@
     var date = dateCanonical(t);
     if (date !== null) return date;
     if (t.indexOf('%') >= 0) return lower14(t.replace(ALL_WS, ''));
-    if (ZERO_PADDED.test(t)) return t;
-    if (DECIMAL_LIKE.test(t) || PAREN_DECIMAL.test(t)) return decimalLike(t);
+    var c0 = t.charCodeAt(0);
+    if ((c0 >= 0x30 && c0 <= 0x39) || c0 === 0x2d || c0 === 0x24 || c0 === 0x28) {   // 0-9 - $ (
+      if (ZERO_PADDED.test(t)) return t;
+      if (DECIMAL_LIKE.test(t) || PAREN_DECIMAL.test(t)) return decimalLike(t);
+    }
     return lower14(t);
   }
 
   /** 3.2.1: the canonical value of a JSON number (a text, or null). */
   function canonicalNumber(v) {
+    if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);   // String(-0) is "0"
+    if (v instanceof C.JsonNumber && v.integerLiteral && v.decimal !== null) {
+      return v.literal === '-0' ? '0' : v.literal;   // a JSON integer literal is already canonical
+    }
     var n = C.asJsonNumber(v);
     if (n === null || n.decimal === null) return null;
     var d = n.decimal;
@@ -369,12 +382,20 @@
     return out + '"';
   }
 
+  var SURROGATE = /[\ud800-\udfff]/;
+
   function byS(a, b) { return a.s < b.s ? -1 : (a.s > b.s ? 1 : 0); }
 
   /** S of a canonical object whose entries are [key, {c, s}] (keys in code-point order). */
   function objectS(entries) {
-    entries.sort(function (a, b) { return compareCodePoints(a[0], b[0]); });
-    return '{' + entries.map(function (e) { return serialString(e[0]) + ':' + e[1].s; }).join(',') + '}';
+    var surrogates = false;
+    for (var i = 0; i < entries.length && !surrogates; i++) surrogates = SURROGATE.test(entries[i][0]);
+    // Without surrogates, UTF-16 code unit order is code point order.
+    entries.sort(surrogates ? function (a, b) { return compareCodePoints(a[0], b[0]); }
+      : function (a, b) { return a[0] < b[0] ? -1 : (a[0] > b[0] ? 1 : 0); });
+    var out = '{';
+    for (i = 0; i < entries.length; i++) out += (i ? ',' : '') + serialString(entries[i][0]) + ':' + entries[i][1].s;
+    return out + '}';
   }
 
   /** 3.2.1: {c: the canonical value, s: its serialisation S}. */
@@ -463,19 +484,21 @@
     var values = Object.create(null);
     var entries = [];
     var list = [];
-    Object.keys(v).forEach(function (k) {
+    var keys = Object.keys(v);
+    for (var i = 0; i < keys.length; i++) {
+      var k = keys[i];
       var x = canonicalValue(v[k]);
       if (typeof x.c === 'string') {
         var t = recordField(k, x.c);
         if (t !== x.c) x = { c: t, s: serialString(t) };
       }
-      if (x.c === null) return;              // dropped
+      if (x.c === null) continue;            // dropped
       values[k] = x.c;
       entries.push([k, x]);
       if (NO_PAIRS.indexOf(k) < 0) pushPairs(k, x.c, list);
-    });
+    }
     var pairs = new Map();
-    list.forEach(function (p) { pairs.set(p, (pairs.get(p) || 0) + 1); });
+    for (i = 0; i < list.length; i++) pairs.set(list[i], (pairs.get(list[i]) || 0) + 1);
     return { s: objectS(entries), values: values, pairs: pairs, total: list.length };
   }
 
@@ -731,8 +754,41 @@
     ];
   }
 
+  // ---------------------------------------------------------------------------------------
+  // Section 6 (and 4.3): the per-item figures, read from the two rows' order
+  // ---------------------------------------------------------------------------------------
+
+  var ORDER = /^(0|[1-9][0-9]*) (0|[1-9][0-9]*) (0|[1-9][0-9]*)$/;
+
+  function orderCounts(row, unit) {
+    var m = row && row.unit === unit ? ORDER.exec(row.order) : null;
+    if (m === null) throw new Error('not a ' + unit + ' row with an order "a b c"');
+    return [Number(m[1]), Number(m[2]), Number(m[3])];
+  }
+
+  /**
+   * The per-item figures of section 6 from an item's two rows: exact, gold_records, pred_records,
+   * complete, found, gold_pairs, pred_pairs, missed_pairs, extra_pairs, f1 (2F / (GP + PP), 0 when
+   * GP + PP = 0), and for item pages precision F/PP and recall F/GP (0 when the denominator is 0)
+   * and exact_recall E/G (null when G = 0: the page gives no value for it).
+   */
+  function figures(rows) {
+    var r = orderCounts(rows[0], 'records');
+    var f = orderCounts(rows[1], 'fields');
+    var E = r[0], G = r[1], P = r[2], F = f[0], GP = f[1], PP = f[2];
+    return {
+      exact: E, gold_records: G, pred_records: P, complete: E === G && G === P ? 1 : 0,
+      found: F, gold_pairs: GP, pred_pairs: PP, missed_pairs: GP - F, extra_pairs: PP - F,
+      f1: GP + PP > 0 ? 2 * F / (GP + PP) : 0,
+      precision: PP > 0 ? F / PP : 0,
+      recall: GP > 0 ? F / GP : 0,
+      exact_recall: G > 0 ? E / G : null
+    };
+  }
+
   return {
     scoreItem: scoreItem,
+    figures: figures,
     itemProblems: itemProblems,
     schemaOf: schemaOf,
     readPrediction: readPrediction,
