@@ -358,9 +358,16 @@ add('rec-reordered', 'record order does not matter', item('x', [{ v: '1' }, { v:
 
 // Sorted by S: g0 {"a":"1","b":"2"}, g1 {"a":"1","c":"5"}; p0 {"a":"1"}, p1 {"b":"2","d":"x"}.
 // Candidates (all m = o = 1): (g0,p0), (g0,p1), (g1,p0). Larger g first: g1-p0, then g0-p1. F = 2.
-// (Smaller g first would give g0-p0 and F = 1.)
-add('rec-greedy-larger-g-first', 'ties: the larger gold number first', item('x', [{ a: '1', c: '5' }, { a: '1', b: '2' }]),
+// (Smaller g and smaller p first would give g0-p0 and F = 1.)
+add('rec-greedy-numbers-descending', 'ties: larger numbers first', item('x', [{ a: '1', c: '5' }, { a: '1', b: '2' }]),
   reply('[{"b": "2", "d": "x"}, {"a": "1"}]'), ['wrong', '0 2 2', 'wrong', '2 4 3']);
+// Sorted by S: g0 {"w":"1"}, g1 {"x":"1","y":"1"}; p0 {"b":"0","x":"1"}, p1 {"w":"1","y":"1"}.
+// Candidates (all m = o = 1): (g1,p0) by x, (g1,p1) by y, (g0,p1) by w. In order (g1,p1), (g1,p0),
+// (g0,p1): g1-p1, then g0 finds p1 taken: one match, F = 1. (Smaller g first would match g0-p1,
+// then g1-p0: F = 2.) GP = 1 + 2, PP = 2 + 2.
+add('rec-greedy-larger-g-first', 'ties: the larger gold number first, even when it leaves another unmatched',
+  item('x', [{ x: '1', y: '1' }, { w: '1' }]),
+  reply('[{"w": "1", "y": "1"}, {"b": "0", "x": "1"}]'), ['wrong', '0 2 2', 'wrong', '1 3 4']);
 // g0 {"b":"1"}, g1 {"z":"1"}; p0 {"b":"1","z":"1"}, p1 {"c":"0","z":"1"}. Candidates (all m = o = 1):
 // (g1,p1), (g1,p0), (g0,p0) in order: g1-p1, g0-p0. F = 2 (smaller p first: g1-p0, F = 1).
 add('rec-greedy-larger-p-first', 'ties: the larger predicted number first', item('x', [{ z: '1' }, { b: '1' }]),
@@ -371,6 +378,11 @@ function fillers(n, extra) {
   for (let i = 0; i < n; i++) out.push(Object.assign({}, extra, { n: 'f' + i }));
   return out;
 }
+
+// g: (t,x) x3, (y,1), (z,1): GP = 5. pA {"t":"x"}: m = min(3, 1) = 1, o = 1; pB {"y":"1","z":"1"}:
+// m = o = 2. pB wins, F = 2 (a sum of g's counts alone would give pA m = 3, and F = 1). PP = 1 + 2.
+add('rec-m-min-of-counts', 'm adds min(times in g, times in p), not the times in g', item('x', [{ t: ['x', 'x', 'x'], y: '1', z: '1' }]),
+  reply('[{"t": "x"}, {"y": "1", "z": "1"}]'), ['wrong', '0 1 2', 'wrong', '2 5 3']);
 
 // 250 predictions share (k, a): n = 250 <= 250, candidates m = o = 1: one match, F = 1.
 add('rec-fan-out-250', 'a pair held by 250 free predictions still counts for m', item('x', [{ k: 'a', f: '1' }]),

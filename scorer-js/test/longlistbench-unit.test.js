@@ -396,6 +396,74 @@ test('4.1: incidents counted by key, without matching', () => {
   assert.deepStrictEqual([n.E, n.G, n.P, n.F, n.GP, n.PP], [1, 2, 3, 39, 40, 60]);
 });
 
+/**
+ * Section 4.2 read literally, with loops over every gold x predicted record: the reference the
+ * indexed matching of the script is checked against on random documents.
+ */
+function literalMatching(goldIn, predIn) {
+  const bySCmp = (a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0);
+  const gold = goldIn.slice().sort(bySCmp);
+  const pred = predIn.slice().sort(bySCmp);
+  const gM = gold.map(() => false);
+  const pM = pred.map(() => false);
+  let E = 0;
+  let F = 0;
+  gold.forEach((g, gi) => {                                  // step 2
+    let best = -1;
+    pred.forEach((p, pi) => { if (!pM[pi] && p.s === g.s) best = pi; });
+    if (best >= 0) { gM[gi] = true; pM[best] = true; E++; F += g.total; }
+  });
+  const n = (x) => pred.filter((p, pi) => !pM[pi] && p.pairs.has(x)).length;   // step 3
+  const cands = [];
+  gold.forEach((g, gi) => {                                  // step 4
+    if (gM[gi]) return;
+    pred.forEach((p, pi) => {
+      if (pM[pi]) return;
+      let m = 0;
+      let o = 0;
+      g.pairs.forEach((cg, x) => {
+        const cp = p.pairs.get(x) || 0;
+        o += Math.min(cg, cp);
+        if (n(x) <= 250) m += Math.min(cg, cp);
+      });
+      if (m > 0) cands.push([m, o, gi, pi]);
+    });
+  });
+  cands.sort((a, b) => b[0] - a[0] || b[1] - a[1] || b[2] - a[2] || b[3] - a[3]);   // step 5
+  for (const [, o, gi, pi] of cands) {
+    if (gM[gi] || pM[pi]) continue;
+    gM[gi] = true;
+    pM[pi] = true;
+    F += o;
+  }
+  return [E, F];
+}
+
+test('4.2: the indexed matching equals a literal reading of the rule on random documents', () => {
+  let seed = 12345;
+  const rnd = (k) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % k; };
+  const randomRecord = () => {
+    const r = {};
+    const keys = 1 + rnd(4);
+    for (let i = 0; i < keys; i++) {
+      const k = ['a', 'b', 'c', 'd', 'e'][rnd(5)];
+      r[k] = rnd(4) === 0 ? [String(rnd(3)), String(rnd(3))] : String(rnd(4));
+    }
+    return r;
+  };
+  for (let round = 0; round < 300; round++) {
+    // Every 30th document has 245 to 264 predictions holding one pair, around the fan-out limit.
+    const big = round % 30 === 0;
+    const gold = Array.from({ length: 1 + rnd(8) }, randomRecord).map(L.canonicalRecord);
+    const predRaw = Array.from({ length: big ? 245 + rnd(20) : rnd(10) }, randomRecord);
+    if (big) predRaw.forEach((r, i) => { r.z = '1'; if (i % 2) r.y = String(i); });
+    if (big) gold.push(L.canonicalRecord({ z: '1', a: '0' }));
+    const pred = predRaw.map(L.canonicalRecord);
+    const n = L.countRecords(gold, pred);
+    assert.deepStrictEqual([n.E, n.F], literalMatching(gold, pred), 'round ' + round);
+  }
+});
+
 // ---------------------------------------------------------------------------------------------
 // Sections 4.3, 5 and 6: rows and figures (F1 edge cases)
 // ---------------------------------------------------------------------------------------------

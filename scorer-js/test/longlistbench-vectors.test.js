@@ -78,7 +78,7 @@ test('without core.js first it throws a clear message', () => {
 });
 
 test('the CLI scores item lines and checks items with the script', () => {
-  const c = vectors.cases.find((x) => x.id === 'rec-greedy-larger-g-first');
+  const c = vectors.cases.find((x) => x.id === 'rec-greedy-numbers-descending');
   const lines = [
     C.stringify({ scorer: 'longlistbench', item: c.item, record: c.record, run: 'r1', repeat: 2 }),
     C.stringify({ scorer: 'longlistbench', check: c.item }),
