@@ -129,6 +129,12 @@ add('inc-key-prefixes', 'the key drops incident #, then inc: same key, different
   reply(J([inc({ incident_number: 'Incident #INC-1' })])),
   ['wrong', '0 1 1', 'wrong', '21 22 22']);
 
+// "INC7" -> key "7" ("inc" removed); "7" -> key "7": the same key, the incident_number pair
+// differs ("inc7" against "7"). E = 0, F = 21.
+add('inc-key-inc-prefix', 'the key drops a leading inc', item('x', [inc({ incident_number: 'INC7' })]),
+  reply(J([inc({ incident_number: '7' })])),
+  ['wrong', '0 1 1', 'wrong', '21 22 22']);
+
 // Key "-2" against "-1": no pair meets. E = 0, F = 0.
 add('inc-other-key', 'pairs carry the key: another key meets nothing', INC,
   reply(J([inc({ incident_number: 'INC-2' })])),
@@ -266,6 +272,7 @@ vcase('rec-round6-long', 'a long fraction above the tie rounds up', '0.123457', 
 vcase('rec-tiny-zero', '1e-7 rounds to 0', '0', '1e-7', SAME);
 vcase('rec-exponent', '2.5e3 is 2500, "2,500" too', '2,500', '2.5e3', SAME);
 vcase('rec-negative-zero', '-0 is 0', '0.00', '-0', SAME);
+vcase('rec-negative-zero-text', '"(0.00)" is 0, not -0', '0', '"(0.00)"', SAME);
 vcase('rec-long-integer', 'an integer literal is exact, never a float', '12345678901234567890123', '12345678901234567890123', SAME);
 vcase('rec-long-integer-differs', 'one unit off in the 23rd digit', '12345678901234567890123', '12345678901234567890124', DIFF);
 vcase('rec-bool-not-text', 'true is not "true"', true, '"true"', DIFF);
@@ -326,10 +333,10 @@ kcase('rec-clause-scope', 'clause_scope: prefix and what follows ; removed', 'cl
 // give "04/01/2026 - 04/01/2027": identical.
 add('rec-policy-period', 'policy_period: two dates, A - B', item('x', [{ record_type: 'r', a: '1', policy_period: '04/01/2026 to 04/01/2027' }]),
   reply(J([{ record_type: 'r', a: '1', policy_period: '4/1/2026 - 2027-04-01' }])), SAME);
-// Three dates: unchanged "1/1/2026 - 1/2/2026 - 1/3/2026"; the prediction's two become
-// "01/01/2026 - 01/02/2026". Not exact; the pair a matches: F = 1.
+// Three dates leave the text: "1/1/2026 - 1/2/2026 - 1/3/2026" and "01/01/2026 - 01/02/2026 -
+// 01/03/2026" stay different. Not exact; the pair a matches: F = 1.
 add('rec-policy-period-three-dates', 'policy_period: three dates leave the text', item('x', [{ record_type: 'r', a: '1', policy_period: '1/1/2026 - 1/2/2026 - 1/3/2026' }]),
-  reply(J([{ record_type: 'r', a: '1', policy_period: '01/01/2026 - 01/02/2026' }])), ['wrong', '0 1 1', 'correct', '1 1 1']);
+  reply(J([{ record_type: 'r', a: '1', policy_period: '01/01/2026 - 01/02/2026 - 01/03/2026' }])), ['wrong', '0 1 1', 'correct', '1 1 1']);
 
 // ---------------------------------------------------------------------------------------------
 // Records: pairs, counts and matching (3.2.6, 4.2)
