@@ -134,6 +134,9 @@ test('3.2.1: numbers become texts (integer literals exactly, others half-even to
   assert.strictEqual(n('1' + '0'.repeat(150)), '1' + '0'.repeat(150));   // an integer literal: no bound
   assert.strictEqual(n('9.999999e99'), '9999999' + '0'.repeat(93));
   assert.strictEqual(n('1e100'), null);
+  // The page's open point: the 10^100 bound is tested on the value as written, before rounding, so
+  // a value just below it that rounds up to 10^100 is kept.
+  assert.strictEqual(n('9'.repeat(100) + '.9999999'), '1' + '0'.repeat(100));
   assert.strictEqual(n('-1.0e100'), null);
   assert.strictEqual(n('1e1000001'), null);          // out of range
   assert.strictEqual(n('0e-1000001'), null);
