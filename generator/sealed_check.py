@@ -37,9 +37,12 @@ def check_runs(plugin, half: dict[str, str], runs: Sequence, log: ErrorLog) -> i
 def check_run(plugin, half: dict[str, str], run_score, log: ErrorLog) -> int:
     """The sealed records of one scored run compared with what sealing its full records gives."""
     responses: Path = run_score.run.responses
+    revealed = sealing.revealed_file_of(responses)
+    if run_score.sealed or not (sealing.private_file_of(responses).is_file() or (revealed is not None and revealed.is_file())):
+        return 0  # scored from the stored verdicts, or no private record at all: nothing to check, nothing read
     public = responses.read_bytes()
     sealed = [(n, line) for n, line in enumerate(public.split(b"\n"), start=1) if sealing.sealed_info(line) is not None]
-    if not sealed or run_score.sealed:  # none, or scored from their stored verdicts (full records not here)
+    if not sealed:
         return 0
     data = sealing.read_run(responses, ErrorLog(log.root), public).data
     parsed = [(line, orjson.loads(line)) for line in data.split(b"\n") if line.strip()]

@@ -35,8 +35,6 @@ SEED = 20261203
 KNOWN_DEFECTS: dict[str, str] = {}
 # LongListBench's suite is an outside plugin folder of the example project (tally.toml), not a built-in suite
 LONGLISTBENCH = load_registry(Path(__file__).resolve().parents[1]).get("longlistbench")
-if "PLACEHOLDER for scorer B" in LONGLISTBENCH.scorer_b.scripts[0].read_text(encoding="utf-8"):
-    KNOWN_DEFECTS["longlistbench"] = "its scorer B is still the placeholder (plugins/longlistbench/scorer.js)"
 
 
 def _case(suite):
