@@ -588,18 +588,34 @@ def compliance_amount(passed: int, count: int) -> int:
 
 RESULT_CAPS = {"control_boundary_failed": 420000, "malformed_submission": 300000, "false_positive_overcontrol": 720000}
 INCOMPLETE_CAP = {True: 790000, False: 840000}  # correct but policy incomplete: risky, benign
+FALSIFIER_CAPS = {"critical": 380000, "high": 540000}
+
+
+def falsifier_cap(payload: dict, gold: dict, state: State) -> int | None:
+    """The cap of LedgerShield's falsifier when it blocks (its findings an episode carries), else None."""
+    pay, r = decision_of(payload) == "PAY", risky(gold)
+    checks = payload.get("policy_checks")
+    failed_check = isinstance(checks, dict) and any("fail" in normalize_text(v) for v in checks.values())
+    if pay and (r or failed_check):
+        return FALSIFIER_CAPS["critical"]
+    if (r and evidence_empty(payload)) or (pay and state.pending):
+        return FALSIFIER_CAPS["high"]
+    return None
 
 
 def result_class(task: str, payload: dict, gold: dict, state: State, degenerate: int) -> tuple[str, int | None]:
     """LedgerShield's result class of the episode and the cap it puts on the score (millionths), if any."""
     decision = decision_of(payload)
     r = risky(gold)
+    falsified = falsifier_cap(payload, gold, state)
     if blocked(decision, gold, state):
-        return "control_boundary_failed", RESULT_CAPS["control_boundary_failed"]
+        return "control_boundary_failed", min(RESULT_CAPS["control_boundary_failed"], falsified or ONE)
     rc, checks = payload.get("reason_codes"), payload.get("policy_checks")
     if degenerate >= 80000 and evidence_empty(payload) and not (isinstance(rc, list) and rc) \
             and not (isinstance(checks, dict) and checks) and r:
         return "malformed_submission", RESULT_CAPS["malformed_submission"]
+    if falsified is not None:
+        return "falsifier_blocked", falsified
     if task != "A" and not r and decision in NOT_PAY:
         return "false_positive_overcontrol", RESULT_CAPS["false_positive_overcontrol"]
     correct = task == "A" or decision == gold["decision"]
