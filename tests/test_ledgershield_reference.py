@@ -331,3 +331,22 @@ def test_falsifier_pay_against_a_failed_policy_check_is_critical():
     got = orders(pending, episode(B_STEPS + [("request_po_reconciliation", {})],
                                   dict(sub, policy_checks={"three_way_match": "pass"})))
     assert got["cap:result_class"] == "control_boundary_failed=420000"
+
+
+def test_confidence_is_read_as_ledgershield_reads_it():
+    """float(confidence or 0.5), clamped to [0, 1]; then Tally's Brier score 1 - (c - y)^2."""
+    it = item("B", dict(B_GOLD, decision="PAY", unsafe_if_pay=False, discrepancies=[],
+                        policy_checks={"three_way_match": "pass"}))
+    base = dict(B_SUBMISSION, decision="PAY", discrepancies=[], policy_checks={"three_way_match": "pass"})
+    cases = [(None, F(1, 2)), (0, F(1, 2)), ("", F(1, 2)), ([], F(1, 2)), (False, F(1, 2)), (True, F(1)),
+             ("0.9", F(9, 10)), (" 0.25 ", F(1, 4)), ("0", F(0)), (-1, F(0)), (2, F(1))]
+    for value, c in cases:
+        sub = {k: v for k, v in base.items() if k != "confidence"}
+        if value is not None:
+            sub["confidence"] = value
+        assert orders(it, episode(B_STEPS, sub))["dim:calibration"] == bp(1 - (c - 1) ** 2), value  # PAY is right
+    for unreadable in ("high", [0.9], {"p": 1}):
+        assert orders(it, episode(B_STEPS, dict(base, confidence=unreadable)))["dim:calibration"] == "0"
+    # an absent confidence on a wrong HOLD: c = 1/2, y = 0
+    got = orders(it, episode(B_STEPS, {k: v for k, v in base.items() if k != "confidence"} | {"decision": "HOLD"}))
+    assert got["dim:calibration"] == bp(1 - F(1, 2) ** 2) == "7500"

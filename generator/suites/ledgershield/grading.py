@@ -7,8 +7,10 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 
+from ...parse.jsonfind import read_number
 from .codes import canonical_codes
 from .replay import State, artifact_content, artifact_of
+from .text import _NUMBER as _NUMERAL
 from .text import WHITESPACE, amounts_match, ascii_upper, exact, json_equal, normalize_id, normalize_text, words
 
 DECISIONS = ("PAY", "HOLD", "NEEDS_REVIEW", "ESCALATE_FRAUD")
@@ -176,12 +178,31 @@ def page_number(value: object) -> int:
     return 0
 
 
+def confidence_value(c: object) -> Decimal | None:
+    """LedgerShield's reading of `confidence` (`float(confidence or 0.5)`), clamped to [0, 1]: a
+    falsy value (absent, null, false, 0, "", [], {}) is 1/2, true is 1, a number or a string of a
+    decimal numeral (whitespace trimmed) its value; anything else, or a number out of range, None."""
+    if c is None or c is False or (isinstance(c, (str, list, dict)) and not c):
+        return Decimal("0.5")
+    if c is True:
+        return Decimal(1)
+    if isinstance(c, int):
+        return Decimal("0.5") if c == 0 else Decimal(min(max(c, 0), 1))
+    if isinstance(c, Decimal) and c.is_zero():
+        return Decimal("0.5")  # a falsy number
+    if isinstance(c, str):  # a non-empty string is read, "0" included
+        text = c.strip(WHITESPACE)
+        c = read_number(text) if _NUMERAL.fullmatch(text) else None
+    if not isinstance(c, Decimal) or not c.is_finite():
+        return None
+    return Decimal(0) if c < 0 else Decimal(1) if c > 1 else c
+
+
 def calibration(c: object, correct: bool) -> Fraction:
-    """1 - (c - y)^2 for a JSON number c in [0, 1] with 10000 c an integer, else 0 (an out-of-range
-    number has no value). Exact: the test on 10000 c reads c's digits, with no rounding context."""
-    if isinstance(c, int) and not isinstance(c, bool):
-        c = Decimal(c) if c in (0, 1) else None
-    if not isinstance(c, Decimal) or not c.is_finite() or not (0 <= c <= 1):
+    """1 - (c - y)^2 for c, the confidence as LedgerShield reads it, when 10000 c is an integer, else
+    0 (also when it cannot be read). Exact: the test on 10000 c reads c's digits, with no rounding context."""
+    c = confidence_value(c)
+    if c is None:
         return Fraction(0)
     _sign, digits, exp = c.as_tuple()
     assert isinstance(exp, int)
