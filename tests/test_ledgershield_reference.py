@@ -350,3 +350,16 @@ def test_confidence_is_read_as_ledgershield_reads_it():
     # an absent confidence on a wrong HOLD: c = 1/2, y = 0
     got = orders(it, episode(B_STEPS, {k: v for k, v in base.items() if k != "confidence"} | {"decision": "HOLD"}))
     assert got["dim:calibration"] == bp(1 - F(1, 2) ** 2) == "7500"
+
+
+def test_an_amount_written_with_an_exponent_out_of_range_is_zero():
+    """A string amount's exponent has the JSON bound: beyond +-1,000,000 it has no value (0), so a
+    model's "1e-999999999" costs nothing; within the bound it is read exactly."""
+    from generator.suites.ledgershield.text import amount, amounts_match
+
+    assert amount("1e-1000001") == 0 and amount(" -2E+1000001 ") == 0 and amount("$1e-999999999") == 0
+    assert amount("1.5e1") == 15 and amount("1e-6") == F(1, 10**6)
+    assert amounts_match("1e-1000001", "0.004") and not amounts_match("1e2", "0.004")
+    it = item("A", {"extracted_fields": {"total": 0}})
+    sub = {"extracted_fields": {"total": "9e-9999999999"}, "evidence_map": {"x": {}}}
+    assert orders(it, episode([("ocr", {"doc_id": "INV-9"})], sub))["dim:fields"] == "10000"  # 0 matches 0

@@ -115,6 +115,20 @@ def build(items: list[dict]) -> dict:
         ep = careful(first["A"])
         ep["action_trace"][0:0] = steps
         cases.append(_case(f"{first['A']['id']}:{name}", first["A"], record(first["A"]["id"], json.dumps(ep))))
+    # LedgerShield's reading of confidence (float(confidence or 0.5), clamped) and a text amount whose
+    # exponent is out of range (0, not a billion-digit number); on B the falsifier's two findings
+    for name, task, edit in (("confidence-true", "A", {"confidence": True}),
+                             ("confidence-text-zero", "A", {"confidence": " 0 "}),
+                             ("confidence-unreadable", "A", {"confidence": "high"}),
+                             ("confidence-above-one", "A", {"confidence": 7}),
+                             ("confidence-empty-array", "A", {"confidence": []}),
+                             ("amount-exponent-out-of-range", "A", {"extracted_fields": {"total": "1e-1000001"}}),
+                             ("falsifier-pay-failed-check", "B", {"decision": "PAY",
+                                                                  "policy_checks": {"three_way_match": "fail"}}),
+                             ("falsifier-no-evidence", "C", {"evidence_map": {}})):
+        ep = careful(first[task])
+        ep["final_submission"].update(edit)
+        cases.append(_case(f"{first[task]['id']}:{name}", first[task], record(first[task]["id"], json.dumps(ep))))
     for t, item in first.items():  # the replies that are not episodes, once per task
         for name, rec in (("failed-call", record(item["id"], None, 500, None)),
                           ("error-attempt", record(item["id"], "{}", 200, "timeout")),
