@@ -311,8 +311,10 @@ def _event_value(event: dict, key: str, default: Fraction) -> Fraction:
 
 
 def blocked(decision: str | None, gold: dict, state: State) -> bool:
-    """LedgerShield's control boundary blocks a PAY on a risky case or while an artifact is pending."""
-    return decision == "PAY" and (risky(gold) or bool(state.pending))
+    """LedgerShield's control boundary blocks a PAY on a risky case, while an artifact is pending, or
+    after an observed bank-account mismatch with no callback verification."""
+    unverified = "bank_account_mismatch" in state.observed and "request_callback_verification" not in state.tools_ok
+    return decision == "PAY" and (risky(gold) or bool(state.pending) or unverified)
 
 
 def effective(decision: str | None, gold: dict, state: State) -> str | None:
