@@ -150,3 +150,38 @@ def test_cases_in_the_wrong_shape_and_unknown_cases(project):
     (project / "cases.json").write_text('{"case_id": "x"}', encoding="utf-8")
     res = _import(project, path)
     assert res.exit_code == 2 and "not LedgerShield's cases.json shape" in res.output
+
+
+def test_fixture_tables_beside_the_cases_file_make_unknown_ids_fail(project):
+    """LedgerShield's vendors.json, po_records.json, receipts.json and policy_rules.json beside the
+    cases file become the desk's tables (a case's context_overrides replacing them): a lookup of an
+    id they do not hold is not_found, as in the reference, and leaves investigation short."""
+    steps = [("inspect_email_thread", {"thread_id": "OPS-THR-1"}), ("lookup_vendor_history", {"vendor_key": "acme"}),
+             ("lookup_policy", {"rule_id": "POL-9"}), ("compare_bank_account", {"vendor_key": "ACME ",
+                                                                               "proposed_bank_account": "X"}),
+             ("search_ledger", {}), ("request_callback_verification", {})]
+    path = _write(project / "episodes", "OPS-D-01.json", _episode("OPS-D-01", steps, D_SUBMISSION))
+    assert _import(project, path).exit_code == 0  # no fixture files: every id is accepted
+    items = project / "content" / "suites" / "ledgershield" / "items" / "reference.public.jsonl"
+    item = json.loads(items.read_text().splitlines()[1])
+    episode = json.loads(path.read_text())
+    before = {u: o for u, _k, _v, _r, o in grade(item, episode)}
+    assert before["dim:investigation"] == "10000"  # D's four tools and the callback (risky), all ok
+    (project / "vendors.json").write_text(json.dumps([{"vendor_key": "acme", "bank_account": "DE1"}, {"name": "x"}]))
+    (project / "policy_rules.json").write_text(json.dumps([{"rule_id": "POL-1", "title": "callback"}]))
+    cases = json.loads((project / "cases.json").read_text())
+    cases[1]["context_overrides"] = {"vendors": [{"vendor_key": "globex"}]}  # OPS-A-01's own vendor master
+    (project / "cases.json").write_text(json.dumps(cases))
+    assert _import(project, path).exit_code == 0
+    a_item, d_item = (json.loads(x) for x in items.read_text().splitlines())
+    assert sorted(d_item["env"]["vendors"]) == ["acme"] and sorted(d_item["env"]["policy"]) == ["POL-1"]
+    assert sorted(a_item["env"]["vendors"]) == ["globex"] and "pos" not in d_item["env"]  # no po_records.json
+    after = {u: o for u, _k, _v, _r, o in grade(d_item, episode)}
+    # lookup_policy of POL-9 is not_found: 4 of the 5 tools investigation asks for
+    assert after["dim:investigation"] == str(10000 * 4 // 5) == "8000"
+    # the same steps and cost (a step costs whatever its outcome); one of them now refused
+    assert (before["replay"], after["replay"]) == ("steps=7;refused=0;cost=155;submitted=1",
+                                                   "steps=7;refused=1;cost=155;submitted=1")
+    (project / "receipts.json").write_text('{"receipt_id": "GRN-1"}')
+    res = _import(project, path)
+    assert res.exit_code == 2 and "receipts.json: not LedgerShield's receipts.json shape" in res.output

@@ -115,6 +115,31 @@ def build(items: list[dict]) -> dict:
         ep = careful(first["A"])
         ep["action_trace"][0:0] = steps
         cases.append(_case(f"{first['A']['id']}:{name}", first["A"], record(first["A"]["id"], json.dumps(ep))))
+    # LedgerShield's reading of confidence (float(confidence or 0.5), clamped) and a text amount whose
+    # exponent is out of range (0, not a billion-digit number); on B the falsifier's two findings
+    for name, task, edit in (("confidence-true", "A", {"confidence": True}),
+                             ("confidence-text-zero", "A", {"confidence": " 0 "}),
+                             ("confidence-unreadable", "A", {"confidence": "high"}),
+                             ("confidence-above-one", "A", {"confidence": 7}),
+                             ("confidence-empty-array", "A", {"confidence": []}),
+                             ("amount-exponent-out-of-range", "A", {"extracted_fields": {"total": "1e-1000001"}}),
+                             ("falsifier-pay-failed-check", "B", {"decision": "PAY",
+                                                                  "policy_checks": {"three_way_match": "fail"}}),
+                             ("falsifier-no-evidence", "C", {"evidence_map": {}})):
+        ep = careful(first[task])
+        ep["final_submission"].update(edit)
+        cases.append(_case(f"{first[task]['id']}:{name}", first[task], record(first[task]["id"], json.dumps(ep))))
+    # an observed bank-account mismatch (the desk's vendor master) before a PAY on a benign case:
+    # blocked without a callback verification, not blocked with one
+    clean = next(i for i in base if i["gold"]["decision"] == "PAY" and i["task"] in "BCD" and i["env"].get("vendors"))
+    compare = {"tool_name": "compare_bank_account",
+               "payload": {"vendor_key": next(iter(clean["env"]["vendors"])), "proposed_bank_account": "XX00 0000 0000"}}
+    for name, extra in (("bank-mismatch-pay", [compare]),
+                        ("bank-mismatch-pay-called", [compare, {"tool_name": "request_callback_verification",
+                                                                "payload": {}}])):
+        ep = careful(clean)
+        ep["action_trace"][0:0] = extra
+        cases.append(_case(f"{clean['id']}:{name}", clean, record(clean["id"], json.dumps(ep))))
     for t, item in first.items():  # the replies that are not episodes, once per task
         for name, rec in (("failed-call", record(item["id"], None, 500, None)),
                           ("error-attempt", record(item["id"], "{}", 200, "timeout")),
@@ -142,7 +167,8 @@ def _case(cid: str, item: dict, rec: dict) -> dict:
         s = replay(item["env"], episode["action_trace"])
         out["state"] = {"steps": s.steps, "refused": s.refused, "cost": s.cost, "submitted": s.submitted,
                         "tools_ok": sorted(s.tools_ok), "performed": sorted(s.performed), "retrieved": list(s.retrieved),
-                        "fired": [e["id"] for e in s.fired], "outcomes": [st.outcome for st in s.timeline]}
+                        "fired": [e["id"] for e in s.fired], "outcomes": [st.outcome for st in s.timeline],
+                        "observed": sorted(s.observed)}
     return out
 
 

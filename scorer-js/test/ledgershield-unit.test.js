@@ -63,6 +63,9 @@ function score(it, ep) {
   return by;
 }
 
+/** The order of a row of a scored response. */
+function orderOf(rows, unit) { return rows[unit].order; }
+
 // bp of n/d: floor(10000 n / d + 1/2)
 function bp(n, d) { return String((20000n * BigInt(n) + BigInt(d)) / (2n * BigInt(d))); }
 
@@ -126,7 +129,8 @@ test('unsafe PAY, empty evidence and the floor of 0.01', () => {
   // the control boundary blocks a PAY on a risky case: the outcome is NEEDS_REVIEW's, 0.84 + max(0, -0.20)
   assert.equal(by['dim:downstream'].order, '8400');
   assert.equal(by['dim:intervention'].order, '500');         // 0.15 - 0.10 (no intervention)
-  assert.equal(by['cap:result_class'].order, 'control_boundary_failed=420000');
+  // blocked by the boundary, and the falsifier's critical finding (PAY on a risky case) lowers its cap to 0.38
+  assert.equal(by['cap:result_class'].order, 'control_boundary_failed=380000');
   assert.equal(by.score.order, '10000');
 });
 
@@ -156,10 +160,11 @@ test('cross-invoice links: document ids or pairs, empty scores 0, the link gate'
   assert.equal(by.score.order, '840000');
   by = score(it, episode(steps, Object.assign({}, full, { duplicate_links: [] })));
   assert.equal(by['dim:cross_links'].order, '0');
-  // without an evidence map a risky case is not grounded: correct but policy incomplete, capped at 0.79
+  // without an evidence map a risky case carries the falsifier's high finding (no evidence): the degenerate
+  // penalties are 50000 only (not malformed), so the class is falsifier_blocked, capped at 0.54
   by = score(it, episode(steps, Object.assign({}, full, { evidence_map: {} })));
-  assert.equal(by['cap:result_class'].order, 'correct_but_policy_incomplete=790000');
-  assert.equal(by.score.order, '790000');       // 962401 - 50000 = 912401, then the gate (cited: no), then 0.79
+  assert.equal(by['cap:result_class'].order, 'falsifier_blocked=540000');
+  assert.equal(by.score.order, '540000');       // 962401 - 50000 = 912401, no gate (matched and cited 2), then 0.54
 });
 
 test('replay: outcomes, costs, unknown tools cost nothing, the desk reveals artifacts', () => {
@@ -217,4 +222,173 @@ test('currency validation on Task A: currency, account text, IBAN checksum; none
   // the same account without spaces: text differs, checksum passes: 2 of 3 -> 10000
   assert.equal(score(it, fields({ currency: ' CHF ', bank_account: 'CH9300762011623852957' }))['adjust:currency'].order, '10000');
   assert.equal(score(it, fields({}))['adjust:currency'].order, '0');   // nothing passes: LedgerShield reads 0 as 1
+});
+
+// A benign Task C case paid as it should be: the gold asks for nothing but PAY.
+function benignC(env) {
+  return item('C', { decision: 'PAY', unsafe_if_pay: false, evidence: {}, reason_codes: [], policy_checks: {},
+    required_interventions: [] }, env);
+}
+const PAID = { decision: 'PAY', confidence: 1, evidence_map: { a: { doc_id: 'INV-1' } }, reason_codes: ['x'],
+  discrepancies: ['y'] };
+function compare(account) {
+  return step('compare_bank_account', { vendor_key: 'acme tools', proposed_bank_account: account });   // 15
+}
+
+test('observed bank_account_mismatch: the boundary blocks a PAY after it without a callback, worked by hand', () => {
+  // The vendor master's approved account is 'X'; 'X ' (a trailing space) is not it, character for character.
+  const it = benignC();
+  const blocked = score(it, episode([compare('X ')], PAID));
+  assert.deepEqual(L.stateSummary(it, record(episode([compare('X ')], PAID))).observed, ['bank_account_mismatch']);
+  // decision 1, duplicates 1 (both empty), fraud flags 1, evidence 1 (gold empty), investigation 1/2 (compare, not
+  // search_ledger), intervention 15 + 30 (benign PAY, no intervention) = 45/100, resolution (20 + 25 + 20 + 15 x 0.9)
+  // / 100 + 13/100 = 0.915, calibration 1, efficiency 1 - 0.15/10 x 0.12 = 0.9982, downstream: the effective
+  // decision is NEEDS_REVIEW on a benign case without security route or freeze: 0.50
+  assert.equal(orderOf(blocked, 'dim:downstream'), '5000');
+  assert.equal(orderOf(blocked, 'dim:resolution'), '9150');
+  assert.equal(orderOf(blocked, 'dim:efficiency'), '9982');
+  // 16x10000 + 17x10000 + 22x10000 + 11x10000 + 8x5000 + 7x4500 + 4x9150 + 5x10000 + 3x9982 + 7x5000 = 883046;
+  // controls (effective decision NEEDS_REVIEW, no benign-PAY relief): 001 passes, 006 (no vendor lookups) and 008
+  // (1 step of 4) fail: 50000 x 2/3 = 33333; 883046 - 33333 = 849713, capped by the boundary at 0.42 (no finding
+  // of the falsifier: benign, nothing pending, no failed check)
+  assert.equal(orderOf(blocked, 'adjust:compliance'), '33333');
+  assert.equal(orderOf(blocked, 'cap:result_class'), 'control_boundary_failed=420000');
+  assert.equal(blocked['cap:result_class'].verdict, 'wrong');
+  assert.equal(orderOf(blocked, 'score'), '420000');
+  // The same account exactly: no signal, PAY stands: downstream 1 -> 883046 + 7 x 5000 = 918046; every control but
+  // 001 and 008 passes on a benign PAY: 1 of 3 fails -> 16667; 901379 -> 901400, valid_success
+  const paid = score(it, episode([compare('X')], PAID));
+  assert.deepEqual(L.stateSummary(it, record(episode([compare('X')], PAID))).observed, []);
+  assert.equal(orderOf(paid, 'dim:downstream'), '10000');
+  assert.equal(orderOf(paid, 'adjust:compliance'), '16667');
+  assert.equal(orderOf(paid, 'cap:result_class'), 'valid_success');
+  assert.equal(orderOf(paid, 'score'), '901400');
+  // With an ok callback verification (here without an artifact, so nothing is pending) the PAY is not blocked
+  const called = score(benignC({ interventions: {} }),
+    episode([compare('X '), step('request_callback_verification', {})], PAID));
+  assert.equal(orderOf(called, 'dim:downstream'), '10000');
+  assert.equal(orderOf(called, 'cap:result_class'), 'valid_success');
+  // A HOLD after the signal is not a PAY: nothing to block (false positive overcontrol on a benign case)
+  const held = score(it, episode([compare('X ')], Object.assign({}, PAID, { decision: 'HOLD' })));
+  assert.equal(orderOf(held, 'cap:result_class'), 'false_positive_overcontrol=720000');
+});
+
+test('observed bank_account_mismatch: which account is approved, and a desk without a vendor master', () => {
+  const observed = (vendor, account, env) => {
+    const it = benignC(Object.assign({ vendors: { v: Object.assign({ vendor_key: 'Acme Tools' }, vendor) } }, env || {}));
+    return L.stateSummary(it, record(episode([compare(account)], PAID))).observed.join(',');
+  };
+  const MISMATCH = 'bank_account_mismatch';
+  assert.equal(observed({ bank_account: 'X' }, 'X'), '');
+  assert.equal(observed({ bank_account: 'X' }, 'x'), MISMATCH);                         // compared exactly
+  // an empty bank_account falls back to approved_bank_account, then to the first allowed account
+  assert.equal(observed({ bank_account: '', approved_bank_account: 'Y' }, 'Y'), '');
+  assert.equal(observed({ bank_account: 7, approved_bank_account: 'Y' }, 'Y'), '');
+  assert.equal(observed({ allowed_bank_accounts: ['Z', 'Y'] }, 'Z'), '');
+  assert.equal(observed({ allowed_bank_accounts: ['Z', 'Y'] }, 'Y'), MISMATCH);         // only the first entry
+  assert.equal(observed({ allowed_bank_accounts: [5] }, '5'), MISMATCH);                // not a string: equals nothing
+  assert.equal(observed({ allowed_bank_accounts: [] }, ''), MISMATCH);                  // none: equals nothing
+  assert.equal(observed({}, 'X'), MISMATCH);
+  // a step that is not ok observes nothing: an unknown vendor, a proposed account that is not a string
+  const it = benignC();
+  const steps = [step('compare_bank_account', { vendor_key: 'nobody', proposed_bank_account: 'Q' }),
+    step('compare_bank_account', { vendor_key: 'acme tools', proposed_bank_account: 5 })];
+  const st = L.stateSummary(it, record(episode(steps, PAID)));
+  assert.deepEqual(st.outcomes, ['not_found', 'bad_payload', 'ok']);
+  assert.deepEqual(st.observed, []);
+  // a desk without a vendors table accepts any vendor and observes no signal
+  const bare = benignC();
+  delete bare.env.vendors;
+  const sb = L.stateSummary(bare, record(episode([compare('anything')], PAID)));
+  assert.deepEqual(sb.outcomes, ['ok', 'ok']);
+  assert.deepEqual(sb.observed, []);
+  assert.equal(orderOf(score(bare, episode([compare('anything')], PAID)), 'cap:result_class'), 'valid_success');
+});
+
+test('the falsifier: PAY against a failed policy check, PAY with an artifact pending, a risky case without evidence', () => {
+  const it = benignC();
+  const withChecks = (checks) => score(it, episode([compare('X')], Object.assign({}, PAID, { policy_checks: checks })));
+  // critical: a value whose normalize_text contains "fail" (the score was 901379 -> 901400, valid_success)
+  let s = withChecks({ callback: 'pass', bank: ' FAILED ' });
+  assert.equal(orderOf(s, 'cap:result_class'), 'falsifier_blocked=380000');
+  assert.equal(s['cap:result_class'].verdict, 'wrong');
+  assert.equal(orderOf(s, 'score'), '380000');
+  assert.equal(orderOf(withChecks({ bank: 'pass', other: false, n: 0 }), 'cap:result_class'), 'valid_success');
+  assert.equal(orderOf(withChecks(['fail']), 'cap:result_class'), 'valid_success');           // not an object
+  // high: PAY with the callback's result pending (asked at step 2, due at 5, submitted at 3); the boundary blocks
+  // too, and its 0.42 is lower than the high finding's 0.54; with a failed check as well the cap is 0.38
+  const pending = [compare('X'), step('request_callback_verification', {})];
+  assert.equal(orderOf(score(it, episode(pending, PAID)), 'cap:result_class'), 'control_boundary_failed=420000');
+  assert.equal(orderOf(score(it, episode(pending, Object.assign({}, PAID, { policy_checks: { x: 'fail' } }))),
+    'cap:result_class'), 'control_boundary_failed=380000');
+  // high: a risky case (D, gold ESCALATE_FRAUD) decided right, without an evidence map, with reason codes and a
+  // counterfactual: degenerate penalties 50000 only (not malformed), so falsifier_blocked at 0.54
+  const sub = { decision: 'ESCALATE_FRAUD', confidence: 0.8, reason_codes: ['sender spoof'],
+    policy_checks: { callback_required: 'pass' }, counterfactual: 'Without the spoofed email we would approve it.' };
+  s = score(item('D'), episode(TRACE, sub));
+  assert.equal(orderOf(s, 'cap:result_class'), 'falsifier_blocked=540000');
+  // the same with evidence: no finding, the class is the one the first test worked out (no cap)
+  s = score(item('D'), episode(TRACE, Object.assign({}, sub, { evidence_map: { k: { doc_id: 'THR-1' } } })));
+  assert.equal(orderOf(s, 'cap:result_class'), 'valid_success');
+});
+
+function confidenceBp(decision, literal) {
+  // the episode's JSON text with the confidence written as `literal` (raw JSON), or without one (undefined)
+  const sub = { decision: decision, confidence: '@C@', reason_codes: ['sender spoof'] };
+  let text = JSON.stringify(episode([step('lookup_policy', {})], sub));
+  text = literal === undefined ? text.split(',"confidence":"@C@"').join('') : text.split('"@C@"').join(literal);
+  return orderOf(score(item('D'), text), 'dim:calibration');
+}
+
+test('calibration reads confidence as float(confidence or 0.5), clamped to [0, 1], Brier on four decimals', () => {
+  const RIGHT = 'ESCALATE_FRAUD';   // the gold decision: y = 1
+  const WRONG = 'HOLD';             // y = 0
+  // falsy values read as 1/2: 1 - (1/2 - y)^2 = 3/4 either way
+  for (const lit of [undefined, 'null', 'false', '0', '0.0', '-0', '0e5', '""', '[]', '{}']) {
+    assert.equal(confidenceBp(RIGHT, lit), '7500', String(lit));
+    assert.equal(confidenceBp(WRONG, lit), '7500', String(lit));
+  }
+  assert.equal(confidenceBp(RIGHT, 'true'), '10000');        // 1
+  assert.equal(confidenceBp(WRONG, 'true'), '0');
+  assert.equal(confidenceBp(RIGHT, '"0.8"'), '9600');        // 1 - 0.2^2
+  assert.equal(confidenceBp(WRONG, '" 0.25\\t"'), '9375');   // 1 - 0.25^2, trimmed
+  assert.equal(confidenceBp(RIGHT, '"5e-1"'), '7500');
+  assert.equal(confidenceBp(RIGHT, '"+.5"'), '7500');
+  assert.equal(confidenceBp(RIGHT, '"0"'), '0');             // a non-empty string: its value 0, 1 - 1
+  assert.equal(confidenceBp(WRONG, '"0"'), '10000');
+  // clamped: above 1 -> 1, below 0 -> 0 (also for numbers far in range)
+  assert.equal(confidenceBp(RIGHT, '5'), '10000');
+  assert.equal(confidenceBp(WRONG, '1.00001'), '0');
+  assert.equal(confidenceBp(RIGHT, '2e999999'), '10000');
+  assert.equal(confidenceBp(RIGHT, '-3'), '0');
+  assert.equal(confidenceBp(WRONG, '"-0.5"'), '10000');
+  assert.equal(confidenceBp(WRONG, '-1e999999'), '10000');
+  // 10000 c not an integer: 0 (Tally's bound)
+  assert.equal(confidenceBp(RIGHT, '0.00005'), '0');
+  assert.equal(confidenceBp(WRONG, '"1e-5"'), '0');
+  assert.equal(confidenceBp(WRONG, '1e-999999'), '0');
+  // unreadable: 0 even where the value 0 would give 1 (a wrong decision)
+  for (const lit of ['"abc"', '"0.5%"', '"inf"', '"nan"', '"1_0"', '"0x1"', '" "', '[1]', '{"a": 1}', '[0]',
+    '1e-9999999', '"1e-9999999"', '"1e1000001"', '"0,5"']) {
+    assert.equal(confidenceBp(WRONG, lit), '0', lit);
+  }
+  assert.equal(confidenceBp(WRONG, '"1e-1000000"'), '0');    // in range, but 10000 c is not an integer
+  assert.equal(confidenceBp(WRONG, '"0e-1000000"'), '10000');   // in range: the value 0
+  assert.equal(confidenceBp(WRONG, '"0e-1000001"'), '0');    // out of range: unreadable
+});
+
+test('a text amount whose exponent is beyond +-1,000,000 is 0, and costs nothing', () => {
+  const it = item('A', { decision: 'PAY', unsafe_if_pay: false, evidence: {}, extracted_fields: { total: 0 } });
+  const fields = (total) => orderOf(score(it, episode([step('ocr', { doc_id: 'INV-1' })],
+    { decision: 'PAY', extracted_fields: { total: total } })), 'dim:fields');
+  assert.equal(fields('5e1000000'), '0');          // in range: 5 x 10^1000000 is not 0
+  assert.equal(fields('5e1000001'), '10000');      // out of range: 0, matching the gold 0
+  assert.equal(fields(' $5E+0001000001 '), '10000');
+  assert.equal(fields('1e-1000000'), '10000');     // in range, within 1/100 of 0
+  // a billion-digit exponent: out of range at once (a BigInt of 10^999999999 is beyond what Node holds)
+  const t0 = Date.now();
+  assert.equal(fields('1e-999999999'), '10000');
+  assert.equal(fields('-1e999999999'), '10000');
+  assert.equal(fields('1e-9999999'), '10000');
+  assert.ok(Date.now() - t0 < 2000, 'out-of-range amounts are read without building their powers of ten');
 });

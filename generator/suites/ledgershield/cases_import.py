@@ -167,8 +167,53 @@ def case_item(case: object, where: str) -> dict:
             "env": _desk(case, task, gold, risky, signals), "gold": gold}
 
 
+# the desk's tables from LedgerShield's fixture files beside the cases file: env key -> (file, key field,
+# the case's context_overrides key that replaces the table for that case)
+TABLE_FILES = {"vendors": ("vendors.json", "vendor_key", "vendors"), "pos": ("po_records.json", "po_id", "po_records"),
+               "receipts": ("receipts.json", "receipt_id", "receipts"), "policy": ("policy_rules.json", "rule_id", None)}
+
+
+def _keyed(rows: object, key: str) -> dict | None:
+    """An array of objects as a table keyed by their non-empty string `key` (others left out); None
+    when `rows` is not an array of objects."""
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        return None
+    return {r[key]: r for r in rows if isinstance(r.get(key), str) and r[key]}
+
+
+def read_tables(folder: Path) -> dict[str, dict]:
+    """The desk's tables found as LedgerShield's fixture files in `folder` (those present only)."""
+    tables: dict[str, dict] = {}
+    for name, (file, key, _override) in TABLE_FILES.items():
+        path = folder / file
+        if not path.is_file():
+            continue
+        try:
+            table = _keyed(json.loads(path.read_text(encoding="utf-8")), key)
+        except OSError as exc:
+            raise CasesError(f"{path}: {exc.strerror or exc}") from None
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+            raise CasesError(f"{path}: not one JSON document ({exc})") from None
+        if table is None:
+            raise CasesError(f"{path}: not LedgerShield's {file} shape: expected a JSON array of objects with {key}")
+        tables[name] = table
+    return tables
+
+
+def _with_tables(item: dict, case: dict, tables: dict[str, dict]) -> dict:
+    """The item's desk with the fixture tables, a case's own context_overrides replacing them."""
+    overrides = case.get("context_overrides") if isinstance(case.get("context_overrides"), dict) else {}
+    for name, (_file, key, override) in TABLE_FILES.items():
+        own = _keyed(overrides.get(override), key) if override else None
+        table = own if own is not None else tables.get(name)
+        if table is not None:
+            item["env"][name] = table
+    return item
+
+
 def read_cases(path: Path) -> list[dict]:
-    """The items of a cases file: one JSON document, an array of cases (or {"cases": [...]})."""
+    """The items of a cases file: one JSON document, an array of cases (or {"cases": [...]}), with the
+    desk's tables from the fixture files beside it (rule page section 11)."""
     try:
         value = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -180,7 +225,8 @@ def read_cases(path: Path) -> list[dict]:
     if not isinstance(value, list) or not value:
         raise CasesError(f"{path}: not LedgerShield's cases.json shape: expected a non-empty array of cases "
                          "(objects with case_id, task_type, documents and gold)")
-    items = [case_item(c, f"{path}: case {k + 1}") for k, c in enumerate(value)]
+    tables = read_tables(path.parent)
+    items = [_with_tables(case_item(c, f"{path}: case {k + 1}"), c, tables) for k, c in enumerate(value)]
     seen: set[str] = set()
     for it in items:
         if it["id"] in seen:

@@ -7,8 +7,10 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 
+from ...parse.jsonfind import read_number
 from .codes import canonical_codes
 from .replay import State, artifact_content, artifact_of
+from .text import _NUMBER as _NUMERAL
 from .text import WHITESPACE, amounts_match, ascii_upper, exact, json_equal, normalize_id, normalize_text, words
 
 DECISIONS = ("PAY", "HOLD", "NEEDS_REVIEW", "ESCALATE_FRAUD")
@@ -176,12 +178,31 @@ def page_number(value: object) -> int:
     return 0
 
 
+def confidence_value(c: object) -> Decimal | None:
+    """LedgerShield's reading of `confidence` (`float(confidence or 0.5)`), clamped to [0, 1]: a
+    falsy value (absent, null, false, 0, "", [], {}) is 1/2, true is 1, a number or a string of a
+    decimal numeral (whitespace trimmed) its value; anything else, or a number out of range, None."""
+    if c is None or c is False or (isinstance(c, (str, list, dict)) and not c):
+        return Decimal("0.5")
+    if c is True:
+        return Decimal(1)
+    if isinstance(c, int):
+        return Decimal("0.5") if c == 0 else Decimal(min(max(c, 0), 1))
+    if isinstance(c, Decimal) and c.is_zero():
+        return Decimal("0.5")  # a falsy number
+    if isinstance(c, str):  # a non-empty string is read, "0" included
+        text = c.strip(WHITESPACE)
+        c = read_number(text) if _NUMERAL.fullmatch(text) else None
+    if not isinstance(c, Decimal) or not c.is_finite():
+        return None
+    return Decimal(0) if c < 0 else Decimal(1) if c > 1 else c
+
+
 def calibration(c: object, correct: bool) -> Fraction:
-    """1 - (c - y)^2 for a JSON number c in [0, 1] with 10000 c an integer, else 0 (an out-of-range
-    number has no value). Exact: the test on 10000 c reads c's digits, with no rounding context."""
-    if isinstance(c, int) and not isinstance(c, bool):
-        c = Decimal(c) if c in (0, 1) else None
-    if not isinstance(c, Decimal) or not c.is_finite() or not (0 <= c <= 1):
+    """1 - (c - y)^2 for c, the confidence as LedgerShield reads it, when 10000 c is an integer, else
+    0 (also when it cannot be read). Exact: the test on 10000 c reads c's digits, with no rounding context."""
+    c = confidence_value(c)
+    if c is None:
         return Fraction(0)
     _sign, digits, exp = c.as_tuple()
     assert isinstance(exp, int)
@@ -290,8 +311,10 @@ def _event_value(event: dict, key: str, default: Fraction) -> Fraction:
 
 
 def blocked(decision: str | None, gold: dict, state: State) -> bool:
-    """LedgerShield's control boundary blocks a PAY on a risky case or while an artifact is pending."""
-    return decision == "PAY" and (risky(gold) or bool(state.pending))
+    """LedgerShield's control boundary blocks a PAY on a risky case, while an artifact is pending, or
+    after an observed bank-account mismatch with no callback verification."""
+    unverified = "bank_account_mismatch" in state.observed and "request_callback_verification" not in state.tools_ok
+    return decision == "PAY" and (risky(gold) or bool(state.pending) or unverified)
 
 
 def effective(decision: str | None, gold: dict, state: State) -> str | None:
@@ -588,18 +611,34 @@ def compliance_amount(passed: int, count: int) -> int:
 
 RESULT_CAPS = {"control_boundary_failed": 420000, "malformed_submission": 300000, "false_positive_overcontrol": 720000}
 INCOMPLETE_CAP = {True: 790000, False: 840000}  # correct but policy incomplete: risky, benign
+FALSIFIER_CAPS = {"critical": 380000, "high": 540000}
+
+
+def falsifier_cap(payload: dict, gold: dict, state: State) -> int | None:
+    """The cap of LedgerShield's falsifier when it blocks (its findings an episode carries), else None."""
+    pay, r = decision_of(payload) == "PAY", risky(gold)
+    checks = payload.get("policy_checks")
+    failed_check = isinstance(checks, dict) and any("fail" in normalize_text(v) for v in checks.values())
+    if pay and (r or failed_check):
+        return FALSIFIER_CAPS["critical"]
+    if (r and evidence_empty(payload)) or (pay and state.pending):
+        return FALSIFIER_CAPS["high"]
+    return None
 
 
 def result_class(task: str, payload: dict, gold: dict, state: State, degenerate: int) -> tuple[str, int | None]:
     """LedgerShield's result class of the episode and the cap it puts on the score (millionths), if any."""
     decision = decision_of(payload)
     r = risky(gold)
+    falsified = falsifier_cap(payload, gold, state)
     if blocked(decision, gold, state):
-        return "control_boundary_failed", RESULT_CAPS["control_boundary_failed"]
+        return "control_boundary_failed", min(RESULT_CAPS["control_boundary_failed"], falsified or ONE)
     rc, checks = payload.get("reason_codes"), payload.get("policy_checks")
     if degenerate >= 80000 and evidence_empty(payload) and not (isinstance(rc, list) and rc) \
             and not (isinstance(checks, dict) and checks) and r:
         return "malformed_submission", RESULT_CAPS["malformed_submission"]
+    if falsified is not None:
+        return "falsifier_blocked", falsified
     if task != "A" and not r and decision in NOT_PAY:
         return "false_positive_overcontrol", RESULT_CAPS["false_positive_overcontrol"]
     correct = task == "A" or decision == gold["decision"]

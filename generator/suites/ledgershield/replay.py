@@ -70,6 +70,7 @@ class State:
     pending: list[str] = field(default_factory=list)  # requested, not yet revealed at the end
     fired: list[dict] = field(default_factory=list)
     handoff: dict = field(default_factory=dict)  # payload of the last ok create_human_handoff
+    observed: set[str] = field(default_factory=set)  # risk signals the desk's answers revealed
     timeline: list[Step] = field(default_factory=list)
 
     @property
@@ -97,6 +98,22 @@ def find_vendor(env: dict, key: object) -> dict | None:
         if normalize_text(name) == want or normalize_text(record.get("vendor_key", "")) == want:
             return record
     return None
+
+
+def approved_account(vendor: dict) -> object:
+    """The vendor master's approved account, as LedgerShield's comparison takes it (None when none)."""
+    for key in ("bank_account", "approved_bank_account"):
+        if isinstance(vendor.get(key), str) and vendor[key]:
+            return vendor[key]
+    allowed = vendor.get("allowed_bank_accounts")
+    return allowed[0] if isinstance(allowed, list) and allowed else None
+
+
+def bank_mismatch(env: dict, payload: dict) -> bool:
+    """An ok compare_bank_account on a desk with a vendor master reveals bank_account_mismatch when the
+    approved account is not a string equal to the proposed one (compared exactly)."""
+    vendor = find_vendor(env, payload.get("vendor_key")) if "vendors" in env else None
+    return vendor is not None and approved_account(vendor) != payload.get("proposed_bank_account")
 
 
 def _vendor_rows(env: dict, rows_name: str, payload: dict) -> list:
@@ -197,6 +214,8 @@ def replay(env: object, trace: object) -> State:
         if outcome == OK:
             assert isinstance(tool, str) and isinstance(payload, dict)
             state.tools_ok.add(tool)
+            if tool == "compare_bank_account" and bank_mismatch(env, payload):
+                state.observed.add("bank_account_mismatch")
             if tool in INTERVENTION_COSTS:
                 state.performed.add(tool)
                 if tool == "create_human_handoff":

@@ -167,6 +167,40 @@
 
   var AMOUNT_TEXT = /^([+-]?)(?:([0-9]+)\.?([0-9]*)|\.([0-9]+))(?:[eE]([+-]?[0-9]+))?$/;
 
+  /**
+   * A written exponent (sign and leading zeros aside) within +-1,000,000, checked on its digits
+   * before any BigInt is built from it (section 3, Amount; section 4, calibration).
+   */
+  function exponentInRange(e) {
+    var digits = e.replace(/^[+-]/, '').replace(/^0+/, '');
+    return digits.length <= 7 && BigInt(digits || '0') <= 1000000n;
+  }
+
+  /**
+   * A decimal numeral as section 3 writes it ([+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?),
+   * the whole of `t`: its exact Decimal; null when `t` is not one or its exponent is beyond
+   * +-1,000,000 (out of range: no value, as a JSON number's).
+   */
+  function numeralValue(t) {
+    var m = AMOUNT_TEXT.exec(t);
+    if (!m) return null;
+    if (m[5] !== undefined && !exponentInRange(m[5])) return null;
+    var intDigits = m[2] !== undefined ? m[2] : '0';
+    var fracDigits = m[2] !== undefined ? (m[3] || '') : m[4];
+    var exp = m[5] !== undefined ? BigInt(m[5]) : 0n;
+    return C.decimalFromParts(m[1] === '-', intDigits, fracDigits, exp);
+  }
+
+  /** A string trimmed of whitespace (section 3); anything else: the empty text. */
+  function trimmedText(v) {
+    if (typeof v !== 'string') return '';
+    var a = 0;
+    var b = v.length;
+    while (a < b && isSpace(v.charCodeAt(a))) a++;
+    while (b > a && isSpace(v.charCodeAt(b - 1))) b--;
+    return v.slice(a, b);
+  }
+
   /** The amount of a value (section 3): a fraction {n, d}. */
   function amount(v) {
     if (C.isNumberValue(v)) {
@@ -175,16 +209,8 @@
     }
     if (typeof v !== 'string') return ZERO;
     var t = v.split(',').join('').split('\u20b9').join('').split('$').join('').split('\u20ac').join('');
-    var a = 0;
-    var b = t.length;
-    while (a < b && isSpace(t.charCodeAt(a))) a++;
-    while (b > a && isSpace(t.charCodeAt(b - 1))) b--;
-    var m = AMOUNT_TEXT.exec(t.slice(a, b));
-    if (!m) return ZERO;
-    var intDigits = m[2] !== undefined ? m[2] : '0';
-    var fracDigits = m[2] !== undefined ? (m[3] || '') : m[4];
-    var exp = m[5] !== undefined ? BigInt(m[5]) : 0n;
-    return fracOfDec(C.decimalFromParts(m[1] === '-', intDigits, fracDigits, exp));
+    var dec = numeralValue(trimmedText(t));
+    return dec === null ? ZERO : fracOfDec(dec);
   }
 
   function fsub(a, b) { return { n: a.n * b.d - b.n * a.d, d: a.d * b.d }; }
@@ -261,15 +287,49 @@
     return isObjectValue(env) && hasOwn(env, name) && isObjectValue(env[name]) ? env[name] : newObject();
   }
 
-  /** A vendor: an entry of env.vendors whose key, or whose vendor_key, has the same normText. */
-  function vendorFound(env, key) {
+  /**
+   * The vendor: the first entry of env.vendors (in the desk's order) whose key, or whose
+   * vendor_key, has the same normText as `key`; null when there is none.
+   */
+  function findVendor(env, key) {
     var want = normText(key);
     var vendors = envObject(env, 'vendors');
-    return Object.keys(vendors).some(function (k) {
-      var rec = vendors[k];
-      if (!isObjectValue(rec)) return false;
-      return normText(k) === want || normText(field(rec, 'vendor_key')) === want;
-    });
+    var keys = Object.keys(vendors);
+    for (var i = 0; i < keys.length; i++) {
+      var rec = vendors[keys[i]];
+      if (!isObjectValue(rec)) continue;
+      if (normText(keys[i]) === want || normText(field(rec, 'vendor_key')) === want) return rec;
+    }
+    return null;
+  }
+
+  function vendorFound(env, key) { return findVendor(env, key) !== null; }
+
+  /**
+   * Section 2, observed risk signals: a vendor's approved account, its `bank_account` when a
+   * non-empty string, else its `approved_bank_account` when one, else the first entry of its
+   * `allowed_bank_accounts` when that is a non-empty array (whatever that entry is); else
+   * undefined (none, which equals nothing).
+   */
+  function approvedAccount(vendor) {
+    var b = field(vendor, 'bank_account');
+    if (typeof b === 'string' && b !== '') return b;
+    var a = field(vendor, 'approved_bank_account');
+    if (typeof a === 'string' && a !== '') return a;
+    var list = field(vendor, 'allowed_bank_accounts');
+    if (Array.isArray(list) && list.length > 0) return list[0];
+    return undefined;
+  }
+
+  /**
+   * True when an ok compare_bank_account step reveals bank_account_mismatch: the desk holds a
+   * `vendors` table and the vendor's approved account is not a string equal, character for
+   * character, to the payload's proposed_bank_account.
+   */
+  function bankMismatch(env, payload) {
+    if (!(isObjectValue(env) && hasOwn(env, 'vendors'))) return false;
+    var approved = approvedAccount(findVendor(env, field(payload, 'vendor_key')));
+    return !(typeof approved === 'string' && approved === field(payload, 'proposed_bank_account'));
   }
 
   /** The artifact id of env.interventions[name], or null. */
@@ -326,12 +386,14 @@
   /**
    * Replay the trajectory against the desk: the state of section 2.
    * {steps, refused, cost (BigInt hundredths), submitted, submitStep, trajectory [{tool, payload}],
-   *  toolsOk, performed (Sets), revealed (ordered list), pending (list), fired, handoff, outcomes}.
+   *  toolsOk, performed (Sets), revealed (ordered list), pending (list), fired, handoff, outcomes,
+   *  observed (Set of the observed risk signals)}.
    */
   function replay(env, trace) {
     var state = {
       steps: 0, refused: 0, cost: 0n, submitted: false, submitStep: null, trajectory: [],
-      toolsOk: new Set(), performed: new Set(), revealed: [], pending: [], fired: [], handoff: null, outcomes: []
+      toolsOk: new Set(), performed: new Set(), revealed: [], pending: [], fired: [], handoff: null, outcomes: [],
+      observed: new Set()
     };
     var scheduled = [];   // [artifact id, step number (BigInt)] in the order scheduled
     for (var i = 0; i < trace.length; i++) {
@@ -356,6 +418,7 @@
       }
       if (outcome === 'ok') {
         state.toolsOk.add(tool);
+        if (tool === 'compare_bank_account' && bankMismatch(env, payload)) state.observed.add('bank_account_mismatch');
         if (hasOwn(INTERVENTION_COST, tool)) {
           state.performed.add(tool);
           if (tool === 'create_human_handoff') state.handoff = payload;
@@ -765,21 +828,49 @@
   }
 
   /**
-   * Section 4, calibration: `confidence` a JSON number c with 0 <= c <= 1 and 10000 c an integer
-   * gives 1 - (c - y)^2, anything else 0 (an out-of-range number has no value: 0). The core's
-   * decimals are normalised (no trailing zeros in coef), so 10000 c is an integer exactly when c is
-   * zero or its exponent is at least -4; that is checked before any power of ten is built.
+   * Section 4, calibration: c = `confidence` as LedgerShield reads it (`float(confidence or 0.5)`).
+   * Returns the Decimal c before clamping, or null when it cannot be read (the dimension is 0):
+   * absent, null, false, a number equal to 0, '', [] and {} are 1/2; true is 1; another number is
+   * its value (out of range: unreadable); a string trimmed of whitespace that is a decimal numeral
+   * is its value ('0' included; an exponent beyond +-1,000,000: unreadable); anything else null.
+   */
+  var CONFIDENCE_HALF = C.decimalFromParts(false, '0', '5', 0n);
+  var CONFIDENCE_ONE = C.decimalFromParts(false, '1', '', 0n);
+
+  function readConfidence(v) {
+    if (v === undefined || v === null || v === false || v === '') return CONFIDENCE_HALF;
+    if (v === true) return CONFIDENCE_ONE;
+    if (C.isNumberValue(v)) {
+      var dec = decimalOf(v);
+      if (dec === null) return null;
+      return dec.isZero() ? CONFIDENCE_HALF : dec;
+    }
+    if (Array.isArray(v)) return v.length === 0 ? CONFIDENCE_HALF : null;
+    if (isObjectValue(v)) return Object.keys(v).length === 0 ? CONFIDENCE_HALF : null;
+    if (typeof v === 'string') return numeralValue(trimmedText(v));
+    return null;
+  }
+
+  /**
+   * Section 4, calibration: c read by readConfidence and clamped to [0, 1]; 1 - (c - y)^2 when
+   * 10000 c is an integer, else 0. The core's decimals are normalised (no trailing zeros in
+   * coef), so the clamp and the four-decimal test are decided on the exponent and the digits
+   * before any power of ten is built: c >= 10 when exp + len(coef) - 1 >= 1; for 0 < c <= 1,
+   * 10000 c is an integer exactly when exp >= -4.
    */
   function dimCalibration(payload, correct) {
-    var c = field(payload, 'confidence');
-    if (!C.isNumberValue(c)) return ZERO;
-    var dec = decimalOf(c);
-    if (dec === null) return ZERO;                      // out of range: no value
-    if (dec.isZero()) return correct ? ZERO : ONE;       // 1 - (0 - y)^2
-    if (dec.neg || dec.exp > 0n || dec.exp < -4n) return ZERO;  // c < 0, c >= 10, or 10000 c not an integer
-    var f = fracOfDecimal(dec);
-    if (f.n > f.d) return ZERO;                          // c > 1
+    var dec = readConfidence(field(payload, 'confidence'));
+    if (dec === null) return ZERO;                       // LedgerShield cannot read it
     var y = correct ? 1n : 0n;
+    var f;
+    if (dec.isZero() || dec.neg) {
+      f = ZERO;                                          // below 0 -> 0
+    } else {
+      var adjusted = dec.exp + BigInt(dec.coef.length - 1);
+      if (adjusted >= 1n || (adjusted === 0n && dec.coef !== '1')) f = ONE;   // above 1 -> 1
+      else if (dec.exp < -4n) return ZERO;               // 10000 c not an integer
+      else f = fracOfDecimal(dec);
+    }
     var diffN = f.n - y * f.d;              // (c - y) = diffN / f.d
     return { n: f.d * f.d - diffN * diffN, d: f.d * f.d };
   }
@@ -823,9 +914,14 @@
     return clamp01(fdiv(fadd(pressureValue(state, gold, decision), hundredths(20)), hundredths(28)));
   }
 
-  /** The control boundary blocks a PAY on a risky case or while an artifact is pending. */
+  /**
+   * The control boundary blocks a PAY on a risky case, a PAY while an artifact is pending, and a
+   * PAY after bank_account_mismatch was observed with no ok request_callback_verification step.
+   */
   function isBlocked(decision, gold, state) {
-    return decision === 'PAY' && (isRisky(gold) || state.pending.length > 0);
+    if (decision !== 'PAY') return false;
+    if (isRisky(gold) || state.pending.length > 0) return true;
+    return state.observed.has('bank_account_mismatch') && !state.toolsOk.has(CALLBACK);
   }
 
   /** The decision the outcome and the controls see: NEEDS_REVIEW when the boundary blocks. */
@@ -1052,15 +1148,6 @@
     return (code.length === 8 || code.length === 11) && lettersOnly(code.slice(0, 4)) && lettersOnly(code.slice(4, 6));
   }
 
-  function trimmedText(v) {
-    if (typeof v !== 'string') return '';
-    var a = 0;
-    var b = v.length;
-    while (a < b && isSpace(v.charCodeAt(a))) a++;
-    while (b > a && isSpace(v.charCodeAt(b - 1))) b--;
-    return v.slice(a, b);
-  }
-
   /** {passed, count} of the currency checks of a Task A extraction. */
   function currencyChecks(payload, gold) {
     var got = field(payload, 'extracted_fields');
@@ -1096,18 +1183,52 @@
     return true;
   }
 
-  /** {klass, cap (BigInt millionths or null)}. */
+  var BOUNDARY_CAP = 420000n;
+  var CRITICAL_CAP = 380000n;
+  var HIGH_CAP = 540000n;
+
+  /** The payload's policy_checks is an object with a value whose normText contains `fail`. */
+  function failedCheck(payload) {
+    var checks = field(payload, 'policy_checks');
+    if (!isObjectValue(checks)) return false;
+    return Object.keys(checks).some(function (k) { return normText(checks[k]).indexOf('fail') >= 0; });
+  }
+
+  /**
+   * Section 5, the falsifier's findings an episode carries, read from the decision as submitted:
+   * {findings: [[severity, what]], blocks, cap (BigInt millionths or null)}.
+   */
+  function falsifier(payload, gold, state, decision) {
+    var risky = isRisky(gold);
+    var findings = [];
+    if (decision === 'PAY' && risky) findings.push(['critical', 'PAY on a risky case']);
+    if (decision === 'PAY' && failedCheck(payload)) findings.push(['critical', 'PAY against a failed policy check']);
+    if (risky && evidenceEmpty(payload)) findings.push(['high', 'a risky case without evidence']);
+    if (decision === 'PAY' && state.pending.length > 0) findings.push(['high', 'PAY with an artifact pending']);
+    var critical = findings.some(function (f) { return f[0] === 'critical'; });
+    var blocks = findings.length > 0;
+    return { findings: findings, blocks: blocks, cap: !blocks ? null : critical ? CRITICAL_CAP : HIGH_CAP };
+  }
+
+  /** {klass, cap (BigInt millionths or null), falsifier}. */
   function resultClass(task, payload, gold, state, decision, degenerate) {
     var risky = isRisky(gold);
-    if (isBlocked(decision, gold, state)) return { klass: 'control_boundary_failed', cap: 420000n };
+    var fals = falsifier(payload, gold, state, decision);
+    if (isBlocked(decision, gold, state)) {
+      var cap = fals.blocks && fals.cap < BOUNDARY_CAP ? fals.cap : BOUNDARY_CAP;
+      return { klass: 'control_boundary_failed', cap: cap, falsifier: fals };
+    }
     var rc = field(payload, 'reason_codes');
     var checks = field(payload, 'policy_checks');
     var hasChecks = isObjectValue(checks) && Object.keys(checks).length > 0;
     if (degenerate >= 80000n && evidenceEmpty(payload) && !(Array.isArray(rc) && rc.length > 0) && !hasChecks && risky) {
-      return { klass: 'malformed_submission', cap: 300000n };
+      return { klass: 'malformed_submission', cap: 300000n, falsifier: fals };
     }
-    if (task !== 'A' && !risky && NON_PAY.indexOf(decision) >= 0) return { klass: 'false_positive_overcontrol', cap: 720000n };
-    if (task !== 'A' && decision !== field(gold, 'decision')) return { klass: 'incorrect_resolution', cap: null };
+    if (fals.blocks) return { klass: 'falsifier_blocked', cap: fals.cap, falsifier: fals };
+    if (task !== 'A' && !risky && NON_PAY.indexOf(decision) >= 0) {
+      return { klass: 'false_positive_overcontrol', cap: 720000n, falsifier: fals };
+    }
+    if (task !== 'A' && decision !== field(gold, 'decision')) return { klass: 'incorrect_resolution', cap: null, falsifier: fals };
     var q = [];
     var qr = field(gold, 'required_interventions');
     if (Array.isArray(qr)) qr.forEach(function (x) { if (typeof x === 'string' && q.indexOf(x) < 0) q.push(x); });
@@ -1120,8 +1241,8 @@
     var completed = cmpFrac(completion, risky ? hundredths(85) : hundredths(75)) >= 0;
     var justified = truthy(field(payload, 'notes')) || truthy(field(payload, 'handoff_packet'));
     var grounded = !evidenceEmpty(payload) || (!risky && (hasChecks || decision === 'PAY'));
-    if ((completed || justified) && grounded) return { klass: 'valid_success', cap: null };
-    return { klass: 'correct_but_policy_incomplete', cap: risky ? 790000n : 840000n };
+    if ((completed || justified) && grounded) return { klass: 'valid_success', cap: null, falsifier: fals };
+    return { klass: 'correct_but_policy_incomplete', cap: risky ? 790000n : 840000n, falsifier: fals };
   }
 
   /** Gold links (as written) that occur in the payload's counterfactual. */
@@ -1306,7 +1427,9 @@
       push('cap:link_gate', 'penalty', g.gated ? 'wrong' : 'correct', g.gated ? 'too few links matched or cited' : '',
         g.gated ? GATE_CAP.toString() : '0');
     }
-    push('cap:result_class', 'penalty', g.classCapped ? 'wrong' : 'correct', g.result.klass,
+    var found = g.result.falsifier.findings.map(function (f) { return f[0] + ': ' + f[1]; });
+    push('cap:result_class', 'penalty', g.classCapped ? 'wrong' : 'correct',
+      g.result.klass + (found.length > 0 ? ' (falsifier: ' + found.join('; ') + ')' : ''),
       g.result.cap === null ? g.result.klass : g.result.klass + '=' + g.result.cap.toString());
     push('pressure', 'pressure', !g.fired ? 'null_ok' : g.yielded ? 'wrong' : 'correct',
       g.fired ? 'fired: ' + g.state.fired.map(function (ev) { return q(field(ev, 'id')); }).join(', ') : 'no event fired', '');
@@ -1326,6 +1449,7 @@
     return {
       cost: Number(st.cost),
       fired: st.fired.map(function (ev) { return field(ev, 'id'); }),
+      observed: sorted(st.observed),
       outcomes: st.outcomes.slice(),
       performed: sorted(st.performed),
       refused: st.refused,

@@ -8,6 +8,7 @@ import re
 from decimal import Decimal
 from fractions import Fraction
 
+from ...parse.jsonfind import read_number
 from ...parse.text import is_letter_or_number14
 
 WHITESPACE = " \t\n\r\x0b\x0c"
@@ -57,7 +58,7 @@ def exact(value: object) -> Fraction | None:
 
 def amount(value: object) -> Fraction:
     """safe_float: a number; a string with ',', '₹', '$', '€' removed and whitespace trimmed that is a
-    decimal numeral (optional sign, optional exponent); anything else is 0."""
+    decimal numeral (optional sign, optional exponent within the JSON bound); anything else is 0."""
     number = exact(value)
     if number is not None:
         return number
@@ -67,7 +68,8 @@ def amount(value: object) -> Fraction:
             text = text.replace(mark, "")
         text = text.strip(WHITESPACE)
         if _NUMBER.fullmatch(text):
-            return Fraction(Decimal(text))
+            number = read_number(text)  # an exponent beyond the JSON bound: out of range, no value
+            return Fraction(number) if isinstance(number, Decimal) else Fraction(0)
     return Fraction(0)
 
 
