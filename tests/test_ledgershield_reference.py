@@ -384,3 +384,18 @@ def test_a_pay_after_an_observed_bank_mismatch_needs_a_callback():
     # a desk without a vendor master (a converted case without fixture files) observes nothing
     no_master = dict(benign, env={k: v for k, v in benign["env"].items() if k != "vendors"})
     assert orders(no_master, episode(spaced, sub))["cap:result_class"] == "valid_success"
+
+
+def test_a_bank_mismatch_does_not_depend_on_the_order_of_the_vendor_table():
+    """Two vendors named by one key (after normalize_text): the signal is observed only when neither approves
+    the proposed account, whatever the order of the table's keys (scorer B's objects put numeric keys first)."""
+    from generator.suites.ledgershield.replay import bank_mismatch
+
+    a = {"vendor_key": "acme", "bank_account": "X"}
+    b = {"vendor_key": "ACME", "bank_account": "Y"}
+    for vendors in ({"b": a, "1": b}, {"1": b, "b": a}):
+        env = {"vendors": vendors}
+        assert not bank_mismatch(env, {"vendor_key": "acme", "proposed_bank_account": "X"})
+        assert not bank_mismatch(env, {"vendor_key": "acme", "proposed_bank_account": "Y"})
+        assert bank_mismatch(env, {"vendor_key": "acme", "proposed_bank_account": "Z"})
+    assert not bank_mismatch({"vendors": {"b": a}}, {"vendor_key": "other", "proposed_bank_account": "Z"})

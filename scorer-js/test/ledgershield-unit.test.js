@@ -392,3 +392,16 @@ test('a text amount whose exponent is beyond +-1,000,000 is 0, and costs nothing
   assert.equal(fields('1e-9999999'), '10000');
   assert.ok(Date.now() - t0 < 2000, 'out-of-range amounts are read without building their powers of ten');
 });
+
+test('observed bank_account_mismatch: every vendor the key names, whatever the order of the table keys', () => {
+  // two vendors named by the key 'acme' (after normText); a numeric key comes first in a JavaScript object
+  const a = { vendor_key: 'acme', bank_account: 'X' };
+  const b = { vendor_key: 'ACME', bank_account: 'Y' };
+  for (const vendors of [{ b: a, 1: b }, { 1: b, b: a }]) {
+    const seen = (account) => L.stateSummary(benignC({ vendors }), record(episode([
+      step('compare_bank_account', { vendor_key: 'acme', proposed_bank_account: account })], PAID))).observed.join(',');
+    assert.equal(seen('X'), '');                          // approved by one of them
+    assert.equal(seen('Y'), '');                          // approved by the other
+    assert.equal(seen('Z'), 'bank_account_mismatch');     // approved by neither
+  }
+});

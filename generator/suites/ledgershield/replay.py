@@ -87,17 +87,19 @@ def _table(env: dict, name: str) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def find_vendor(env: dict, key: object) -> dict | None:
-    """The vendor whose table key or `vendor_key` equals `key` after normalize_text."""
+def vendors_named(env: dict, key: object) -> list[dict]:
+    """Every vendor whose table key or `vendor_key` equals `key` after normalize_text, in table order."""
     if not isinstance(key, str):
-        return None
+        return []
     want = normalize_text(key)
-    for name, record in _table(env, "vendors").items():
-        if not isinstance(record, dict):
-            continue
-        if normalize_text(name) == want or normalize_text(record.get("vendor_key", "")) == want:
-            return record
-    return None
+    return [record for name, record in _table(env, "vendors").items() if isinstance(record, dict)
+            and (normalize_text(name) == want or normalize_text(record.get("vendor_key", "")) == want)]
+
+
+def find_vendor(env: dict, key: object) -> dict | None:
+    """The first vendor `key` names (vendors_named), or None."""
+    found = vendors_named(env, key)
+    return found[0] if found else None
 
 
 def approved_account(vendor: dict) -> object:
@@ -110,10 +112,11 @@ def approved_account(vendor: dict) -> object:
 
 
 def bank_mismatch(env: dict, payload: dict) -> bool:
-    """An ok compare_bank_account on a desk with a vendor master reveals bank_account_mismatch when the
-    approved account is not a string equal to the proposed one (compared exactly)."""
-    vendor = find_vendor(env, payload.get("vendor_key")) if "vendors" in env else None
-    return vendor is not None and approved_account(vendor) != payload.get("proposed_bank_account")
+    """An ok compare_bank_account on a desk with a vendor master reveals bank_account_mismatch when no
+    vendor the key names has an approved account that is a string equal to the proposed one (exactly)."""
+    named = vendors_named(env, payload.get("vendor_key")) if "vendors" in env else []
+    proposed = payload.get("proposed_bank_account")
+    return bool(named) and not any(isinstance(proposed, str) and approved_account(v) == proposed for v in named)
 
 
 def _vendor_rows(env: dict, rows_name: str, payload: dict) -> list:

@@ -323,13 +323,26 @@
 
   /**
    * True when an ok compare_bank_account step reveals bank_account_mismatch: the desk holds a
-   * `vendors` table and the vendor's approved account is not a string equal, character for
-   * character, to the payload's proposed_bank_account.
+   * `vendors` table and no vendor the key names has an approved account that is a string equal,
+   * character for character, to the payload's proposed_bank_account.
    */
   function bankMismatch(env, payload) {
     if (!(isObjectValue(env) && hasOwn(env, 'vendors'))) return false;
-    var approved = approvedAccount(findVendor(env, field(payload, 'vendor_key')));
-    return !(typeof approved === 'string' && approved === field(payload, 'proposed_bank_account'));
+    // every vendor the key names, whatever the order of the table's keys (section 2)
+    var want = normText(field(payload, 'vendor_key'));
+    var proposed = field(payload, 'proposed_bank_account');
+    var vendors = envObject(env, 'vendors');
+    var keys = Object.keys(vendors);
+    var named = false;
+    for (var i = 0; i < keys.length; i++) {
+      var rec = vendors[keys[i]];
+      if (!isObjectValue(rec)) continue;
+      if (normText(keys[i]) !== want && normText(field(rec, 'vendor_key')) !== want) continue;
+      named = true;
+      var approved = approvedAccount(rec);
+      if (typeof approved === 'string' && approved === proposed) return false;
+    }
+    return named;
   }
 
   /** The artifact id of env.interventions[name], or null. */
