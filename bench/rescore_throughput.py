@@ -119,7 +119,7 @@ def main() -> None:
             results, t_score, loaded = timed_score(tmp, jobs, gate=False)
             start = time.perf_counter()
             write_outputs(tmp / "build" / "rescore", results)
-            alone[jobs] = (t_score, time.perf_counter() - start, sum(len(r.verdicts) for res in results for r in res.runs))
+            alone[jobs] = (t_score, time.perf_counter() - start, sum(r.row_count for res in results for r in res.runs))
             del results  # so that the next measurement starts from the same heap
         floors.append(floor(tmp)[0])
         t_b = scorer_b_alone(loaded)

@@ -18,7 +18,7 @@ from . import csvsafe
 from .atomic import swap_in
 from .calls import CALL_COLUMNS
 from .csvsafe import csv_row, csv_safe
-from .score.verdicts import COLUMNS
+from .score.verdicts import COLUMNS, VerdictTable
 
 FILES = ("verdicts.csv", "item_stats.csv", "calls.csv", "summary.json", "agreement.json")
 
@@ -51,21 +51,15 @@ def write_outputs(out_dir: Path, scored: list, only: bool = False) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def verdict_lines(r) -> bytes:
-    """The run's rows of verdicts.csv, as written (kept by the build cache with the run; read back
-    from the run's files once they are there, not held). Written column by column: each distinct text
-    is made safe and quoted once (they repeat: units, kinds, verdicts, reasons), by the csv module
-    itself, and the cells are joined."""
-    if r.held_csv is None:
-        if r.files is not None:
-            return r.files.csv()
-        t = r.verdicts
-        cell = _Cells()
-        columns = (repeat(cell(str(csv_safe(t.run))), len(t)), cell.column(t.item), map(str, t.repeat),
-                   cell.column(t.unit), cell.column(t.kind), cell.column(t.verdict), map(str, t.points),
-                   cell.column(t.reason), cell.column(t.order))
-        r.held_csv = _lines(columns).encode("utf-8", "backslashreplace")
-    return r.held_csv
+def verdict_lines(t: VerdictTable) -> bytes:
+    """A run's rows of verdicts.csv, as written (the artifact writer keeps them in the run's artifact).
+    Written column by column: each distinct text is made safe and quoted once (they repeat: units,
+    kinds, verdicts, reasons), by the csv module itself, and the cells are joined."""
+    cell = _Cells()
+    columns = (repeat(cell(str(csv_safe(t.run))), len(t)), cell.column(t.item), map(str, t.repeat),
+               cell.column(t.unit), cell.column(t.kind), cell.column(t.verdict), map(str, t.points),
+               cell.column(t.reason), cell.column(t.order))
+    return _lines(columns).encode("utf-8", "backslashreplace")
 
 
 def _column_lines(rows: list) -> str:
@@ -121,7 +115,7 @@ def _write_verdicts(path: Path, res) -> None:
     with path.open("wb") as fh:
         fh.write((",".join(COLUMNS) + "\n").encode())
         for r in res.runs:
-            fh.write(verdict_lines(r))
+            fh.write(r.verdict_csv())
 
 
 def _write_calls(path: Path, res) -> None:
@@ -129,10 +123,11 @@ def _write_calls(path: Path, res) -> None:
         writer = csvsafe.writer(fh)
         writer.writerow(CALL_COLUMNS)
         for r in res.runs:
-            if len(set(map(len, r.calls))) == 1:
-                fh.write(_column_lines(r.calls))
+            calls = r.calls()
+            if len(set(map(len, calls))) == 1:
+                fh.write(_column_lines(calls))
             else:  # rows of other lengths (none are made): row by row
-                writer.writerows(map(csv_row, r.calls))
+                writer.writerows(map(csv_row, calls))
 
 
 def _write_item_stats(path: Path, res) -> None:

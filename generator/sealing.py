@@ -387,7 +387,7 @@ def seal_suite(root: Path, suite_name: str) -> list[SealReport]:
                 reports.append(SealReport(run.id, rs.responses - rs.sealed, rs.sealed, 0, False))
                 continue
             rows: dict[tuple[str, int], list] = {}
-            for v in rs.verdicts.rows():
+            for v in rs.verdicts().rows():
                 rows.setdefault((v.item, v.repeat), []).append(v)
             parsed = [(line, json.loads(line)) for line in _lines(read_run(run.responses, ErrorLog(root)).data)]
             answers: dict[str, dict[int, tuple[str, ...]]] = {}

@@ -238,7 +238,6 @@ def test_a_lone_surrogate_in_a_unit_does_not_stop_the_gate(tmp_path):
 def test_verdicts_csv_written_column_by_column_equals_row_by_row():
     import csv
     import io
-    from types import SimpleNamespace
 
     from generator.csvsafe import csv_row
     from generator.outputs import verdict_lines
@@ -251,10 +250,10 @@ def test_verdicts_csv_written_column_by_column_equals_row_by_row():
     table.extend(rows)
     expected = io.StringIO(newline="")
     csv.writer(expected, lineterminator="\n").writerows(map(csv_row, rows))
-    written = verdict_lines(SimpleNamespace(verdicts=table, held_csv=None, files=None))
+    written = verdict_lines(table)
     assert written == expected.getvalue().encode()
     assert b"'=HYPERLINK(1)" in written and b"'+x" in written and b",-1.5," in written
-    assert verdict_lines(SimpleNamespace(verdicts=VerdictTable("r"), held_csv=None, files=None)) == b""
+    assert verdict_lines(VerdictTable("r")) == b""
 
 
 def test_calls_csv_written_column_by_column_equals_row_by_row():

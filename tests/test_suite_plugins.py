@@ -206,7 +206,7 @@ def test_pipeline_reads_each_stored_file_once(project, monkeypatch):
         return real(self)
 
     monkeypatch.setattr(Path, "read_bytes", counting)
-    load_and_score(project.root, None, jobs=1, gate=not missing_node(), public_dir=project.root / "build" / "public")
+    load_and_score(project.root, None, jobs=1, gate=not missing_node())
     assert len(reads) == 1
 
 

@@ -25,7 +25,7 @@ class Target:
         self.kind = target.get("kind", "diy")
         self.tasks = set(target.get("tasks", ("extraction", "authenticity", "decisions", "operations")))
         self.meta = run_score.run.meta
-        self.calls = run_score.calls
+        self.calls = run_score.calls()
         runs = m.case_runs(run_score)
         self.base = {i.id: runs[i.id] for i in items if i.spec["lineage"] is None and i.id in runs}
         self.transforms = [runs[i.id] for i in items if i.spec["lineage"] is not None and i.id in runs]
