@@ -169,7 +169,7 @@ class Store:
             self.made = [p for p in (self.folder, self.folder.parent, cache.folder, cache.folder.parent)
                          if not p.exists()]
         else:
-            self.folder = Path(tempfile.mkdtemp(prefix="tally-runs-"))
+            self.folder = Path(tempfile.mkdtemp(prefix="tally-artifacts-"))
             weakref.finalize(self, _remove, self.folder, os.getpid())
 
     def open(self, run: Run, name: str, identity: Identity) -> RunScore:
