@@ -83,7 +83,7 @@ def scorer_b_alone(loaded) -> float:
     node = _Node(path, loaded.plugin, [i.line for i in loaded.items])
     for run in loaded.runs:
         node.send(run.id, run.responses.read_bytes())
-    node.finish()
+    node.finish(loaded.suite.name)
     return time.perf_counter() - start
 
 

@@ -28,7 +28,7 @@ import tempfile
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
 
@@ -45,6 +45,8 @@ MAC_SIZE = 32
 TRAILER = struct.Struct("<QQ")
 ONCE = ".once"  # the suffix of an artifact for this command only (never taken from the cache again)
 Identity = tuple[int, int, int, int]  # (device, inode, size, modification time in ns) of the file written
+Header = dict[str, Any]  # the small parts and where the blocks are (`_write_to` says what it holds)
+Call = tuple[Any, ...]  # a row of calls.csv (calls.py)
 
 
 class ArtifactProblem(ValueError):
@@ -57,16 +59,18 @@ def reusable(scored: ScoredRun, errors: int) -> bool:
     return bool(scored.responses) and not scored.suite_failures and not errors
 
 
-def write(folder: Path, base: str, scored: ScoredRun, data: bytes, keep: bool = True) -> tuple[str, Identity]:
+def write(folder: Path, base: str, scored: ScoredRun, data: bytes, keep: bool = True,
+          sign: bool = True) -> tuple[str, Identity]:
     """Write the artifact of `scored` (its stored bytes `data`, whose public lines it holds) into
-    `folder` as `base` (with `keep`) or `base` + ONCE, through a temporary file and a rename.
-    Returns (its name, its identity)."""
+    `folder` as `base` (with `keep`) or `base` + ONCE, through a temporary file and a rename; with
+    `sign`, under the user's cache key (an artifact of a temporary store is never read by another
+    command: not signed). Returns (its name, its identity)."""
     folder.mkdir(parents=True, exist_ok=True)
     name = base if keep else base + ONCE
     fd, tmp = tempfile.mkstemp(prefix=".entry-", dir=folder)
     try:
         with os.fdopen(fd, "w+b") as fh:
-            _write_to(fh, scored, data, sign=True)
+            _write_to(fh, scored, data, sign)
             fh.flush()
             st = os.fstat(fh.fileno())
         os.replace(tmp, folder / name)
@@ -124,21 +128,30 @@ def _write_to(fh: BinaryIO, scored: ScoredRun, data: bytes, sign: bool) -> None:
     put_block(MAGIC)
     table = scored.table
     rows: dict[str, tuple[int, int]] = {}
-    for item, (start, stop) in table.spans().items():  # one block per item: an item page reads its own
-        rows[item] = put_block(marshal.dumps((table.repeat[start:stop], table.unit[start:stop],
-                                              table.kind[start:stop], table.verdict[start:stop],
-                                              table.points[start:stop], table.reason[start:stop],
-                                              table.order[start:stop])))
-    calls = put_block(marshal.dumps(scored.calls))
+    blocks, at = [], pos
+    dumps = marshal.dumps
+    repeat, unit, kind, verdict = table.repeat, table.unit, table.kind, table.verdict
+    points, reason, order = table.points, table.reason, table.order
+    for item, (start, stop) in scored.spans.items():  # one block per item: an item page reads its own
+        block = dumps((repeat[start:stop], unit[start:stop], kind[start:stop], verdict[start:stop],
+                       points[start:stop], reason[start:stop], order[start:stop]))
+        rows[item] = (at, len(block))
+        at += len(block)
+        blocks.append(block)
+    rows_block = put_block(b"".join(blocks))
+    del blocks
+    calls = put_block(dumps(scored.calls))
     csv = put_block(verdict_lines(table))
     public: dict[tuple[str, int], tuple[int, int]] = {}
-    start_public, at = pos, 0
-    for item, repeat, start, length in scored.public:  # the public lines in file order, each with its newline
-        put_block(data[start:start + length] + b"\n")
-        public[(item, repeat)] = (at, length)
+    lines, at = [], 0
+    for item, rep, start, length in scored.public:  # the public lines in file order, each with its newline
+        lines.append(data[start:start + length])
+        public[(item, rep)] = (at, length)
         at += length + 1
-    header = {"run": scored.run.id, "rows": rows, "row_count": len(table), "calls": calls, "csv": csv,
-              "public": public, "public_block": (start_public, at), "digest": scored.digest,
+    public_block = put_block(b"\n".join(lines) + b"\n" if lines else b"")
+    del lines
+    header = {"run": scored.run.id, "rows": rows, "rows_block": rows_block, "row_count": len(table), "calls": calls, "csv": csv,
+              "public": public, "public_block": public_block, "digest": scored.digest,
               "stored_rows": scored.stored_rows, "responses": scored.responses, "missing": scored.missing,
               "sealed": scored.sealed, "suite_failures": scored.suite_failures,
               "sums": scored.sums.tobytes(), "shape": scored.sums.shape, "repeats": scored.repeats.tobytes(),
@@ -163,6 +176,7 @@ class Store:
 
     def __init__(self, cache: Cache | None, suite: str) -> None:
         self.cache = cache
+        self.signed = cache is not None  # only what the build cache keeps is signed (and checked when taken)
         self.made: list[Path] = []  # the folders writing here will make (deepest first): see `undo`
         if cache is not None:
             self.folder = cache.folder / "runs" / suite
@@ -245,7 +259,7 @@ def _verify(fh: BinaryIO) -> bool:
     return hmac.compare_digest(mac.digest(), expected)
 
 
-def _header(path: Path, identity: Identity) -> dict:
+def _header(path: Path, identity: Identity) -> Header:
     with _open(path, identity) as fh:
         return _read_header(fh, identity[2])
 
@@ -260,13 +274,13 @@ def _open(path: Path, identity: Identity) -> BinaryIO:
     return fh
 
 
-_TYPES = {"run": str, "rows": dict, "row_count": int, "calls": tuple, "csv": tuple, "public": dict,
+_TYPES = {"run": str, "rows": dict, "rows_block": tuple, "row_count": int, "calls": tuple, "csv": tuple, "public": dict,
           "public_block": tuple, "digest": str, "stored_rows": int, "responses": int, "missing": int,
           "sealed": int, "suite_failures": int, "sums": bytes, "shape": tuple, "repeats": bytes,
           "consistency": dict}
 
 
-def _read_header(fh: BinaryIO, size: int) -> dict:
+def _read_header(fh: BinaryIO, size: int) -> Header:
     fh.seek(MAC_SIZE)
     if fh.read(len(MAGIC)) != MAGIC or size < MAC_SIZE + len(MAGIC) + TRAILER.size:
         raise ArtifactProblem("no artifact's mark")
@@ -290,7 +304,7 @@ class RunScore:
     `summary`); each bulky part is read from the artifact when a method asks for it, and the caller
     holds it while it needs it."""
 
-    def __init__(self, run: Run, store: Store, name: str, identity: Identity, header: dict) -> None:
+    def __init__(self, run: Run, store: Store, name: str, identity: Identity, header: Header) -> None:
         self.run = run
         self.store = store  # keeps a temporary folder alive while a handle needs it
         self.name = name  # the artifact's file name in the store (the run's build cache key when kept)
@@ -307,7 +321,7 @@ class RunScore:
         self.repeats = np.frombuffer(header["repeats"], dtype=np.int64)  # items: responses scored
         # item -> (units compared, units answered the same in every repeat), items answered more than once
         self.consistency: dict[str, tuple[int, int]] = {k: tuple(v) for k, v in header["consistency"].items()}
-        self.summary: dict = {}  # the run's metrics, by half (pipeline.summarise)
+        self.summary: dict[str, Any] = {}  # the run's metrics, by half (pipeline.summarise)
         self._fh: BinaryIO | None = None
         self._pid = 0
 
@@ -337,8 +351,10 @@ class RunScore:
     def verdicts(self) -> VerdictTable:
         """Every verdict row of the run (sorted by item, then repeat), read from the artifact."""
         table = VerdictTable(self.run.id)
-        for item, where in self._where["rows"].items():
-            repeat, *columns = marshal.loads(self._read(where))
+        first = self._where["rows_block"][0]
+        blocks = memoryview(self._read(self._where["rows_block"]))  # every item's block, read at once
+        for item, (start, length) in self._where["rows"].items():
+            repeat, *columns = marshal.loads(blocks[start - first:start - first + length])
             table.append_columns([item] * len(repeat), repeat, *columns)
         return table
 
@@ -354,9 +370,10 @@ class RunScore:
         columns = marshal.loads(self._read(where))
         return [Verdict(self.run.id, item, *row) for row in zip(*columns)]
 
-    def calls(self) -> list[tuple]:
+    def calls(self) -> list[Call]:
         """One row per call (calls.py), sorted by item, then repeat."""
-        return marshal.loads(self._read(self._where["calls"]))
+        calls: list[Call] = marshal.loads(self._read(self._where["calls"]))
+        return calls
 
     def verdict_csv(self) -> bytes:
         """The run's rows of verdicts.csv, as written (outputs.verdict_lines)."""

@@ -26,13 +26,13 @@ from .results import Run
 _WORKER: dict = {}
 
 
-def score_and_write(run: Run, data: bytes, base: str, s: Scoring, folder: Path) -> tuple[str, Identity]:
-    """Score the run and write its artifact into `folder` (as `base` when a later command may take it
+def score_and_write(run: Run, data: bytes, base: str, s: Scoring, store: Store) -> tuple[str, Identity]:
+    """Score the run and write its artifact into `store` (as `base` when a later command may take it
     from the cache: artifact.reusable); its name and identity."""
     errors = len(s.log.errors)
     scored = score_run(run, data, s)
     keep = artifact.reusable(scored, len(s.log.errors) - errors)
-    return artifact.write(folder, base, scored, data, keep)
+    return artifact.write(store.folder, base, scored, data, keep, store.signed)
 
 
 def _score_in_worker(task: tuple[Run, Path, str]) -> tuple:
@@ -45,7 +45,7 @@ def _score_in_worker(task: tuple[Run, Path, str]) -> tuple:
     log = ErrorLog(s.log.root)
     scoring = Scoring(s.suite, s.items, log)
     scoring.memo = s.memo  # this worker's copy, kept from run to run
-    name, identity = score_and_write(run, data, base, scoring, _WORKER["folder"])
+    name, identity = score_and_write(run, data, base, scoring, _WORKER["store"])
     return name, identity, log.errors, log.warnings
 
 
@@ -57,11 +57,11 @@ def score_runs(runs: Iterable[tuple[Run, bytes, str]], s: Scoring, jobs: int, st
     head = list(islice(pending, 2))
     if jobs <= 1 or len(head) < 2 or "fork" not in mp.get_all_start_methods():
         for run, data, base in _drain(head, pending):
-            name, identity = score_and_write(run, data, base, s, store.folder)
+            name, identity = score_and_write(run, data, base, s, store)
             del data
             yield store.open(run, name, identity)
         return
-    _WORKER.update(scoring=s, folder=store.folder)
+    _WORKER.update(scoring=s, store=store)
     in_flight = threading.Semaphore(jobs + 1)  # runs read but not yet scored: bounds memory
     # A run's bytes go to a worker through a file in a temporary folder of this scoring (written and
     # read by this scoring only): through the pool's pipe a 54 MB run took 0.2 to 0.4 s.

@@ -48,6 +48,7 @@ class ScoredRun:
     # item -> (units compared, units answered the same in every repeat), for items answered more than
     # once (repeat consistency; `_consistency`)
     consistency: dict[str, tuple[int, int]] = field(default_factory=dict)
+    spans: dict[str, tuple[int, int]] = field(default_factory=dict)  # item -> (first row, end row) in `table`
 
 
 @dataclass
@@ -289,10 +290,14 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> ScoredRun:
     outcomes.clear()
     per_response.sort(key=itemgetter(0, 1))  # positions follow item ids: sorted by item, then repeat
     digest = hashlib.sha256()
-    items = s.items
+    items, spans = s.items, result.spans
     for k, repeat, scored, is_stored in per_response:
         item_id = items[k].id
+        start = len(table)
         table.extend_columns(item_id, repeat, scored.columns)
+        if len(scored):
+            first = spans.get(item_id)
+            spans[item_id] = (start if first is None else first[0], start + len(scored))
         if is_stored:
             digest.update(_digest_lines(run_id, item_id, repeat, scored))
             result.stored_rows += len(scored)
