@@ -236,6 +236,26 @@ def test_a_suite_s_own_tables_are_shown_and_published(tmp_path):
         "responses": 1, "share": 0.5, "share_low": 0.25, "share_high": 0.75}
 
 
+def test_a_plugin_reading_a_run_s_parts_as_attributes_is_told_what_to_rename(tmp_path):
+    root = tmp_path / "p"
+    root.mkdir()
+    assert tally("suite", "new", "demo", "--root", str(root)).exit_code == 0
+    plugin = root / "plugins" / "demo" / "__init__.py"
+    plugin.write_text(plugin.read_text() + (
+        "\n\nclass OldTables(Demo):\n"
+        "    def report_tables(self, scored):\n"
+        "        return [len(list(r.verdicts.rows())) for r in scored.runs]\n\n\n"
+        "class OldCalls(Demo):\n"
+        "    def report_tables(self, scored):\n"
+        "        return [len(r.calls) for r in scored.runs]\n\n\n"
+        "SUITE = OldTables()\n"))
+    for _ in range(2):
+        built = tally("site", "build", "--root", str(root), "-q", "--draft", "--skip-scorer-b")
+        assert built.exit_code == 1, built.output
+        assert "rename r.verdicts to r.verdicts()" in built.output and "Traceback" not in built.output
+        plugin.write_text(plugin.read_text().replace("SUITE = OldTables()", "SUITE = OldCalls()"))
+
+
 def test_a_verdict_table_travels_between_processes_intact():
     import pickle
 

@@ -18,11 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import orchestrate
+from ..artifact import RunScore
 from ..cache import Cache
 from ..content import Item
 from ..errors import Disagreement, InputProblem
 from ..orchestrate import SCORING, STATISTICS, Options, Statistics, Targets
 from ..pipeline import ScoredSuite
+from ..plugins import PluginError
 from ..results import Run
 from ..stats.declared import Declared
 from ..suite_api import Suite
@@ -186,11 +188,25 @@ def _view(root: Path, st: Statistics, rescore_dir: Path, warnings: list[str]) ->
                         "of its half: incomplete, not ranked (listed apart on the suite page)")
     balance = _balance(res.suite.root / "balance.json")
     sd = SuiteView(res, res.plugin, Declared(res.plugin), doc, res.agreement, balance, rescore_dir / name, st.path,
-                   public_items=[i for i in res.items if i.half == "public"], reports=res.plugin.report_tables(res))
+                   public_items=[i for i in res.items if i.half == "public"], reports=_report_tables(res))
     sd.prereg = _prereg(root, res)
     sd.audit = audit_summary(root, res)
     sd.labels = suite_labels(res.suite, res.items)
     return sd
+
+
+def _report_tables(res: ScoredSuite) -> list:
+    """The suite's own tables; a plugin that reads a run's parts as the attributes they once were
+    (`r.verdicts`, `r.calls`: now methods) is told what to rename."""
+    try:
+        return res.plugin.report_tables(res)
+    except (AttributeError, TypeError) as exc:
+        looked_up_on = getattr(exc, "obj", None)  # a method's attributes are its function's
+        if looked_up_on not in (RunScore.verdicts, RunScore.calls) and "'method'" not in str(exc):
+            raise
+        raise PluginError(f"suite {res.suite.name}: its report_tables failed ({exc}): a scored run's verdict rows "
+                          "and calls are read by a call now: rename r.verdicts to r.verdicts() and r.calls to "
+                          "r.calls() (or read one item's rows with r.rows_of(item))") from None
 
 
 def _publishable(results: list[ScoredSuite], draft: bool) -> None:
