@@ -353,9 +353,20 @@ class RunScore:
         table = VerdictTable(self.run.id)
         first = self._where["rows_block"][0]
         blocks = memoryview(self._read(self._where["rows_block"]))  # every item's block, read at once
+        # (the texts come back interned as the scorer interned them: marshal keeps that)
+        item_, repeat_, unit_, kind_, verdict_ = table.item, table.repeat, table.unit, table.kind, table.verdict
+        points_, reason_, order_ = table.points, table.reason, table.order
         for item, (start, length) in self._where["rows"].items():
-            repeat, *columns = marshal.loads(blocks[start - first:start - first + length])
-            table.append_columns([item] * len(repeat), repeat, *columns)
+            repeat, unit, kind, verdict, points, reason, order = marshal.loads(
+                blocks[start - first:start - first + length])
+            item_ += [item] * len(repeat)
+            repeat_ += repeat
+            unit_ += unit
+            kind_ += kind
+            verdict_ += verdict
+            points_ += points
+            reason_ += reason
+            order_ += order
         return table
 
     def has_rows(self, item: str) -> bool:
