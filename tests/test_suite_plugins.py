@@ -236,24 +236,28 @@ def test_a_suite_s_own_tables_are_shown_and_published(tmp_path):
         "responses": 1, "share": 0.5, "share_low": 0.25, "share_high": 0.75}
 
 
-def test_a_plugin_reading_a_run_s_parts_as_attributes_is_told_what_to_rename(tmp_path):
+@needs_node
+def test_a_plugin_reading_a_run_s_parts_as_attributes_keeps_working(tmp_path):
     root = tmp_path / "p"
     root.mkdir()
     assert tally("suite", "new", "demo", "--root", str(root)).exit_code == 0
     plugin = root / "plugins" / "demo" / "__init__.py"
     plugin.write_text(plugin.read_text() + (
-        "\n\nclass OldTables(Demo):\n"
+        "\n\nfrom generator.suite_api import ReportTable  # noqa: E402\n\n\n"
+        "class BothWays(Demo):\n"
         "    def report_tables(self, scored):\n"
-        "        return [len(list(r.verdicts.rows())) for r in scored.runs]\n\n\n"
-        "class OldCalls(Demo):\n"
-        "    def report_tables(self, scored):\n"
-        "        return [len(r.calls) for r in scored.runs]\n\n\n"
-        "SUITE = OldTables()\n"))
-    for _ in range(2):
-        built = tally("site", "build", "--root", str(root), "-q", "--draft", "--skip-scorer-b")
-        assert built.exit_code == 1, built.output
-        assert "rename r.verdicts to r.verdicts()" in built.output and "Traceback" not in built.output
-        plugin.write_text(plugin.read_text().replace("SUITE = OldTables()", "SUITE = OldCalls()"))
+        "        rows = []\n"
+        "        for r in scored.runs:  # as attributes (before runs were artifacts), then as calls\n"
+        "            old = (len(list(r.verdicts.rows())), len(r.calls), r.calls[0][1])\n"
+        "            new = (len(list(r.verdicts().rows())), len(r.calls()), r.calls()[0][1])\n"
+        "            rows.append((r.run.id, *old, *new))\n"
+        "        return [ReportTable('both', 'Both ways', ('Run', 'a', 'b', 'c', 'd', 'e', 'f'), tuple(rows))]\n\n\n"
+        "SUITE = BothWays()\n"))
+    built = tally("site", "build", "--root", str(root), "-q")
+    assert built.exit_code == 0, built.output
+    doc = json.loads((root / "site" / "downloads" / "demo" / "reports" / "both.json").read_text(encoding="utf-8"))
+    (row,) = doc["rows"]
+    assert (row["a"], row["b"], row["c"]) == (row["d"], row["e"], row["f"]) and row["a"] > 0 and row["b"] > 0
 
 
 def test_a_verdict_table_travels_between_processes_intact():

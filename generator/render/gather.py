@@ -7,6 +7,7 @@ commitments. The site writes nothing here except what `tally rescore` and `tally
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
 import json
@@ -18,13 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import orchestrate
-from ..artifact import RunScore
+from ..artifact import PluginRun
 from ..cache import Cache
 from ..content import Item
 from ..errors import Disagreement, InputProblem
 from ..orchestrate import SCORING, STATISTICS, Options, Statistics, Targets
 from ..pipeline import ScoredSuite
-from ..plugins import PluginError
 from ..results import Run
 from ..stats.declared import Declared
 from ..suite_api import Suite
@@ -196,17 +196,9 @@ def _view(root: Path, st: Statistics, rescore_dir: Path, warnings: list[str]) ->
 
 
 def _report_tables(res: ScoredSuite) -> list:
-    """The suite's own tables; a plugin that reads a run's parts as the attributes they once were
-    (`r.verdicts`, `r.calls`: now methods) is told what to rename."""
-    try:
-        return res.plugin.report_tables(res)
-    except (AttributeError, TypeError) as exc:
-        looked_up_on = getattr(exc, "obj", None)  # a method's attributes are its function's
-        if looked_up_on not in (RunScore.verdicts, RunScore.calls) and "'method'" not in str(exc):
-            raise
-        raise PluginError(f"suite {res.suite.name}: its report_tables failed ({exc}): a scored run's verdict rows "
-                          "and calls are read by a call now: rename r.verdicts to r.verdicts() and r.calls to "
-                          "r.calls() (or read one item's rows with r.rows_of(item))") from None
+    """The suite's own tables, from its runs as artifact.PluginRun shows them (a plugin written when
+    a run's verdict rows and calls were attributes keeps working)."""
+    return res.plugin.report_tables(dataclasses.replace(res, runs=[PluginRun(r) for r in res.runs]))
 
 
 def _publishable(results: list[ScoredSuite], draft: bool) -> None:
