@@ -31,11 +31,11 @@ import orjson
 from distributed import Client, as_completed
 
 from . import artifact
-from .artifact import RunScore, Store
 from .cache import code_hash, plugin_folder
 from .errors import ErrorLog, TallyError
 from .rescore import Scoring, score_run
 from .results import Run
+from .run_score import RunScore, Store
 
 
 class ClusterProblem(TallyError):

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import numpy as np
 
-from .artifact import RunScore, Store, open_cached
 from .cache import Cache, run_key, suite_key
 from .content import Item, SuiteConfig, headline_problem, load_items, load_suite
 from .crosscheck import Gate, responses_file
@@ -25,6 +24,7 @@ from .plugins import PluginError, Registry, load_registry
 from .processes import score_runs
 from .rescore import Scoring, release_frozen
 from .results import Run, list_run_dirs, load_run
+from .run_score import RunScore, Store, open_cached
 from .sealing import read_run
 from .stats.declared import Declared
 from .stats.estimates import point_estimates

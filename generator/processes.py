@@ -18,10 +18,11 @@ from itertools import islice
 from pathlib import Path
 
 from . import artifact
-from .artifact import Identity, RunScore, Store
+from .artifact import Identity
 from .errors import ErrorLog
 from .rescore import Scoring, score_run
 from .results import Run
+from .run_score import RunScore, Store
 
 _WORKER: dict = {}
 

@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 
 from generator import artifact, processes
-from generator.artifact import ArtifactProblem, RunScore, Store
+from generator.artifact import ArtifactProblem
 from generator.errors import ErrorLog
 from generator.outputs import verdict_lines
 from generator.pipeline import load, load_and_score
 from generator.rescore import Scoring, score_run
+from generator.run_score import RunScore, Store
 from generator.sealing import read_run
 from tests.site_support import build, make_project, missing_node
 

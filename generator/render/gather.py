@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import orchestrate
-from ..artifact import PluginRun
 from ..cache import Cache
 from ..content import Item
 from ..errors import Disagreement, InputProblem
 from ..orchestrate import SCORING, STATISTICS, Options, Statistics, Targets
 from ..pipeline import ScoredSuite
 from ..results import Run
+from ..run_score import PluginRun
 from ..stats.declared import Declared
 from ..suite_api import Suite
 from .prose import Prose, load_pages
@@ -196,7 +196,7 @@ def _view(root: Path, st: Statistics, rescore_dir: Path, warnings: list[str]) ->
 
 
 def _report_tables(res: ScoredSuite) -> list:
-    """The suite's own tables, from its runs as artifact.PluginRun shows them (a plugin written when
+    """The suite's own tables, from its runs as run_score.PluginRun shows them (a plugin written when
     a run's verdict rows and calls were attributes keeps working)."""
     return res.plugin.report_tables(dataclasses.replace(res, runs=[PluginRun(r) for r in res.runs]))
 

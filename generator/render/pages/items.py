@@ -42,7 +42,7 @@ def scorer_scripts(sd: SuiteView) -> dict:
 
 
 class Reader:
-    """Public items' stored lines and verdict rows, read from the runs' artifacts (artifact.RunScore:
+    """Public items' stored lines and verdict rows, read from the runs' artifacts (run_score.RunScore:
     each opened once per process; a process forked to render pages opens its own)."""
 
     def __init__(self, sd: SuiteView):
