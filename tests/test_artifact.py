@@ -153,3 +153,32 @@ def test_a_cached_build_reads_each_run_part_a_bounded_number_of_times(tmp_path, 
         assert reads[("calls", run)] <= 1, reads  # calls.csv (the statistics come from the cache)
         assert reads[("verdict_csv", run)] == 1, reads
         assert reads[("verdicts", run)] == 0, reads  # item pages read an item's rows, not the run's
+
+
+@needs_node
+def test_a_run_not_to_be_reused_is_written_for_its_command_only(tmp_path):
+    """A run with no stored response is written as `<key>.once`: the next command scores it again (its
+    warnings come again); the other runs are taken from the cache."""
+    import json
+    import shutil
+
+    from generator.cache import Cache
+
+    root = make_project(tmp_path / "p")
+    runs = root / "results" / "mini"
+    empty = runs / "zz-empty"
+    shutil.copytree(sorted(runs.iterdir())[0], empty)
+    (empty / "responses.jsonl").write_bytes(b"")
+    meta = json.loads((empty / "run.json").read_text(encoding="utf-8"))
+    (empty / "run.json").write_text(json.dumps(meta | {"run_id": "zz-empty", "model": "empty"}), encoding="utf-8")
+    total = len(list(runs.iterdir()))
+    first = Cache(root / "build" / "cache")
+    scored = load_and_score(root, None, 1, True, cache=first, warn=lambda _w: None)
+    (r,) = [r for r in scored[0].runs if r.run.id == "zz-empty"]
+    assert r.responses == 0 and r.name.endswith(artifact.ONCE) and r.path.is_file()
+    assert first.counts.written == total - 1
+    again = Cache(root / "build" / "cache")
+    scored = load_and_score(root, None, 1, True, cache=again, warn=lambda _w: None)
+    assert again.counts.hits == total - 1 and again.counts.misses == 1
+    names = sorted(p.name for p in (root / "build" / "cache" / "runs" / "mini").iterdir())
+    assert names == sorted(r.name for r in scored[0].runs) and sum(n.endswith(artifact.ONCE) for n in names) == 1
