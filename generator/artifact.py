@@ -2,9 +2,9 @@
 
 Whichever process scored a run (this one, a worker process, the client of a Dask cluster for its
 worker) writes it once with `write`: the verdict rows column by column in one block per item, the
-calls, the run's rows of verdicts.csv, the public items' stored lines, and a header with the small
-parts (per-item sums and repeats, digest, counts, repeat consistency, where each block and line is).
-A cached run is an artifact that already exists; a worker hands back only its name. The handle that
+calls, the run's rows of calls.csv and of verdicts.csv, the public items' stored lines, and a header
+with the small parts (per-item sums and repeats, digest, counts, repeat consistency, where each block
+and line is). A cached run is an artifact that already exists; a worker hands back only its name. The handle that
 reads one, each bulky part through an explicit call, is run_score.RunScore.
 
 File layout: the HMAC-SHA256 (the build cache's key, cache.cache_secret) of all that follows, MAGIC,
@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from .cache import cache_secret
-from .outputs import verdict_lines
+from .csv_columns import call_lines, verdict_lines
 
 if TYPE_CHECKING:
     from .rescore import ScoredRun
@@ -132,6 +132,7 @@ def _write_to(fh: BinaryIO, scored: ScoredRun, data: bytes, sign: bool) -> None:
     rows_block = put_block(b"".join(blocks))
     del blocks
     calls = put_block(dumps(scored.calls))
+    calls_csv = put_block(call_lines(scored.calls))
     csv = put_block(verdict_lines(table))
     public: dict[tuple[str, int], tuple[int, int]] = {}
     lines, at = [], 0
@@ -141,7 +142,8 @@ def _write_to(fh: BinaryIO, scored: ScoredRun, data: bytes, sign: bool) -> None:
         at += length + 1
     public_block = put_block(b"\n".join(lines) + b"\n" if lines else b"")
     del lines
-    header = {"run": scored.run.id, "rows": rows, "rows_block": rows_block, "row_count": len(table), "calls": calls, "csv": csv,
+    header = {"run": scored.run.id, "rows": rows, "rows_block": rows_block, "row_count": len(table), "calls": calls,
+              "calls_csv": calls_csv, "csv": csv,
               "public": public, "public_block": public_block, "digest": scored.digest,
               "stored_rows": scored.stored_rows, "responses": scored.responses, "missing": scored.missing,
               "sealed": scored.sealed, "suite_failures": scored.suite_failures,
@@ -188,7 +190,7 @@ def open_checked(path: Path, identity: Identity) -> BinaryIO:
     return fh
 
 
-_TYPES = {"run": str, "rows": dict, "rows_block": tuple, "row_count": int, "calls": tuple, "csv": tuple, "public": dict,
+_TYPES = {"run": str, "rows": dict, "rows_block": tuple, "row_count": int, "calls": tuple, "calls_csv": tuple, "csv": tuple, "public": dict,
           "public_block": tuple, "digest": str, "stored_rows": int, "responses": int, "missing": int,
           "sealed": int, "suite_failures": int, "sums": bytes, "shape": tuple, "repeats": bytes,
           "consistency": dict}

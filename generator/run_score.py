@@ -3,7 +3,7 @@ for one command (`Store`: the build cache, or a temporary folder).
 
 A handle keeps the artifact's header (counts, digest, per-item sums and repeats, repeat consistency)
 and reads every bulky part through an explicit call, where it is needed: `verdicts()`, `calls()`,
-`rows_of(item)`, `public_line(item, repeat)`, `verdict_csv()`, `copy_public_lines(path)`.
+`rows_of(item)`, `public_line(item, repeat)`, `verdict_csv()`, `calls_csv()`, `copy_public_lines(path)`.
 """
 
 from __future__ import annotations
@@ -193,8 +193,12 @@ class RunScore:
         calls: list[Call] = marshal.loads(self._read(self._where["calls"]))
         return calls
 
+    def calls_csv(self) -> bytes:
+        """The run's rows of calls.csv, as written (csv_columns.call_lines)."""
+        return self._read(self._where["calls_csv"])
+
     def verdict_csv(self) -> bytes:
-        """The run's rows of verdicts.csv, as written (outputs.verdict_lines)."""
+        """The run's rows of verdicts.csv, as written (csv_columns.verdict_lines)."""
         return self._read(self._where["csv"])
 
     def public_keys(self) -> dict[tuple[str, int], int]:

@@ -61,7 +61,7 @@ def test_calls_csv_of_rescore(project):
 
 
 def test_verdicts_and_calls_written_column_by_column():
-    from generator.outputs import _column_lines, verdict_lines
+    from generator.csv_columns import column_lines, verdict_lines
     from generator.score.verdicts import Verdict, VerdictTable
 
     table = VerdictTable("run")
@@ -69,7 +69,7 @@ def test_verdicts_and_calls_written_column_by_column():
     text = verdict_lines(table).decode()
     _no_formula_row(text)
     assert SAFE in _cells(text)
-    text = _column_lines([("run", "item", 0, ATTACK), ("run", "item", 1, "ok")])
+    text = column_lines([("run", "item", 0, ATTACK), ("run", "item", 1, "ok")])
     _no_formula_row(text)
     assert SAFE in _cells(text)
 
