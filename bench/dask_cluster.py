@@ -4,7 +4,7 @@ The corpus is bench/rescore_throughput.py's (example runs regenerated under new 
 records). Measured in one run: local scoring (scorer A and scorer B, one and two processes for A),
 the same on a LocalCluster of --workers worker processes (one thread each) through `--scheduler`,
 the per-task overhead of the cluster (empty tasks, a round trip each), and the bytes moved per run
-(stored bytes sent, results pickled back). On one machine the cluster shares its cores with the
+(stored bytes sent, each run's artifact sent back). On one machine the cluster shares its cores with the
 client and scorer B, so the figure that carries over to a real cluster is the overhead per task
 against the scoring time per run.
 
@@ -14,7 +14,6 @@ against the scoring time per run.
 from __future__ import annotations
 
 import argparse
-import pickle
 import shutil
 import sys
 import tempfile
@@ -56,7 +55,7 @@ def main() -> None:
             local[jobs] = t
             print(f"local, A on {jobs} process(es) and B alongside: {t:.2f} s, {n / t:,.0f} responses/s "
                   f"({scored[0].agreement['status']})")
-        results_bytes = sum(len(pickle.dumps(r)) for r in scored[0].runs)
+        results_bytes = sum(r.path.stat().st_size for r in scored[0].runs)  # each run's artifact, sent back
         with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None,
                           host="127.0.0.1") as cluster:
             address = cluster.scheduler_address
@@ -81,7 +80,7 @@ def main() -> None:
               f"batch of {count}; scoring time per run on the cluster {1000 * per_run:.0f} ms "
               f"(overhead {100 * one / per_run:.1f}% of a run)")
         print(f"bytes moved per run: {size / runs / 1e6:.2f} MB of stored responses out, "
-              f"{results_bytes / runs / 1e6:.2f} MB of results back (pickled)")
+              f"{results_bytes / runs / 1e6:.2f} MB of results back (the run's artifact)")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

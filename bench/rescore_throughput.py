@@ -83,7 +83,7 @@ def scorer_b_alone(loaded) -> float:
     node = _Node(path, loaded.plugin, [i.line for i in loaded.items])
     for run in loaded.runs:
         node.send(run.id, run.responses.read_bytes())
-    node.finish()
+    node.finish(loaded.suite.name)
     return time.perf_counter() - start
 
 
@@ -119,7 +119,7 @@ def main() -> None:
             results, t_score, loaded = timed_score(tmp, jobs, gate=False)
             start = time.perf_counter()
             write_outputs(tmp / "build" / "rescore", results)
-            alone[jobs] = (t_score, time.perf_counter() - start, sum(len(r.verdicts) for res in results for r in res.runs))
+            alone[jobs] = (t_score, time.perf_counter() - start, sum(r.row_count for res in results for r in res.runs))
             del results  # so that the next measurement starts from the same heap
         floors.append(floor(tmp)[0])
         t_b = scorer_b_alone(loaded)

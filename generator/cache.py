@@ -1,19 +1,21 @@
 """The build cache, build/cache/: content-addressed results that a later rescore or site build reuses.
 
-A run's scorer A results are kept under the hash of everything they depend on: the run's stored
-files, its suite's content folder (items, suite.toml: the rules), the suite's plugin sources (scorer
-A's rules) and scorer B scripts, the shared scorer B core and scorer A's own modules (`suite_key`,
-`run_key`). A suite's statistics are kept under the hash of their inputs: the suite key, every run's
-key, the number of resamples and the statistics engine's sources (`stats_key`). A change to any of
-these gives a new key, so nothing that depends on it is reused; nothing else is invalidated.
+A run's scorer A results (its artifact, generator/artifact.py: `runs/<suite>/<key>`) are kept under
+the hash of everything they depend on: the run's stored files, its suite's content folder (items,
+suite.toml: the rules), the suite's plugin sources (scorer A's rules) and scorer B scripts, the
+shared scorer B core and scorer A's own modules (`suite_key`, `run_key`). A suite's statistics are
+kept under the hash of their inputs: the suite key, every run's key, the number of resamples and the
+statistics engine's sources (`stats_key`). A change to any of these gives a new key, so nothing that
+depends on it is reused; nothing else is invalidated. `checked/<suite>/index` says which runs'
+artifacts scorer B agreed with, under which Node.js.
 
 Each entry is one file: the HMAC-SHA256 of its payload, then the payload (`marshal`, plain values only:
-nothing is executed when an entry is read). The HMAC's key is this user's, kept outside every project
-(`cache_secret`), so an entry that came with a cloned repository, or was forged with its plain hash
-recomputed, does not verify: it is never unmarshalled and never published as if scorer B had agreed
-with it. An entry whose HMAC does not match, that is not a regular file or that cannot be read, is
-counted as corrupt, deleted and computed again, never trusted. Entries are written through a
-temporary file and a rename.
+nothing is executed when an entry is read; a run's artifact has its own layout, artifact.py). The
+HMAC's key is this user's, kept outside every project (`cache_secret`), so an entry that came with a
+cloned repository, or was forged with its plain hash recomputed, does not verify: it is never
+unmarshalled and never published as if scorer B had agreed with it. An entry whose HMAC does not
+match, that is not a regular file or that cannot be read, is counted as corrupt, deleted and
+computed again, never trusted. Entries are written through a temporary file and a rename.
 
 Site pages (generator/render/page_cache.py says what their keys cover) are kept differently: the
 entry `pages/<suite>/<key>` is the page's bytes themselves, hard-linked into the site (a copy where
@@ -37,16 +39,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from .folders import refuse_links
-from .outputs import verdict_lines
-from .rescore import RunScore
 from .results import Run
-from .score.verdicts import VerdictTable
 from .sealing import private_file_of, revealed_file_of
 
-FORMAT = 5  # bump when an entry's layout changes
+FORMAT = 6  # bump when an entry's layout changes
 GENERATOR = Path(__file__).resolve().parent
 ROOT = GENERATOR.parent
 # Modules that do not take part in scoring: a change to them keeps the cached runs.
@@ -165,46 +162,49 @@ class Cache:
             self.counts.misses += 1
             return None
         except OSError as exc:
-            self._corrupt(path, f"unreadable: {exc}")
+            self.corrupt(path, f"unreadable: {exc}")
             return None
         with os.fdopen(fd, "rb") as fh:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
-                self._corrupt(path, "not a regular file")
+                self.corrupt(path, "not a regular file")
                 return None
             try:
                 return fh.read()
             except OSError as exc:
-                self._corrupt(path, f"unreadable: {exc}")
+                self.corrupt(path, f"unreadable: {exc}")
         return None
 
-    def read(self, kind: str, suite: str, key: str) -> object | None:
-        path = self._path(kind, suite, key)
+    def read(self, kind: str, suite: str, key: str, counted: bool = True) -> object | None:
+        """An entry's value; None when missing or corrupt. With `counted` false, a bookkeeping entry
+        (not a result): not counted among hits and misses (a corrupt one still is counted as corrupt)."""
+        hits, misses = self.counts.hits, self.counts.misses
+        value = self._read(self._path(kind, suite, key))
+        if not counted:
+            self.counts.hits, self.counts.misses = hits, misses
+        return value
+
+    def _read(self, path: Path) -> object | None:
         if (blob := self._bytes(path)) is None:
             return None
         if len(blob) < 32 or not hmac.compare_digest(_mac(blob[32:]), blob[:32]):
-            self._corrupt(path, "its contents do not match their keyed hash")
+            self.corrupt(path, "its contents do not match their keyed hash")
             return None
         try:
             value = marshal.loads(blob[32:])
         except (ValueError, EOFError, TypeError) as exc:
-            self._corrupt(path, f"unreadable: {exc}")
+            self.corrupt(path, f"unreadable: {exc}")
             return None
         self.counts.hits += 1
         return value
 
-    def discard(self, kind: str, suite: str, key: str, why: str) -> None:
-        """An entry read well but found unusable by its reader: counted as corrupt, deleted, rebuilt."""
-        self.counts.hits -= 1
-        self._corrupt(self._path(kind, suite, key), why)
-
-    def _corrupt(self, path: Path, why: str) -> None:
+    def corrupt(self, path: Path, why: str) -> None:
         self.counts.corrupt += 1
         self.counts.misses += 1
         self.counts.problems.append(f"cache entry {path} ignored and rebuilt: {why}")
         path.unlink(missing_ok=True)
         return None
 
-    def write(self, kind: str, suite: str, key: str, value: object) -> None:
+    def write(self, kind: str, suite: str, key: str, value: object, counted: bool = True) -> None:
         path = self._path(kind, suite, key)
         try:
             payload = marshal.dumps(value)  # type: ignore[arg-type]  # refused below when not plain
@@ -219,7 +219,7 @@ class Cache:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
-        self.counts.written += 1
+        self.counts.written += counted
 
     def prune(self, kind: str, suite: str, keep: set[str]) -> None:
         """Remove the suite's entries of this kind that no current input has (old versions of runs)."""
@@ -244,7 +244,7 @@ class Cache:
         if (data := self._bytes(path)) is None:
             return None
         if hashlib.sha256(data).hexdigest() != digest:
-            self._corrupt(path, "its contents do not match their hash")
+            self.corrupt(path, "its contents do not match their hash")
             return None
         self.counts.hits += 1
         return path, data
@@ -325,32 +325,3 @@ def _make_secret(path: Path) -> bool:
 
 def _mac(payload: bytes) -> bytes:
     return hmac.new(cache_secret(), payload, hashlib.sha256).digest()
-
-
-# ---------------------------------------------------------------- a run's results as plain values
-
-def run_entry(r: RunScore, public: bytes | None, checked_by: str) -> dict:
-    """What the cache keeps of a scored run (not its metadata, which the key covers): `checked_by`
-    names the Node.js version of scorer B when scorer B agreed with these results ("" when unchecked)."""
-    return {"verdicts": r.verdicts.__getstate__(), "calls": r.calls, "digest": r.digest,
-            "stored_rows": r.stored_rows, "responses": r.responses, "missing": r.missing, "sealed": r.sealed,
-            "sums": r.sums.tobytes(), "shape": r.sums.shape, "repeats": r.repeats.tobytes(),
-            "offsets": r.offsets, "public": public, "consistency": r.consistency,
-            "checked_by": checked_by, "verdict_csv": verdict_lines(r)}
-
-
-def run_from_entry(run: Run, entry: dict, public_dir: Path | None) -> RunScore:
-    """The scored run back from its entry; with `public_dir`, its public lines are put back there."""
-    verdicts = VerdictTable.__new__(VerdictTable)
-    verdicts.__setstate__(entry["verdicts"])
-    r = RunScore(run, verdicts, entry["calls"], digest=entry["digest"], stored_rows=entry["stored_rows"],
-                 responses=entry["responses"], missing=entry["missing"], sealed=entry["sealed"],
-                 sums=np.frombuffer(entry["sums"], dtype=np.float64).reshape(entry["shape"]).copy(),
-                 repeats=np.frombuffer(entry["repeats"], dtype=np.int64).copy(),
-                 offsets=entry["offsets"], consistency={k: tuple(v) for k, v in entry["consistency"].items()},
-                 held_csv=entry["verdict_csv"])
-    if public_dir is not None:
-        public_dir.mkdir(parents=True, exist_ok=True)
-        r.public_file = public_dir / f"{run.id}.jsonl"
-        r.public_file.write_bytes(entry["public"] or b"")
-    return r

@@ -278,7 +278,7 @@ class Gate:
         k = 0
         for r in runs:
             expected: dict[tuple[str, int], list[tuple]] = {}
-            for v in r.verdicts.rows():
+            for v in r.verdicts().rows():
                 expected.setdefault((v.item, v.repeat), []).append((v.unit, v.verdict, v.points, v.order))
             for _ in range(r.responses - r.sealed):
                 rows_b = out[k]

@@ -3,9 +3,11 @@
 The client reads each stored run once and sends its bytes with the task (workers need no access to
 results/); the suite's plugin and items travel once per suite, scattered to every worker. A task
 scores the run with scorer A and, when the gate is on, with scorer B (a Node.js process on the
-worker), and sends back the run's results, its public lines, its input errors and scorer B's digest
-of the run; the client compares the digests (crosscheck.Gate.accept) exactly as for a local run.
-At most two tasks per worker thread are in flight, so the client holds a bounded number of runs.
+worker), and sends back the run's artifact (artifact.py) unsigned, its input errors and scorer B's
+digest of the run; the client signs the artifact with the user's cache key (which never leaves the
+client, and a worker need not share its file system) and writes it once into the suite's store, and
+compares the digests (crosscheck.Gate.accept) exactly as for a local run. At most two tasks per
+worker thread are in flight, so the client holds a bounded number of runs.
 
 Before any task, every worker is asked for its Tally version, the hash of its scoring sources
 (scorer A, scorer B, every suite's plugin) and its Node.js version; a worker that differs from the
@@ -21,20 +23,19 @@ are all one ClusterProblem, never a traceback or a hang.
 from __future__ import annotations
 
 import asyncio
-import shutil
-import tempfile
 from collections.abc import Iterable, Iterator
 from importlib.metadata import version as package_version
 from itertools import chain, islice
-from pathlib import Path
 
 import orjson
 from distributed import Client, as_completed
 
+from . import artifact
 from .cache import code_hash, plugin_folder
 from .errors import ErrorLog, TallyError
-from .rescore import RunScore, Scoring, score_run
+from .rescore import Scoring, score_run
 from .results import Run
+from .run_score import RunScore, Store
 
 
 class ClusterProblem(TallyError):
@@ -134,19 +135,16 @@ def _short(value: object) -> str:
 
 
 def _task(shared: tuple, run: Run, data: bytes) -> tuple:
-    """On a worker: (results, public lines, input errors, warnings, scorer B's end record or None)."""
-    plugin, items, item_lines, root, gate, public = shared
+    """On a worker: (the run's artifact unsigned, whether a later command may reuse it, input errors,
+    warnings, scorer B's end record or None)."""
+    plugin, items, item_lines, root, gate = shared
     log = ErrorLog(root)
-    folder = Path(tempfile.mkdtemp(prefix="tally-task-")) if public else None
-    try:
-        result = score_run(run, data, Scoring(plugin, items, log, folder))
-        lines = result.public_file.read_bytes() if result.public_file is not None else None
-        result.public_file = None
-    finally:
-        if folder is not None:
-            shutil.rmtree(folder, ignore_errors=True)
+    scored = score_run(run, data, Scoring(plugin, items, log))
+    keep = artifact.reusable(scored, len(log.errors))
+    unsigned = artifact.payload(scored, data)
+    del scored
     end = _scorer_b(plugin, item_lines, run.id, data) if gate and not log.errors else None
-    return result, lines, log.errors, log.warnings, end
+    return unsigned, keep, log.errors, log.warnings, end
 
 
 class _ScorerB:
@@ -220,34 +218,37 @@ def _scorer_b(plugin, item_lines: list[bytes], run_id: str, data: bytes) -> obje
     return process.run(run_id, data)
 
 
-def score_runs(client: Client, runs: Iterable[tuple[Run, bytes]], s: Scoring, item_lines: list[bytes],
-               gate) -> Iterator[RunScore]:
-    """Score each (run, its stored bytes) on the cluster, yielding each as it comes back; `gate`
-    (crosscheck.Gate or None) hears scorer B's record of each run."""
+def score_runs(client: Client, runs: Iterable[tuple[Run, bytes, str]], s: Scoring, item_lines: list[bytes],
+               gate, store: Store) -> Iterator[RunScore]:
+    """Score each (run, its stored bytes, its artifact's base name) on the cluster, yielding each run's
+    handle as it comes back, its artifact written into `store`; `gate` (crosscheck.Gate or None) hears
+    scorer B's record of each run."""
     pending = iter(runs)
     first = list(islice(pending, 1))
     if not first:
         return
-    shared = client.scatter((s.suite, s.items, item_lines, s.log.root, gate is not None,
-                             s.public_dir is not None), broadcast=True)
+    shared = client.scatter((s.suite, s.items, item_lines, s.log.root, gate is not None), broadcast=True)
     limit = 2 * max(sum(client.nthreads().values()), 1)
+    task_of: dict = {}  # future -> (run, base name)
 
-    def submit(task: tuple[Run, bytes]):
-        return client.submit(_task, shared, *task, pure=False)
+    def submit(task: tuple[Run, bytes, str]):
+        run, data, base = task
+        future = client.submit(_task, shared, run, data, pure=False)
+        task_of[future] = (run, base)
+        return future
 
     queue = as_completed([submit(t) for _, t in zip(range(limit), chain(first, pending))])
     del first
     for future in queue:
-        result, lines, errors, warnings, end = future.result()
+        unsigned, keep, errors, warnings, end = future.result()
+        run, base = task_of.pop(future)
         future.release()
         if (nxt := next(pending, None)) is not None:
             queue.add(submit(nxt))
         s.log.errors.extend(errors)
         s.log.warnings.extend(warnings)
-        if s.public_dir is not None and lines is not None:
-            s.public_dir.mkdir(parents=True, exist_ok=True)
-            result.public_file = s.public_dir / f"{result.run.id}.jsonl"
-            result.public_file.write_bytes(lines)
+        name, identity = artifact.put(store.folder, base, unsigned, keep)
+        del unsigned
         if gate is not None and end is not None:
-            gate.accept(result.run.id, end)
-        yield result
+            gate.accept(run.id, end)
+        yield store.open(run, name, identity)

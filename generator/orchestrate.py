@@ -81,22 +81,22 @@ class Outcome:
 
 def run(root: Path, options: Options, targets: Targets, names: list[str] | None = None, *,
         cache: Cache | None = None, check: Callable[[list[ScoredSuite]], None] | None = None,
-        public_dir: Path | None = None, warn: Callable[[str], None] | None = None) -> Outcome:
+        warn: Callable[[str], None] | None = None) -> Outcome:
     """Load the chosen suites (default: all), score every run (scorer A, and scorer B alongside unless
     `options.skip_scorer_b`), call `check` on the scored suites (it raises to stop before anything is
     written), write the rescore outputs, then (with `targets.stats`) each suite's statistics.
 
-    `cache`: the build cache to use when `options.cache` (default: the project's, opened here). With
-    `public_dir`, each run's public lines and bulky parts are kept in files there (the site's pages
-    read them: run_files.py). `warn` hears each warning of loading and scoring (default: stderr).
+    `cache`: the build cache to use when `options.cache` (default: the project's, opened here). Each
+    scored run is its artifact (artifact.py: in the build cache, or without it in a temporary folder
+    of this command), which every later stage reads. `warn` hears each warning of loading and scoring
+    (default: stderr).
     """
     check_project_outputs(root, targets.rescore, *([targets.stats] if targets.stats is not None else []))
     store = (cache if cache is not None else options.open_cache(root)) if options.cache else None
     outcome = Outcome([])
     clock = time.perf_counter()
     outcome.scored = load_and_score(root, names, options.jobs, not options.skip_scorer_b, options.progress,
-                                    public_dir, warn, cache=store, scheduler=options.scheduler,
-                                    offload_to_files=public_dir is not None)
+                                    warn, cache=store, scheduler=options.scheduler)
     outcome.seconds[SCORING] = time.perf_counter() - clock
     outcome.peak_mb[SCORING] = peak_mb()
     release_freed()

@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import io
 import json
-import re
 import shutil
 import tempfile
-from collections.abc import Iterable, Iterator
-from itertools import repeat
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +14,6 @@ import numpy as np
 from . import csvsafe
 from .atomic import swap_in
 from .calls import CALL_COLUMNS
-from .csvsafe import csv_row, csv_safe
 from .score.verdicts import COLUMNS
 
 FILES = ("verdicts.csv", "item_stats.csv", "calls.csv", "summary.json", "agreement.json")
@@ -51,88 +47,20 @@ def write_outputs(out_dir: Path, scored: list, only: bool = False) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def verdict_lines(r) -> bytes:
-    """The run's rows of verdicts.csv, as written (kept by the build cache with the run; read back
-    from the run's files once they are there, not held). Written column by column: each distinct text
-    is made safe and quoted once (they repeat: units, kinds, verdicts, reasons), by the csv module
-    itself, and the cells are joined."""
-    if r.held_csv is None:
-        if r.files is not None:
-            return r.files.csv()
-        t = r.verdicts
-        cell = _Cells()
-        columns = (repeat(cell(str(csv_safe(t.run))), len(t)), cell.column(t.item), map(str, t.repeat),
-                   cell.column(t.unit), cell.column(t.kind), cell.column(t.verdict), map(str, t.points),
-                   cell.column(t.reason), cell.column(t.order))
-        r.held_csv = _lines(columns).encode("utf-8", "backslashreplace")
-    return r.held_csv
-
-
-def _column_lines(rows: list) -> str:
-    """Rows of equal length as CSV lines, written column by column (`_Cells.any_column`)."""
-    if not rows:
-        return ""
-    cell = _Cells()
-    return _lines([cell.any_column(values) for values in zip(*rows)])
-
-
-def _lines(cells: Iterable[Iterable[str]]) -> str:
-    """CSV lines from columns of cells (each ending with a line break; none for no rows)."""
-    text = "\n".join(map(",".join, zip(*cells)))
-    return text + "\n" if text else ""
-
-
-_SPECIAL = re.compile('[,"\r\n]')  # a text with none of these is written as it is (the csv module quotes
-# a text with a delimiter, a quote character or a line break, and an empty text only when it is alone)
-
-
-class _Cells:
-    """A text as the csv module writes it as one cell of a row (quoted when it must be)."""
-
-    def __init__(self) -> None:
-        self.buffer = io.StringIO(newline="")
-        self.writer = csvsafe.writer(self.buffer)
-
-    def __call__(self, text: str) -> str:
-        if text.__class__ is str and _SPECIAL.search(text) is None:  # nothing to quote: as it is
-            return text
-        self.buffer.seek(0)
-        self.buffer.truncate()
-        self.writer.writerow((text, ""))  # a second, empty cell: a lone empty cell would be quoted
-        return self.buffer.getvalue()[:-2]
-
-    def any_column(self, column: Iterable[object]) -> Iterator[str]:
-        """The cell of each value of a column of any types (made safe first), each distinct value (of
-        its type: 1 and True are written apart) written once."""
-        column = list(column)
-        kinds = set(map(type, column))
-        if float in kinds:  # 0.0 and -0.0 are equal keys but written apart: each value written
-            return map(self, map(csv_safe, column))  # type: ignore[arg-type]
-        cells = {key: self(csv_safe(key[1])) for key in set(zip(map(type, column), column))}  # type: ignore[arg-type]
-        return map(cells.__getitem__, zip(map(type, column), column))
-
-    def column(self, column: list[str]) -> Iterator[str]:
-        """The cell of each text of a column (made safe first), each distinct text written once."""
-        cells = {text: self(csv_safe(text)) for text in set(column)}  # type: ignore[arg-type]
-        return map(cells.__getitem__, column)
-
-
 def _write_verdicts(path: Path, res) -> None:
     with path.open("wb") as fh:
         fh.write((",".join(COLUMNS) + "\n").encode())
         for r in res.runs:
-            fh.write(verdict_lines(r))
+            fh.write(r.verdict_csv())
 
 
 def _write_calls(path: Path, res) -> None:
-    with path.open("w", encoding="utf-8", errors="backslashreplace", newline="") as fh:
-        writer = csvsafe.writer(fh)
-        writer.writerow(CALL_COLUMNS)
+    header = io.StringIO(newline="")
+    csvsafe.writer(header).writerow(CALL_COLUMNS)
+    with path.open("wb") as fh:
+        fh.write(header.getvalue().encode("utf-8"))
         for r in res.runs:
-            if len(set(map(len, r.calls))) == 1:
-                fh.write(_column_lines(r.calls))
-            else:  # rows of other lengths (none are made): row by row
-                writer.writerows(map(csv_row, r.calls))
+            fh.write(r.calls_csv())
 
 
 def _write_item_stats(path: Path, res) -> None:

@@ -8,26 +8,23 @@ responses.jsonl is read whole once: the same bytes go to scorer A and to scorer 
 from __future__ import annotations
 
 import contextlib
-import functools
-import shutil
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from .cache import Cache, run_entry, run_from_entry, run_key, suite_key
+from .cache import Cache, run_key, suite_key
 from .content import Item, SuiteConfig, headline_problem, load_items, load_suite
 from .crosscheck import Gate, responses_file
 from .errors import ErrorLog, InputProblem
 from .links import input_problems
 from .plugins import PluginError, Registry, load_registry
 from .processes import score_runs
-from .rescore import RunScore, Scoring, release_frozen
+from .rescore import Scoring, release_frozen
 from .results import Run, list_run_dirs, load_run
-from .run_files import offload
+from .run_score import RunScore, Store, open_cached
 from .sealed_check import check_runs
 from .sealing import read_run
 from .stats.declared import Declared
@@ -103,9 +100,8 @@ def load(root: Path, names: list[str] | None = None, registry: Registry | None =
 
 
 def load_and_score(root: Path, names: list[str] | None = None, jobs: int = 1, gate: bool = True,
-                   progress: ProgressFactory = None, public_dir: Path | None = None,
-                   warn: Callable[[str], None] | None = None, cache: Cache | None = None,
-                   scheduler: str | None = None, offload_to_files: bool = False) -> list[ScoredSuite]:
+                   progress: ProgressFactory = None, warn: Callable[[str], None] | None = None,
+                   cache: Cache | None = None, scheduler: str | None = None) -> list[ScoredSuite]:
     """`load` then `score`, every input error of both reported together; `warn` hears each warning.
     With `scheduler`, runs are scored on that Dask cluster (generator/distributed.py)."""
     log = ErrorLog(root)
@@ -117,7 +113,7 @@ def load_and_score(root: Path, names: list[str] | None = None, jobs: int = 1, ga
 
             client = connect(scheduler)
             check_workers(client, [ls.plugin for ls in loaded], gate)
-        return score(loaded, root, jobs, gate, progress, public_dir, log, cache, client, offload_to_files)
+        return score(loaded, root, jobs, gate, progress, log, cache, client)
     finally:
         if client is not None:
             client.close()
@@ -130,162 +126,157 @@ def _stderr(text: str) -> None:
 
 
 def score(loaded: list[LoadedSuite], root: Path, jobs: int = 1, gate: bool = True,
-          progress: ProgressFactory = None, public_dir: Path | None = None,
-          errors: ErrorLog | None = None, cache: Cache | None = None, client=None,
-          offload_to_files: bool = False, check_sealed: bool = True) -> list[ScoredSuite]:
+          progress: ProgressFactory = None, errors: ErrorLog | None = None, cache: Cache | None = None,
+          client=None, check_sealed: bool = True) -> list[ScoredSuite]:
     """Score every run with scorer A and, when `gate`, with scorer B alongside (ScorerBUnavailable
-    when it can't run). Input errors in stored responses are collected and raised together. With
-    `public_dir`, each run's public lines are kept in public_dir/<suite>/<run>.jsonl (for the site).
-    With `cache`, a run whose inputs are unchanged is taken from it (and not read; not sent to
-    scorer B when scorer B agreed with it before, under the same Node.js) and new results are kept.
-    With `client` (a dask.distributed Client), runs are scored on its cluster. With `offload_to_files`
-    (and `public_dir`), each run's bulky parts go to files next to its public lines as soon as it is
-    scored (run_files.py), so that memory holds the light parts of every run only. With `check_sealed`,
-    each sealed record whose full record was scored must be what sealing it today gives (sealed_check.py)."""
+    when it can't run). Input errors in stored responses are collected and raised together. Each run
+    scored is one artifact (artifact.py), written by whichever process scored it: in the build cache
+    with `cache` (a run whose inputs are unchanged is the artifact already there: not read, and not
+    sent to scorer B when scorer B agreed with it before, under the same Node.js), else in a temporary
+    folder of this command. With `client` (a dask.distributed Client), runs are scored on its cluster.
+    With `check_sealed`, each sealed record whose full record was scored must be what sealing it today
+    gives (sealed_check.py)."""
     log = errors if errors is not None else ErrorLog(root)
     out = []
-    for ls in loaded:
-        # with input errors already found, scorer A alone looks for the rest
-        g = Gate(ls.plugin, ls.suite.name, [i.line for i in ls.items]) if gate and not log.errors else None
-        folder = public_dir / ls.suite.name if public_dir else None
-        keys: dict[str, str] = {}
-        cached: dict[str, RunScore] = {}
-        scratch: Path | None = None
-        unchecked: list[RunScore] = []  # cached runs that scorer B checks now
-        if cache is not None and folder is None:  # the cache keeps every run's public lines, for a later site build
-            scratch = Path(tempfile.mkdtemp(prefix="tally-public-"))
-            folder = scratch / ls.suite.name
-        public = {i.id: k for k, i in enumerate(i for i in ls.items if i.half == "public")}  # items sorted by id
-        then = (functools.partial(offload, folder=folder, public=public)
-            if offload_to_files and public_dir and folder is not None else None)
-        stored = _Stored(ls, log, cache, g if client is None else None, keys, cached, unchecked, folder, then)
-        total = sum(r.responses.stat().st_size for r in ls.runs)
-        scoring = Scoring(ls.plugin, ls.items, log, folder)
-        fresh: list[RunScore] = []
-        try:
-            with _bar(progress, total, f"scoring {ls.suite.name}" + (" (A and B)" if gate else " (A)")) as bar:
-                if client is not None:
-                    from .distributed import score_runs as on_cluster
-
-                    scored_runs = on_cluster(client, stored.runs(), scoring, [i.line for i in ls.items], g)
-                else:
-                    scored_runs = score_runs(stored.runs(), scoring, jobs, then)
-                for r in scored_runs:
-                    if client is not None and then is not None:
-                        then(r)
-                    fresh.append(r)
-                    if bar is not None:
-                        bar.update(r.run.responses.stat().st_size)
-                if bar is not None and cached:
-                    bar.update(sum(r.run.responses.stat().st_size for r in cached.values()))
-            if cache is not None:
-                for problem in cache.take_problems():
-                    log.warn(cache.folder, None, problem)
-            if log.errors and g is not None:  # input errors come first: scorer B's view is moot
-                g.abort()
-                g = None
-        except BaseException:
-            if g is not None:
-                g.abort()
-            if scratch is not None:
-                shutil.rmtree(scratch, ignore_errors=True)
-            raise
-        if log.errors:
-            if scratch is not None:
-                shutil.rmtree(scratch, ignore_errors=True)
-            continue
-        runs = sorted(fresh + list(cached.values()), key=lambda r: r.run.id)
-        sealed_checked = check_runs(ls.plugin, {i.id: i.half for i in ls.items}, runs, log) if check_sealed else 0
-        if log.errors:
-            if g is not None:
-                g.abort()
-            if scratch is not None:
-                shutil.rmtree(scratch, ignore_errors=True)
-            continue
-        agreement = g.finish(runs).to_json() if g is not None else {
-            "suite": ls.suite.name, "status": "not run", "reason": "scorer B was skipped (--skip-scorer-b)"}
-        if g is not None and sealed_checked:  # private records both scorers rescored from their full records
-            agreement["sealed_checked"] = sealed_checked
-        if g is not None:
-            files = {r.id: r.responses for r in ls.runs}
-            for run_id, line, message in g.warned:  # a reply scorer B's suite script could not handle
-                log.warn(files.get(run_id, Path(responses_file(ls.suite.name, run_id))), line, f"scorer B: {message}")
-        if cache is not None:
-            _keep(cache, ls.suite.name, keys, fresh + (unchecked if g is not None else []), agreement, g.version if g is not None else "")
-            if scratch is not None:
-                shutil.rmtree(scratch, ignore_errors=True)
-                for r in runs:
-                    r.public_file = None
-        scored = ScoredSuite(ls.suite, ls.plugin, ls.items, runs, agreement, keys)
-        summarise(scored)
-        out.append(scored)
-    release_frozen()
-    log.check()
+    written: list[tuple[Store, list[RunScore]]] = []  # this command's artifacts, undone when it stops
+    try:
+        for ls in loaded:
+            if (scored := _score_suite(ls, root, jobs, gate, progress, log, cache, client, written, check_sealed)) is not None:
+                out.append(scored)
+        release_frozen()
+        log.check()
+    except BaseException:
+        for store, fresh in reversed(written):
+            if store.cache is not None:
+                with contextlib.suppress(OSError):
+                    store.undo(fresh)
+        raise
     return out
 
 
+def _score_suite(ls: LoadedSuite, root: Path, jobs: int, gate: bool, progress: ProgressFactory, log: ErrorLog,
+                 cache: Cache | None, client, written: list, check_sealed: bool = True) -> ScoredSuite | None:
+    """One suite's part of `score` (None when input errors were found); `written` hears its store and
+    the artifacts written now."""
+    # with input errors already found, scorer A alone looks for the rest
+    g = Gate(ls.plugin, ls.suite.name, [i.line for i in ls.items]) if gate and not log.errors else None
+    store = Store(cache, ls.suite.name)
+    stored = _Stored(ls, log, store, g if client is None else None)
+    total = sum(r.responses.stat().st_size for r in ls.runs)
+    scoring = Scoring(ls.plugin, ls.items, log)
+    fresh: list[RunScore] = []
+    written.append((store, fresh))
+    try:
+        with _bar(progress, total, f"scoring {ls.suite.name}" + (" (A and B)" if gate else " (A)")) as bar:
+            if client is not None:
+                from .distributed import score_runs as on_cluster
+
+                scored_runs = on_cluster(client, stored.runs(), scoring, [i.line for i in ls.items], g, store)
+            else:
+                scored_runs = score_runs(stored.runs(), scoring, jobs, store)
+            for r in scored_runs:
+                fresh.append(r)
+                if cache is not None and r.name == stored.keys[r.run.id]:  # written for later commands too
+                    cache.counts.written += 1
+                if bar is not None:
+                    bar.update(r.run.responses.stat().st_size)
+            if bar is not None and stored.cached:
+                bar.update(sum(r.run.responses.stat().st_size for r in stored.cached.values()))
+        if cache is not None:
+            for problem in cache.take_problems():
+                log.warn(cache.folder, None, problem)
+        if log.errors and g is not None:  # input errors come first: scorer B's view is moot
+            g.abort()
+            g = None
+    except BaseException:
+        if g is not None:
+            g.abort()
+        raise
+    if log.errors:
+        return None
+    runs = sorted(fresh + list(stored.cached.values()), key=lambda r: r.run.id)
+    sealed_checked = check_runs(ls.plugin, {i.id: i.half for i in ls.items}, runs, log) if check_sealed else 0
+    if log.errors:
+        if g is not None:
+            g.abort()
+        return None
+    agreement = g.finish(runs).to_json() if g is not None else {
+        "suite": ls.suite.name, "status": "not run", "reason": "scorer B was skipped (--skip-scorer-b)"}
+    if g is not None and sealed_checked:  # private records both scorers rescored from their full records
+        agreement["sealed_checked"] = sealed_checked
+    if g is not None:
+        files = {r.id: r.responses for r in ls.runs}
+        for run_id, line, message in g.warned:  # a reply scorer B's suite script could not handle
+            log.warn(files.get(run_id, Path(responses_file(ls.suite.name, run_id))), line, f"scorer B: {message}")
+    if cache is not None:
+        stored.keep(runs, agreement, g.version if g is not None else "")
+    scored = ScoredSuite(ls.suite, ls.plugin, ls.items, runs, agreement, stored.keys)
+    summarise(scored)
+    return scored
+
+
+CHECKED = "checked"  # the build cache's kind of entry: per suite, run key -> Node.js version of scorer B
+
+
 class _Stored:
-    """A suite's runs as (run, its stored bytes) for scoring, each responses.jsonl read once: with the
-    build cache, the run's key is computed from those bytes, and a run found in the cache is taken
-    from it (into `cached`) instead of being scored; `gate` (scorer B here, not on a cluster) is sent
-    the bytes of every run it has not checked before."""
+    """A suite's runs as (run, its stored bytes, its artifact's base name) for scoring, each
+    responses.jsonl read once: with the build cache, the run's key (the base name) is computed from
+    those bytes, and a run whose artifact is in the cache is taken from it (into `cached`) instead of
+    being scored; `gate` (scorer B here, not on a cluster) is sent the bytes of every run it has not
+    checked before. Which artifacts scorer B agreed with is one entry per suite (CHECKED), written once
+    the whole suite's gate is done (`keep`): an artifact is never rewritten."""
 
-    def __init__(self, ls: LoadedSuite, log: ErrorLog, cache: Cache | None, gate: Gate | None,
-                 keys: dict[str, str], cached: dict[str, RunScore], unchecked: list[RunScore],
-                 folder: Path | None, then: Callable[[RunScore], None] | None) -> None:
-        self.ls, self.log, self.cache, self.gate, self.folder, self.then = ls, log, cache, gate, folder, then
-        self.keys, self.cached, self.unchecked = keys, cached, unchecked
+    def __init__(self, ls: LoadedSuite, log: ErrorLog, store: Store, gate: Gate | None) -> None:
+        self.ls, self.log, self.store, self.gate = ls, log, store, gate
+        self.keys: dict[str, str] = {}  # run id -> its build cache key (with a cache)
+        self.cached: dict[str, RunScore] = {}
+        self.resent: set[str] = set()  # cached runs that scorer B checks now
+        checks = store.cache.read(CHECKED, ls.suite.name, "index", counted=False) if store.cache else None
+        ok = isinstance(checks, dict) and all(isinstance(v, str) for v in checks.values())
+        self.checks: dict[str, str] = checks if ok else {}  # type: ignore[assignment]
 
-    def _from_entry(self, run: Run, entry: dict) -> RunScore | None:
-        """A cached run back from its entry; None (the entry discarded, the run scored again) when the
-        entry is not of the expected shape."""
-        try:
-            if not isinstance(entry.get("checked_by"), str):
-                raise TypeError("checked_by is not a text")
-            return run_from_entry(run, entry, self.folder)
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-            assert self.cache is not None
-            self.cache.discard("runs", self.ls.suite.name, self.keys[run.id], f"not a scored run ({exc})")
-            return None
-
-    def runs(self) -> Iterator[tuple[Run, bytes]]:
-        ls, cache, g = self.ls, self.cache, self.gate
+    def runs(self) -> Iterator[tuple[Run, bytes, str]]:
+        ls, cache, g = self.ls, self.store.cache, self.gate
         skey = suite_key(ls.suite.root, ls.plugin) if cache is not None else ""
-        for run in ls.runs:
+        for index, run in enumerate(ls.runs):
             if cache is None:
-                data = read_run(run.responses, self.log).data
+                data, base = read_run(run.responses, self.log).data, f"run-{index}"
             else:
                 raw = run.responses.read_bytes()
-                self.keys[run.id] = run_key(skey, run, {run.responses: raw})
-                entry = cache.read("runs", ls.suite.name, self.keys[run.id])
-                r = self._from_entry(run, entry) if isinstance(entry, dict) else None
-                if r is not None and isinstance(entry, dict):
+                base = self.keys[run.id] = run_key(skey, run, {run.responses: raw})
+                r = open_cached(self.store, run, base)
+                if r is not None:
                     self.cached[run.id] = r
-                    if self.then is not None:
-                        self.then(r)
-                    if g is not None and entry["checked_by"] == g.version:
+                    if g is not None and self.checks.get(base) == g.version:
                         g.vouch(run.id)
                     elif g is not None:
                         g.send(run.id, read_run(run.responses, self.log, raw).data)
-                        self.unchecked.append(r)
+                        self.resent.add(run.id)
                     continue
                 data = read_run(run.responses, self.log, raw).data
                 del raw
             if g is not None:
                 g.send(run.id, data)
-            yield run, data
+            yield run, data, base
             del data
 
-
-def _keep(cache: Cache, suite: str, keys: dict[str, str], fresh: list[RunScore], agreement: dict,
-          node: str) -> None:
-    """Cache the runs scored (or checked by scorer B) now; a run with no stored response is not kept
-    (its warning must be given again). Marked as checked by scorer B only when the whole suite agreed."""
-    checked = node if agreement.get("status") == "agree" else ""
-    for r in fresh:  # a run whose replies the suite could not all handle is not kept: its warnings come again
-        if r.responses and r.public_file is not None and not r.suite_failures:
-            cache.write("runs", suite, keys[r.run.id], run_entry(r, r.public_file.read_bytes(), checked))
-    cache.prune("runs", suite, set(keys.values()))
+    def keep(self, runs: list[RunScore], agreement: dict, node: str) -> None:
+        """Record the artifacts scorer B agreed with now (only when the whole suite agreed), keep what
+        it agreed with before, and prune the suite's artifacts that no current run has."""
+        cache = self.store.cache
+        assert cache is not None
+        checked = node if agreement.get("status") == "agree" else ""
+        index = {}
+        for r in runs:
+            key = self.keys[r.run.id]
+            if r.run.id in self.cached and r.run.id not in self.resent:
+                if key in self.checks:
+                    index[key] = self.checks[key]
+            elif checked and r.name == key:  # scored or checked now, and kept for later commands
+                index[key] = checked
+        if index != self.checks:
+            cache.write(CHECKED, self.ls.suite.name, "index", index, counted=False)
+        cache.prune("runs", self.ls.suite.name, {r.name for r in runs})
 
 
 @contextlib.contextmanager

@@ -10,7 +10,6 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from operator import and_, eq, itemgetter
-from pathlib import Path
 from typing import cast
 
 import numpy as np
@@ -22,7 +21,6 @@ from .content import Item
 from .errors import ErrorLog
 from .parse.response import FAILED, UNPARSEABLE, Outcome, content_outcome, read_content
 from .results import Run, iter_records
-from .run_files import RunFiles
 from .score.verdicts import Verdict, VerdictTable, verdict_digest_line
 from .suite_api import Suite
 
@@ -30,14 +28,13 @@ NO_RESPONSE = Outcome(FAILED, None, "no stored response")
 
 
 @dataclass
-class RunScore:
-    """One run scored. Its bulky parts (verdict rows, calls, rows of verdicts.csv) are held here, or,
-    once `run_files.offload` has written them to `files`, read back from there each time `verdicts` or
-    `calls` is asked for (the caller holds them while it needs them)."""
+class ScoredRun:
+    """One run just scored, every part held: what the artifact writer (artifact.write) is given, in
+    the process that scored the run, and never kept after (a scored run is then its artifact)."""
 
     run: Run
-    held: VerdictTable | None = None  # its verdict rows, when held
-    held_calls: list[tuple] | None = field(default_factory=list)  # one row per stored call (see calls.py), sorted
+    table: VerdictTable  # its verdict rows, sorted by item, then repeat
+    calls: list[tuple] = field(default_factory=list)  # one row per stored call (see calls.py), sorted
     digest: str = ""  # SHA-256 over the rows of stored responses, as scorer B digests them
     stored_rows: int = 0  # verdict rows of stored responses (not of missing ones)
     responses: int = 0
@@ -46,38 +43,12 @@ class RunScore:
     suite_failures: int = 0  # replies the suite's scorer could not handle, scored as unparseable (warned)
     sums: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # items x figures, summed over repeats
     repeats: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # items: responses scored
-    # public items' stored lines: (start, length) in `public_file` (written when Scoring.public_dir is set)
-    offsets: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)
-    public_file: Path | None = None
+    # public items' stored lines, in file order: (item, repeat, start, length) in the run's stored bytes
+    public: list[tuple[str, int, int, int]] = field(default_factory=list)
     # item -> (units compared, units answered the same in every repeat), for items answered more than
     # once (repeat consistency; `_consistency`)
     consistency: dict[str, tuple[int, int]] = field(default_factory=dict)
-    summary: dict = field(default_factory=dict)  # the run's metrics, by half (pipeline.summarise)
-    held_csv: bytes | None = None  # its rows of verdicts.csv once written (outputs.verdict_lines)
-    files: RunFiles | None = None  # where the bulky parts are when not held (run_files.offload)
-    # public item (by position, in id order) -> (offset, length) of its rows in files, (-1, 0): none
-    row_blocks: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
-
-    @property
-    def verdicts(self) -> VerdictTable:
-        if self.held is None:
-            assert self.files is not None, "a run's verdict rows are neither held nor in files"
-            return self.files.verdicts(self.run.id)
-        return self.held
-
-    @property
-    def calls(self) -> list[tuple]:
-        if self.held_calls is None:
-            assert self.files is not None, "a run's calls are neither held nor in files"
-            return self.files.calls()
-        return self.held_calls
-
-    def means(self) -> np.ndarray:
-        """Per-item figures averaged over repeats (items x figures), NaN where the run has no row."""
-        out = np.full(self.sums.shape, np.nan)
-        covered = self.repeats > 0
-        out[covered] = self.sums[covered] / self.repeats[covered, None]
-        return out
+    spans: dict[str, tuple[int, int]] = field(default_factory=dict)  # item -> (first row, end row) in `table`
 
 
 @dataclass
@@ -87,7 +58,6 @@ class Scoring:
     suite: Suite
     items: list[Item]
     log: ErrorLog
-    public_dir: Path | None = None  # where to keep each run's public lines (for the site), if anywhere
 
     def __post_init__(self) -> None:
         self.by_id = {i.id: i for i in self.items}
@@ -96,7 +66,7 @@ class Scoring:
         self.memo = _Memo()  # what each outcome of an item scores to, shared by the suite's runs
 
 
-def score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
+def score_run(run: Run, data: bytes, s: Scoring) -> ScoredRun:
     # Scoring allocates millions of small acyclic objects; the cycle collector would scan them over
     # and over (measured: a fifth of the time) while finding nothing to free. They are then moved out
     # of its sight (`gc.freeze`), or the first collection after each run would scan them all (measured:
@@ -229,17 +199,17 @@ class _Memo:
         self.new[key] = value
 
 
-def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
+def _score_run(run: Run, data: bytes, s: Scoring) -> ScoredRun:
     suite = s.suite
     width = len(suite.figures)
     table = VerdictTable(run.id)
     calls: list[tuple] = []
-    result = RunScore(run, table, calls, sums=np.zeros((len(s.items), width)),
-                      repeats=np.zeros(len(s.items), dtype=np.int64))
+    result = ScoredRun(run, table, calls, sums=np.zeros((len(s.items), width)),
+                       repeats=np.zeros(len(s.items), dtype=np.int64))
     # one entry per response: (position of the item, repeat, what it scored to, stored?)
     per_response: list[tuple[int, int, _Scored, bool]] = []
     extract, what, score, item_figures = suite.extract_answer, suite.answer_what, suite.score, suite.item_figures
-    by_id, position, public, memo, run_id = s.by_id, s.position, [], s.memo, run.id
+    by_id, position, public, memo, run_id = s.by_id, s.position, result.public, s.memo, run.id
     done: set[tuple[str, int]] = set()
     outcomes: dict[_Scored, Outcome] = {}  # the outcomes scored in this run, while their answers may be wanted
     # item position -> the entry every response to it so far scored to, or None once two differ: an
@@ -295,8 +265,6 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
         if item.half == "public":
             public.append((item.id, repeat, start, length))
     result.responses = len(per_response)
-    if s.public_dir is not None:
-        _keep_public(result, data, public, s.public_dir)
     for k, item in enumerate(s.items):  # a missing response is a failure on that item, never a drop
         if run.half in ("both", item.half) and (item.id, 0) not in done:
             key = (k, NO_RESPONSE.status, NO_RESPONSE.reason)
@@ -322,10 +290,14 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> RunScore:
     outcomes.clear()
     per_response.sort(key=itemgetter(0, 1))  # positions follow item ids: sorted by item, then repeat
     digest = hashlib.sha256()
-    items = s.items
+    items, spans = s.items, result.spans
     for k, repeat, scored, is_stored in per_response:
         item_id = items[k].id
+        start = len(table)
         table.extend_columns(item_id, repeat, scored.columns)
+        if len(scored):
+            first = spans.get(item_id)
+            spans[item_id] = (start if first is None else first[0], start + len(scored))
         if is_stored:
             digest.update(_digest_lines(run_id, item_id, repeat, scored))
             result.stored_rows += len(scored)
@@ -383,18 +355,6 @@ def _consistency(suite: Suite, items: list[Item], responses: list[tuple],
             alike = map(and_, alike, map(eq, first, other))
         out[items[k].id] = (min(map(len, answers)), sum(alike))
     return out
-
-
-def _keep_public(result: RunScore, data: bytes, public: list[tuple[str, int, int, int]], folder: Path) -> None:
-    """The public lines of the run, in file order, into folder/<run>.jsonl, with their offsets there."""
-    folder.mkdir(parents=True, exist_ok=True)
-    result.public_file = folder / f"{result.run.id}.jsonl"
-    pos = 0
-    with result.public_file.open("wb") as fh:
-        for item, repeat, start, length in public:
-            fh.write(data[start:start + length] + b"\n")
-            result.offsets[(item, repeat)] = (pos, length)
-            pos += length + 1
 
 
 def _answers(suite: Suite, outcome: Outcome, rows: list[Verdict]) -> tuple[str, ...]:

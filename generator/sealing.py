@@ -292,7 +292,7 @@ def stub_of(record: dict, full_line: bytes, rows: list, answers: list[str], comm
 def rows_by_record(run_score) -> dict[tuple[str, int], list]:
     """A scored run's verdict rows (scorer A's) by (item, repeat)."""
     rows: dict[tuple[str, int], list] = {}
-    for v in run_score.verdicts.rows():
+    for v in run_score.verdicts().rows():
         rows.setdefault((v.item, v.repeat), []).append(v)
     return rows
 

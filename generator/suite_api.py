@@ -235,9 +235,10 @@ class Suite(ABC):
         return tuple(self.answer_value(answer, unit) for unit in units)
 
     def report_tables(self, scored: ScoredSuite) -> list[ReportTable]:
-        """Tables of the suite's own analyses, computed from the scored runs (per-item figures, verdict
-        rows, calls); deterministic. Default: none. Everything a figure or a table needs must come
-        from the verdict rows, which both scorers produce and the gate compares."""
+        """Tables of the suite's own analyses, computed from the scored runs (per-item figures; verdict
+        rows and calls, each read by a call: `r.verdicts()`, `r.rows_of(item)`, `r.calls()`, from the
+        run's artifact: generator/run_score.py); deterministic. Default: none. Everything a figure or
+        a table needs must come from the verdict rows, which both scorers produce and the gate compares."""
         return []
 
     # ---------------------------------------------------------------- harness (optional)

@@ -59,7 +59,7 @@ def test_a_judgment_outside_the_seeded_sample_is_refused(workspace, tmp_path):
     from generator.pipeline import load_and_score
 
     scored = load_and_score(root, ["demo"], 1, False)[0]
-    t = scored.runs[0].verdicts
+    t = scored.runs[0].verdicts()
     rows = [(scored.runs[0].run.id, t.item[k], t.repeat[k], t.unit[k], t.verdict[k]) for k in range(len(t))]
     e = sample["entries"][0]
     run, item, repeat, unit, verdict = next(r for r in rows if r[3] != e["unit"])

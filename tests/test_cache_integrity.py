@@ -23,9 +23,13 @@ def _entries(root: Path) -> list[Path]:
 
 
 def _forge(path: Path, change) -> None:
-    """Rewrite an entry's payload with `change` and its hash as an attacker can: plain SHA-256."""
-    entry = marshal.loads(path.read_bytes()[32:])
-    payload = marshal.dumps(change(entry))
+    """Rewrite an artifact's header with `change` and its hash as an attacker can: plain SHA-256."""
+    from generator.artifact import TRAILER
+
+    blob = path.read_bytes()
+    start, length = TRAILER.unpack(blob[-TRAILER.size:])
+    header = marshal.dumps(change(marshal.loads(blob[start:start + length])))
+    payload = blob[32:start] + header + TRAILER.pack(start, len(header))
     path.write_bytes(hashlib.sha256(payload).digest() + payload)
 
 
@@ -36,10 +40,9 @@ def test_a_forged_entry_is_never_published(tmp_path):
     rescore(root, tmp_path / "first", Cache(root / "build" / "cache"))
     files = [p for p in _entries(root) if p.is_file()]
     assert files
-    for path in files:  # every verdict "correct", the run said checked by scorer B
-        def flip(entry):
-            state = entry["verdicts"]
-            return entry | {"digest": "0" * 64, "verdicts": state, "sums": bytes(len(entry["sums"]))}
+    for path in files:  # the run's digest and every figure changed
+        def flip(header):
+            return header | {"digest": "0" * 64, "sums": bytes(len(header["sums"]))}
         _forge(path, flip)
     again = Cache(root / "build" / "cache")
     scored = rescore(root, tmp_path / "again", again)

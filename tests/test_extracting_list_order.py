@@ -16,7 +16,7 @@ def _run(run_id: str, orders: list[str], simulated: bool = False):
     rows = [Verdict(run_id, f"item-{k}", 0, "line_items", "printed", "correct" if o else "wrong", 1 if o else 0, "", o)
             for k, o in enumerate(orders)]
     return SimpleNamespace(run=SimpleNamespace(id=run_id, simulated=simulated),
-                           verdicts=SimpleNamespace(rows=lambda: iter(rows)))
+                           verdicts=lambda: SimpleNamespace(rows=lambda: iter(rows)))
 
 
 def test_the_share_of_lists_read_right_that_keep_the_documents_order():

@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
@@ -62,15 +61,15 @@ def test_calls_csv_of_rescore(project):
 
 
 def test_verdicts_and_calls_written_column_by_column():
-    from generator.outputs import _column_lines, verdict_lines
+    from generator.csv_columns import column_lines, verdict_lines
     from generator.score.verdicts import Verdict, VerdictTable
 
     table = VerdictTable("run")
     table.extend([Verdict("run", "item-1", 0, "total", "field", "wrong", 0, ATTACK, "1")])
-    text = verdict_lines(SimpleNamespace(verdicts=table, held_csv=None, files=None)).decode()
+    text = verdict_lines(table).decode()
     _no_formula_row(text)
     assert SAFE in _cells(text)
-    text = _column_lines([("run", "item", 0, ATTACK), ("run", "item", 1, "ok")])
+    text = column_lines([("run", "item", 0, ATTACK), ("run", "item", 1, "ok")])
     _no_formula_row(text)
     assert SAFE in _cells(text)
 

@@ -238,10 +238,9 @@ def test_a_lone_surrogate_in_a_unit_does_not_stop_the_gate(tmp_path):
 def test_verdicts_csv_written_column_by_column_equals_row_by_row():
     import csv
     import io
-    from types import SimpleNamespace
 
+    from generator.csv_columns import verdict_lines
     from generator.csvsafe import csv_row
-    from generator.outputs import verdict_lines
     from generator.score.verdicts import Verdict, VerdictTable
 
     table = VerdictTable("=run")
@@ -251,18 +250,18 @@ def test_verdicts_csv_written_column_by_column_equals_row_by_row():
     table.extend(rows)
     expected = io.StringIO(newline="")
     csv.writer(expected, lineterminator="\n").writerows(map(csv_row, rows))
-    written = verdict_lines(SimpleNamespace(verdicts=table, held_csv=None, files=None))
+    written = verdict_lines(table)
     assert written == expected.getvalue().encode()
     assert b"'=HYPERLINK(1)" in written and b"'+x" in written and b",-1.5," in written
-    assert verdict_lines(SimpleNamespace(verdicts=VerdictTable("r"), held_csv=None, files=None)) == b""
+    assert verdict_lines(VerdictTable("r")) == b""
 
 
 def test_calls_csv_written_column_by_column_equals_row_by_row():
     import csv
     import io
 
+    from generator.csv_columns import column_lines
     from generator.csvsafe import csv_row
-    from generator.outputs import _column_lines
 
     rows = [("run", f"=item{k % 3}", k, "@x" if k % 2 else "ok", "", 200 if k % 3 else "", 1, True if k % 4 else 1,
              repr(0.5 * k), None if k == 3 else k, "", 'a "b",\nc', 0) for k in range(12)]
@@ -270,5 +269,5 @@ def test_calls_csv_written_column_by_column_equals_row_by_row():
     for table in (rows, floats):
         expected = io.StringIO(newline="")
         csv.writer(expected, lineterminator="\n").writerows(map(csv_row, table))
-        assert _column_lines(table) == expected.getvalue()
-    assert _column_lines([]) == ""
+        assert column_lines(table) == expected.getvalue()
+    assert column_lines([]) == ""

@@ -9,15 +9,15 @@ import pytest
 
 from generator.errors import ErrorLog
 from generator.pipeline import load
-from generator.rescore import RunScore, Scoring, score_run
+from generator.rescore import ScoredRun, Scoring, score_run
 from generator.sealing import read_run
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _state(r: RunScore) -> tuple:
-    t = r.verdicts
-    return (t.item, t.repeat, t.unit, t.kind, t.verdict, t.points, t.reason, t.order, r.calls, r.digest,
+def _state(r: ScoredRun) -> tuple:
+    t = r.table
+    return (t.item, t.repeat, t.unit, t.kind, t.verdict, t.points, t.reason, t.order, r.calls, r.digest, r.public,
             r.stored_rows, r.responses, r.missing, r.sealed, r.consistency, r.sums.tolist(), r.repeats.tolist())
 
 

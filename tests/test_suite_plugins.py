@@ -206,7 +206,7 @@ def test_pipeline_reads_each_stored_file_once(project, monkeypatch):
         return real(self)
 
     monkeypatch.setattr(Path, "read_bytes", counting)
-    load_and_score(project.root, None, jobs=1, gate=not missing_node(), public_dir=project.root / "build" / "public")
+    load_and_score(project.root, None, jobs=1, gate=not missing_node())
     assert len(reads) == 1
 
 
@@ -234,6 +234,30 @@ def test_a_suite_s_own_tables_are_shown_and_published(tmp_path):
     assert len(doc["rows"]) == 1 and row["run_id"] == "example-echo" and row["run"] != "example-echo"
     assert {k: v for k, v in row.items() if not k.startswith("run")} == {
         "responses": 1, "share": 0.5, "share_low": 0.25, "share_high": 0.75}
+
+
+@needs_node
+def test_a_plugin_reading_a_run_s_parts_as_attributes_keeps_working(tmp_path):
+    root = tmp_path / "p"
+    root.mkdir()
+    assert tally("suite", "new", "demo", "--root", str(root)).exit_code == 0
+    plugin = root / "plugins" / "demo" / "__init__.py"
+    plugin.write_text(plugin.read_text() + (
+        "\n\nfrom generator.suite_api import ReportTable  # noqa: E402\n\n\n"
+        "class BothWays(Demo):\n"
+        "    def report_tables(self, scored):\n"
+        "        rows = []\n"
+        "        for r in scored.runs:  # as attributes (before runs were artifacts), then as calls\n"
+        "            old = (len(list(r.verdicts.rows())), len(r.calls), r.calls[0][1])\n"
+        "            new = (len(list(r.verdicts().rows())), len(r.calls()), r.calls()[0][1])\n"
+        "            rows.append((r.run.id, *old, *new))\n"
+        "        return [ReportTable('both', 'Both ways', ('Run', 'a', 'b', 'c', 'd', 'e', 'f'), tuple(rows))]\n\n\n"
+        "SUITE = BothWays()\n"))
+    built = tally("site", "build", "--root", str(root), "-q")
+    assert built.exit_code == 0, built.output
+    doc = json.loads((root / "site" / "downloads" / "demo" / "reports" / "both.json").read_text(encoding="utf-8"))
+    (row,) = doc["rows"]
+    assert (row["a"], row["b"], row["c"]) == (row["d"], row["e"], row["f"]) and row["a"] > 0 and row["b"] > 0
 
 
 def test_a_verdict_table_travels_between_processes_intact():

@@ -31,7 +31,7 @@ def validate(doc: dict, scored: ScoredSuite, drawn_keys: set[tuple] | None = Non
     unit) of the seeded sample), against the sample: (clean judgments, problems)."""
     verdicts = {}
     for r in scored.runs:
-        t = r.verdicts
+        t = r.verdicts()
         for k in range(len(t)):
             verdicts[(r.run.id, t.item[k], t.repeat[k], t.unit[k])] = t.verdict[k]
     kinds = set(verdicts.values()) | set(COMMON_VERDICTS)
@@ -145,7 +145,7 @@ def summary(root: Path, scored: ScoredSuite) -> dict | None:
     for r in scored.runs:
         if r.run.id not in runs:
             continue
-        t = r.verdicts
+        t = r.verdicts()
         for k in range(len(t)):
             key = (r.run.id, t.item[k], t.repeat[k], t.unit[k])
             if key in judged:

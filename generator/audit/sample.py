@@ -102,7 +102,7 @@ def drawn(scored: ScoredSuite, per_model: int, seed: int, runs: dict[str, list[s
     for r in scored.runs:
         if runs is not None and r.run.id not in runs.get(r.run.model, ()):
             continue
-        t = r.verdicts
+        t = r.verdicts()
         by_model[r.run.model] += [(r.run.id, t.item[k], t.repeat[k], t.unit[k], t.verdict[k]) for k in range(len(t))]
     entries = []
     for model in sorted(by_model):
@@ -124,15 +124,14 @@ def sample(scored: ScoredSuite, per_model: int, seed: int) -> dict:
     records = {run: _records(runs[run].run.responses, keys) for run, keys in wanted.items()}
     out = []
     for n, (model, (run, item_id, repeat, unit, verdict)) in enumerate(entries, start=1):
-        t = runs[run].verdicts
-        k = next(j for j in range(len(t)) if (t.item[j], t.repeat[j], t.unit[j]) == (item_id, repeat, unit))
+        row = next(v for v in runs[run].rows_of(item_id) if (v.repeat, v.unit) == (repeat, unit))
         it = items[item_id]
         raw = json.loads(it.line)
         document = it.document.get("text") if isinstance(it.document.get("text"), str) else \
             json.dumps(it.document, ensure_ascii=False, indent=1)
         record = records[run].get((item_id, repeat))
         out.append({"id": f"a{n:04d}", "run": run, "model": model, "item": item_id, "repeat": repeat,
-                    "unit": unit, "verdict": verdict, "points": t.points[k], "reason": t.reason[k],
+                    "unit": unit, "verdict": verdict, "points": row.points, "reason": row.reason,
                     "half": it.half, "document": str(document)[:DOCUMENT_CHARS],
                     "checked_answer": {"columns": list(scored.plugin.answer_columns),
                                        "rows": [[str(c) for c in row] for row in scored.plugin.answer_rows(raw)]},

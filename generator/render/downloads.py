@@ -48,12 +48,8 @@ def write_data_files(site_dir: Path, site: SiteData) -> None:
         public_verdicts(sd.rescore_dir / "verdicts.csv", out / "verdicts-public.csv", public)
         responses = out / "responses-public"
         responses.mkdir(exist_ok=True)
-        for run_id, offsets in sorted(sd.offsets.items()):
-            target = responses / f"{run_id}.jsonl"  # the run's public lines, as the pipeline kept them
-            if offsets:
-                shutil.copyfile(sd.public_files[run_id], target)
-            else:
-                target.write_bytes(b"")
+        for r in sd.result.runs:  # each run's public lines, as its artifact keeps them
+            r.copy_public_lines(responses / f"{r.run.id}.jsonl")
         for rel_path, data in page_files(sd):  # the page images item pages show
             path = site_dir / rel_path
             path.parent.mkdir(parents=True, exist_ok=True)

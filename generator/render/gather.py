@@ -7,6 +7,7 @@ commitments. The site writes nothing here except what `tally rescore` and `tally
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
 import json
@@ -17,8 +18,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from .. import orchestrate
 from ..cache import Cache
 from ..content import Item
@@ -26,6 +25,7 @@ from ..errors import Disagreement, InputProblem
 from ..orchestrate import SCORING, STATISTICS, Options, Statistics, Targets
 from ..pipeline import ScoredSuite
 from ..results import Run
+from ..run_score import PluginRun
 from ..stats.declared import Declared
 from ..suite_api import Suite
 from .prose import Prose, load_pages
@@ -46,12 +46,6 @@ class SuiteView:
     rescore_dir: Path
     stats_path: Path
     public_items: list[Item] = field(default_factory=list)
-    # run id -> where each public item's rows are in the run's .rows file (RunScore.row_blocks), run order
-    row_blocks: dict[str, np.ndarray] = field(default_factory=dict)
-    rows_files: dict[str, Path] = field(default_factory=dict)  # run id -> its .rows file (run_files.py)
-    # run id -> (item, repeat) -> (offset, length) of the stored line in the run's public file
-    offsets: dict[str, dict[tuple[str, int], tuple[int, int]]] = field(default_factory=dict)
-    public_files: dict[str, Path] = field(default_factory=dict)  # run id -> its public lines (pipeline.score)
     reports: list = field(default_factory=list)  # the suite's own tables (Suite.report_tables)
     prereg: object = None  # commit.prereg.PreregStatus of the suite's current version, when preregistered
     audit: dict | None = None  # audit.record.summary: scorer error rates from recorded verdict audits
@@ -60,22 +54,6 @@ class SuiteView:
     @property
     def suite(self):
         return self.result.suite
-
-    @functools.cached_property
-    def public_position(self) -> dict[str, int]:
-        """Public item id -> its position in `public_items` (id order: RunScore.row_blocks's rows)."""
-        return {item.id: k for k, item in enumerate(self.public_items)}
-
-    def rows_of(self, item: str) -> list[tuple[str, tuple[int, int]]]:
-        """(run id, (offset, length) of the item's rows in its .rows file) of every run with rows of the
-        public item, in run id order."""
-        k = self.public_position[item]
-        out = []
-        for run in sorted(self.row_blocks):
-            start, length = self.row_blocks[run][k]
-            if start >= 0:
-                out.append((run, (int(start), int(length))))
-        return out
 
     @property
     def runs(self) -> dict[str, Run]:
@@ -187,16 +165,6 @@ def build_date(root: Path, runs: list[Run]) -> str:
     return max(dates) if dates else "1970-01-01"
 
 
-def _index_public(data: SuiteView) -> None:
-    for r in data.result.runs:
-        assert r.files is not None, "the site reads the runs' verdict rows from their files (run_files.py)"
-        data.rows_files[r.run.id] = r.files.part("rows")
-        data.row_blocks[r.run.id] = r.row_blocks
-        data.offsets[r.run.id] = r.offsets
-        if r.public_file is not None:
-            data.public_files[r.run.id] = r.public_file
-
-
 def _prereg(root: Path, res: ScoredSuite):
     """The preregistration of the suite's current version, compared with today's files and runs."""
     from ..commit.prereg import STATEMENT, prereg_dir, status
@@ -217,13 +185,11 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
                       skip_scorer_b=skip_scorer_b, draft=draft, progress=progress)
     if skip_scorer_b and not draft:
         raise BuildError("--skip-scorer-b needs --draft: a site whose verdicts scorer B did not check is a draft")
-    public_dir = root / "build" / "public"
-    shutil.rmtree(public_dir, ignore_errors=True)
     (root / "build").mkdir(exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".site-outputs-", dir=root / "build"))
     try:
         outcome = orchestrate.run(root, options, Targets(staging / "rescore", staging / "stats"), cache=cache,
-                                  check=functools.partial(_publishable, draft=draft), public_dir=public_dir)
+                                  check=functools.partial(_publishable, draft=draft))
         clock = time.perf_counter()
         warnings: list[str] = []
         suites = [_view(root, st, staging / "rescore", warnings) for st in outcome.statistics]
@@ -269,12 +235,17 @@ def _view(root: Path, st: Statistics, rescore_dir: Path, warnings: list[str]) ->
                         "of its half: incomplete, not ranked (listed apart on the suite page)")
     balance = _balance(res.suite.root / "balance.json")
     sd = SuiteView(res, res.plugin, Declared(res.plugin), doc, res.agreement, balance, rescore_dir / name, st.path,
-                   public_items=[i for i in res.items if i.half == "public"], reports=res.plugin.report_tables(res))
-    _index_public(sd)
+                   public_items=[i for i in res.items if i.half == "public"], reports=_report_tables(res))
     sd.prereg = _prereg(root, res)
     sd.audit = audit_summary(root, res)
     sd.labels = suite_labels(res.suite, res.items)
     return sd
+
+
+def _report_tables(res: ScoredSuite) -> list:
+    """The suite's own tables, from its runs as run_score.PluginRun shows them (a plugin written when
+    a run's verdict rows and calls were attributes keeps working)."""
+    return res.plugin.report_tables(dataclasses.replace(res, runs=[PluginRun(r) for r in res.runs]))
 
 
 def _publishable(results: list[ScoredSuite], draft: bool) -> None:

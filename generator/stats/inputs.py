@@ -121,13 +121,13 @@ def _rows(array: np.ndarray, rows: list[int]) -> np.ndarray:
 
 class GroupCalls(Mapping):
     """run group -> the calls of its runs as calls.csv has them (dicts of strings), made when asked
-    (a run's calls may be in its files: run_files.py), not kept."""
+    (read from the runs' artifacts), not kept."""
 
     def __init__(self, members: dict[str, list]) -> None:
         self.members = members  # run group -> its runs (RunScore)
 
     def __getitem__(self, group: str) -> list[dict]:
-        return [dict(zip(CALL_COLUMNS, map(str, row))) for m in self.members[group] for row in m.calls]
+        return [dict(zip(CALL_COLUMNS, map(str, row))) for m in self.members[group] for row in m.calls()]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.members)

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
 
 import orjson
 from markupsafe import Markup, escape
 
-from ...run_files import read_rows
 from ...score.verdicts import Verdict
 from ..context import Column, Table, text
 from ..gather import SiteData, SuiteView
@@ -44,40 +42,24 @@ def scorer_scripts(sd: SuiteView) -> dict:
 
 
 class Reader:
-    """Stored lines of each run's responses.jsonl and public items' verdict rows, read by offset (files
-    opened once per process: a process forked to render pages opens its own)."""
+    """Public items' stored lines and verdict rows, read from the runs' artifacts (run_score.RunScore:
+    each opened once per process; a process forked to render pages opens its own)."""
 
     def __init__(self, sd: SuiteView):
         self.sd = sd
-        self.files: dict = {}
-        self.pid = os.getpid()
-
-    def _file(self, key: tuple[str, str], path):
-        if self.pid != os.getpid():  # forked: the parent's handles share its file positions
-            self.files, self.pid = {}, os.getpid()
-        fh = self.files.get(key)
-        if fh is None:
-            fh = self.files[key] = path.open("rb")
-        return fh
+        self.by_id = {r.run.id: r for r in sd.result.runs}
 
     def line(self, run: str, item: str, repeat: int) -> str | None:
-        where = self.sd.offsets.get(run, {}).get((item, repeat))
-        if where is None:
-            return None
-        fh = self._file(("lines", run), self.sd.public_files[run])
-        fh.seek(where[0])
-        return fh.read(where[1]).decode("utf-8")
+        return self.by_id[run].public_line(item, repeat)
 
     def rows(self, item: str) -> list[tuple[str, list[Verdict]]]:
         """(run, the item's verdict rows in that run, all repeats) for every run that has rows of the
         public item, in run order."""
-        return [(run, read_rows(self._file(("rows", run), self.sd.rows_files[run]), run, where))
-                for run, where in self.sd.rows_of(item)]
+        return [(r.run.id, rows) for r in self.sd.result.runs if (rows := r.rows_of(item))]
 
     def close(self) -> None:
-        for fh in self.files.values():
-            fh.close()
-        self.files = {}
+        for r in self.sd.result.runs:
+            r.close()
 
 
 def document_file(sd: SuiteView, item_id: str) -> str:
@@ -142,12 +124,12 @@ def oversize_files(sd: SuiteView):
             yield document_file(sd, item.id), text
     reader = Reader(sd)
     try:
-        for run in sorted(sd.offsets):
-            for (item_id, repeat), (_start, length) in sorted(sd.offsets[run].items()):
+        for r in sd.result.runs:  # in run id order
+            for (item_id, repeat), length in sorted(r.public_keys().items()):
                 if length > budget.response_chars:  # bytes >= characters: read only what may be over
-                    line = reader.line(run, item_id, repeat)
+                    line = reader.line(r.run.id, item_id, repeat)
                     if line is not None and len(line) > budget.response_chars:
-                        yield record_file(sd, run, item_id, repeat), line + "\n"
+                        yield record_file(sd, r.run.id, item_id, repeat), line + "\n"
     finally:
         reader.close()
 
@@ -225,8 +207,9 @@ def index_page(sd: SuiteView) -> Page:
     table = Table("public-items", f"Public items of {sd.suite.title} ({len(sd.public_items)})",
                   [Column("item", "Item")] + [Column(d, d.replace("_", " ").capitalize()) for d in dims] +
                   [Column("responses", "Stored responses", True)], export=None)
+    stored = [r.public_keys() for r in sd.result.runs]
     for item in sd.public_items:
-        n = sum(1 for run in sd.offsets for (i, _r) in [(item.id, 0)] if (i, _r) in sd.offsets[run])
+        n = sum(1 for keys in stored if (item.id, 0) in keys)
         table.rows.append([text(item.id, href=item_path(sd, item.id))] +
                           [text(item.strata.get(d, "")) for d in dims] + [text(n, sort=n, cls="num")])
     return Page(suite_path(sd, "items/index.html"), "items.html", f"{sd.suite.title}: public items",
@@ -246,11 +229,14 @@ def item_key(sd: SuiteView, item, suite: str, paged: tuple[set[str], set[str]]) 
     run has no key (a build without the cache)."""
     h = hashlib.sha256(f"item\0{suite}\0{item.id}\0".encode())
     info = sd.result.run_keys
-    for run, _where in sd.rows_of(item.id):
+    for scored in sd.result.runs:  # in run id order
+        if not scored.has_rows(item.id):
+            continue
+        run = scored.run.id
         key = info.get(run)
         if key is None:
             return None
-        r = sd.runs_by_id[run]
+        r = scored.run
         h.update(f"{run}\0{key}\0{r.model in paged[0]}\0{r.provider in paged[1]}\n".encode())
     return h.hexdigest()
 

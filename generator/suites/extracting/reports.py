@@ -16,7 +16,7 @@ def list_order_table(scored) -> ReportTable:
     rows = []
     for r in scored.runs:
         same = n = 0
-        for v in r.verdicts.rows():
+        for v in r.verdicts().rows():
             if v.order in ORDERS:
                 n += 1
                 same += v.order == "same"

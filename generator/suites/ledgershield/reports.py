@@ -36,7 +36,7 @@ def report_tables(scored) -> list[ReportTable]:
         counts: Counter = Counter()
         dim_sum: dict[str, list[int]] = defaultdict(list)
         task_sum: dict[str, list[int]] = defaultdict(list)
-        for v in r.verdicts.rows():
+        for v in r.verdicts().rows():
             if v.unit == "decision":
                 cells[(gold[v.item], v.order or "none")] += 1
             elif v.unit == "penalty:unsafe_pay":
@@ -92,7 +92,7 @@ def twin_rows(scored) -> list[tuple]:
     for r in scored.runs:
         score: dict[str, int] = {}
         decision: dict[str, str] = {}
-        for v in r.verdicts.rows():
+        for v in r.verdicts().rows():
             if v.repeat == 0 and v.unit == "score":
                 score[v.item] = int(v.order) if v.order else 0
             elif v.repeat == 0 and v.unit == "decision":

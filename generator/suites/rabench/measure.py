@@ -22,7 +22,7 @@ Runs = list[dict[str, tuple[str, str]]]  # per run of a case: unit -> (verdict, 
 def case_runs(run_score) -> dict[str, Runs]:
     """item -> its runs (in repeat order), each a mapping unit -> (verdict, order)."""
     per: dict[str, dict[int, dict[str, tuple[str, str]]]] = defaultdict(dict)
-    t = run_score.verdicts
+    t = run_score.verdicts()
     for k in range(len(t)):
         per[t.item[k]].setdefault(t.repeat[k], {})[t.unit[k]] = (t.verdict[k], t.order[k])
     return {item: [reps[r] for r in sorted(reps)] for item, reps in per.items()}

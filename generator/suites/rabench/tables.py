@@ -29,7 +29,7 @@ class Target:
         self.meta = run_score.run.meta
         self.hosting = run_score.run.meta.get("hosting", "hosted")
         self.latency = latency_kind(target)
-        self.calls = run_score.calls
+        self.calls = run_score.calls()
         runs = m.case_runs(run_score)
         self.base = {i.id: runs[i.id] for i in items if i.spec["lineage"] is None and i.id in runs}
         self.transforms = [runs[i.id] for i in items if i.spec["lineage"] is not None and i.id in runs]
