@@ -38,13 +38,14 @@ CORE = ("generator/parse", "generator/score", "generator/fuzz", "scorer-js")
 
 
 def code_hash(suite: object) -> str:
-    """sha256 over the files that decide a verdict or a fuzz case of this suite (the shared core and the
-    suite's own folder; paths and bytes, in path order)."""
+    """sha256 over the files that decide a verdict or a fuzz case of this suite (the shared core's and the
+    suite's own folder's .py, .js and .json files, tests aside; paths and bytes, in path order)."""
     folder = Path(inspect.getfile(type(suite))).resolve().parent
     h = hashlib.sha256()
     for top in (*(ROOT / c for c in CORE), folder):
         for path in sorted(top.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts and "node_modules" not in path.parts:
+            if path.is_file() and path.suffix in (".py", ".js", ".json") and not {"__pycache__", "node_modules", "test",
+                                                                               "tests"} & set(path.parts):
                 h.update(path.relative_to(top.parent).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
 
