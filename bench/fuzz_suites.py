@@ -45,7 +45,7 @@ def code_hash(suite: object) -> str:
     for top in (*(ROOT / c for c in CORE), folder):
         for path in sorted(top.rglob("*")):
             if path.is_file() and path.suffix in (".py", ".js", ".json") and not {"__pycache__", "node_modules", "test",
-                                                                               "tests"} & set(path.parts):
+                                                                               "tests"} & set(path.relative_to(top).parts):
                 h.update(path.relative_to(top.parent).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
 
