@@ -173,16 +173,26 @@ def fixture_site() -> Path:
     return root / "site"
 
 
+def copy_example(root: Path, suite: str | None = None) -> Path:
+    """A copy of the example project at `root` (made if absent): its content, results, tally.toml (the
+    pinned key of its commitments, the plugin folders it names) and those plugin folders; with `suite`,
+    only that suite's content and results. Returns `root`."""
+    other = [p.name for p in (REPO / "content" / "suites").iterdir() if suite is not None and p.name != suite]
+    shutil.copytree(REPO / "content", root / "content", ignore=lambda d, names: other if d.endswith("suites") else [])
+    if suite is None:
+        shutil.copytree(REPO / "results", root / "results")
+    else:
+        shutil.copytree(REPO / "results" / suite, root / "results" / suite)
+    shutil.copy(REPO / "tally.toml", root / "tally.toml")
+    shutil.copytree(REPO / "plugins", root / "plugins")
+    return root
+
+
 @functools.lru_cache(maxsize=None)
 def example_site() -> Path:
     """The example project's extracting suite as a site (1,000 resamples to keep the tests fast), built
     from a copy (other suites are left out: their engines are tested on their own)."""
-    root = Path(tempfile.mkdtemp(prefix="tally-site-example-"))
-    other = [p.name for p in (REPO / "content" / "suites").iterdir() if p.name != "extracting"]
-    shutil.copytree(REPO / "content", root / "content", ignore=lambda d, names: other if d.endswith("suites") else [])
-    shutil.copytree(REPO / "results" / "extracting", root / "results" / "extracting")
-    shutil.copy(REPO / "tally.toml", root / "tally.toml")  # the pinned key of the example's commitments
-    shutil.copytree(REPO / "plugins", root / "plugins")  # the plugin folders tally.toml names
+    root = copy_example(Path(tempfile.mkdtemp(prefix="tally-site-example-")), "extracting")
     build(root, root / "site", resamples=1000, jobs=2)
     return root / "site"
 
@@ -190,12 +200,7 @@ def example_site() -> Path:
 @functools.lru_cache(maxsize=None)
 def aubas_site() -> Path:
     """The example project's au-bas suite (two rounds, anchor runs) as a site, 1,000 resamples, from a copy."""
-    root = Path(tempfile.mkdtemp(prefix="tally-site-aubas-"))
-    other = [p.name for p in (REPO / "content" / "suites").iterdir() if p.name != "au-bas"]
-    shutil.copytree(REPO / "content", root / "content", ignore=lambda d, names: other if d.endswith("suites") else [])
-    shutil.copytree(REPO / "results" / "au-bas", root / "results" / "au-bas")
-    shutil.copy(REPO / "tally.toml", root / "tally.toml")
-    shutil.copytree(REPO / "plugins", root / "plugins")
+    root = copy_example(Path(tempfile.mkdtemp(prefix="tally-site-aubas-")), "au-bas")
     build(root, root / "site", resamples=1000, jobs=2)
     return root / "site"
 
@@ -203,11 +208,7 @@ def aubas_site() -> Path:
 @functools.lru_cache(maxsize=None)
 def full_example_site() -> Path:
     """The whole example project (every suite) as a site, 1,000 resamples, built from a copy."""
-    root = Path(tempfile.mkdtemp(prefix="tally-site-full-example-"))
-    shutil.copytree(REPO / "content", root / "content")
-    shutil.copytree(REPO / "results", root / "results")
-    shutil.copy(REPO / "tally.toml", root / "tally.toml")  # the plugin folders (LongListBench) and the pinned key
-    shutil.copytree(REPO / "plugins", root / "plugins")
+    root = copy_example(Path(tempfile.mkdtemp(prefix="tally-site-full-example-")))
     build(root, root / "site", resamples=1000, jobs=2)
     return root / "site"
 

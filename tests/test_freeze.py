@@ -72,7 +72,7 @@ def test_a_document_published_on_or_before_the_freeze_is_pre_freeze(tmp_path):
     assert [items[p].id for p in head.positions] == ["b-day-after", "c-generated"]
     assert [items[p].id for p in strata["freeze=pre-freeze"].positions] == ["a-on-the-day", "d-old-collection",
                                                                              "e-years-ago"]
-    assert stratum_title(head.key) == "half = private and freeze = post-freeze"
+    assert stratum_title(head.key) == "private half, post-freeze"
 
 
 def test_a_published_date_that_is_not_a_date_is_an_error(tmp_path):

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.errors import InputProblem
 from generator.render import up_to_date
-from tests.site_support import build, make_project
+from tests.site_support import build, copy_example, make_project
 
 REPO = Path(__file__).resolve().parents[1]
 RUN = "acme-lynx-1-cloudco"
@@ -24,12 +24,7 @@ RUN = "acme-lynx-1-cloudco"
 @pytest.fixture(scope="module")
 def example(tmp_path_factory) -> Path:
     """The example's extracting suite (content and results), copied once; each test puts it back."""
-    root = tmp_path_factory.mktemp("example") / "project"
-    other = [p.name for p in (REPO / "content" / "suites").iterdir() if p.name != "extracting"]
-    shutil.copytree(REPO / "content", root / "content", ignore=lambda d, names: other if d.endswith("suites") else [])
-    shutil.copytree(REPO / "results" / "extracting", root / "results" / "extracting")
-    shutil.copy(REPO / "tally.toml", root / "tally.toml")
-    return root
+    return copy_example(tmp_path_factory.mktemp("example") / "project", "extracting")
 
 
 LINKED = [  # the input replaced by a link to a copy outside the project

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import shutil
 import struct
 import time
 import zlib
@@ -20,6 +19,7 @@ from PIL import Image
 from generator.cli import main
 from generator.page_images import MAX_PAGE_PIXELS, decode_problem
 from tests.conftest import write_jsonl
+from tests.site_support import copy_example
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -85,12 +85,7 @@ def test_a_page_that_does_not_decode_is_an_input_error(project, variant):
 @pytest.fixture(scope="module")
 def example_copy(tmp_path_factory) -> Path:
     """The example's extracting suite (content and results), copied."""
-    root = tmp_path_factory.mktemp("example")
-    other = [p.name for p in (REPO / "content" / "suites").iterdir() if p.name != "extracting"]
-    shutil.copytree(REPO / "content", root / "content", ignore=lambda d, names: other if d.endswith("suites") else [])
-    shutil.copytree(REPO / "results" / "extracting", root / "results" / "extracting")
-    shutil.copy(REPO / "tally.toml", root / "tally.toml")
-    return root
+    return copy_example(tmp_path_factory.mktemp("example"), "extracting")
 
 
 def test_a_truncated_page_of_the_example_stops_the_site_build_at_once(example_copy):

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import functools
 import re
-import shutil
 import tempfile
 from pathlib import Path
 
 import pytest
 
 from generator.render.reported import ReportedError, load_reported
-from tests.site_support import REPO, build, missing_node
+from tests.site_support import REPO, build, copy_example, missing_node
 
 
 def test_the_cortifybench_and_au_bas_seeds_published_results_are_declared_with_their_sources():
@@ -44,11 +43,7 @@ def test_a_malformed_reported_file_is_a_clear_error_naming_it(tmp_path, body, me
 
 @functools.lru_cache(maxsize=None)
 def cortify_site() -> Path:
-    root = Path(tempfile.mkdtemp(prefix="tally-site-cortify-"))
-    other = [p.name for p in (REPO / "content" / "suites").iterdir() if p.name != "cortifybench"]
-    shutil.copytree(REPO / "content", root / "content", ignore=lambda d, names: other if d.endswith("suites") else [])
-    shutil.copytree(REPO / "results" / "cortifybench", root / "results" / "cortifybench")
-    shutil.copy(REPO / "tally.toml", root / "tally.toml")
+    root = copy_example(Path(tempfile.mkdtemp(prefix="tally-site-cortify-")), "cortifybench")
     build(root, root / "site", resamples=200, jobs=2)
     return root / "site"
 

@@ -44,8 +44,7 @@ def site(tmp_path_factory) -> Path:
 
 def test_the_banner_counts_real_runs_apart_from_simulated_ones_and_baselines(site):
     html = (site / "index.html").read_text(encoding="utf-8")
-    assert "3 of the 5 runs on this site are simulated models, not real ones; 1 are runs of real models; " \
-           "the others are baselines." in html
+    assert "3 of the 5 runs are simulated models, 1 are real models' runs, the others baselines." in html
     assert "No real model has been run" not in html
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ...content import FREEZE, PRE_FREEZE
+from ...content import FREEZE, POST_FREEZE, PRE_FREEZE
 from ...numbers import with_unit
 from ...stats.strata import HEADLINE, headline_choices
 from ..context import Cell, Column, Table, interval, shown, slug, text
@@ -64,12 +64,14 @@ def item_path(sd: SuiteView, item_id: str) -> str:
 
 
 def stratum_title(key: str) -> str:
-    """"all items", "dimension = value", or for a stratum of several conditions (a frozen suite's headline
-    stratum: "half=private,freeze=post-freeze") each one, joined by "and"."""
+    """"all items", "dimension = value", or for a frozen suite's headline stratum
+    ("half=private,freeze=post-freeze") "private half, post-freeze"."""
     if key == "all":
         return "all items"
-    parts = [part.partition("=") for part in key.split(",")] if key.startswith("half=") else [key.partition("=")]
-    return " and ".join(f"{dim.replace('_', ' ')} = {value}" for dim, _, value in parts)
+    if key.startswith("half=") and key.endswith(f",{FREEZE}={POST_FREEZE}"):  # a frozen suite's headline stratum
+        return f"{key.removeprefix('half=').split(',')[0]} half, {POST_FREEZE}"
+    dim, _, value = key.partition("=")
+    return f"{dim.replace('_', ' ')} = {value}"
 
 
 def run_cells(sd: SuiteView, run_id: str) -> list[Cell]:

@@ -43,6 +43,7 @@ def _suite_summary(sd: SuiteView) -> dict:
     return {"suite": sd.suite, "href": suite_path(sd), "metric": metric_label(sd, metric),
             "unit": unit, "stratum": stratum_title(key), "leaders": names,
             "more": max(0, len(leaders) - SHOWN_LEADERS), "ranked": len(fam.get("order", [])),
+            "too_small": bool(fam.get("too_small")),  # no pair can be called: no leader group to name
             "lead_set": set(leaders), "runs": ranked_runs(sd, st, metric), "scores": scores, "scale": scale}
 
 
