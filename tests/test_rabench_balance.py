@@ -79,7 +79,7 @@ def test_every_verdict_occurs_in_each_half_of_the_example():
     half = {i.id: i.half for i in scored.items}
     seen: dict[str, set] = {"public": set(), "private": set()}
     for r in scored.runs:
-        t = r.verdicts
+        t = r.verdicts()
         for k in range(len(t)):
             seen[half[t.item[k]]].add((t.unit[k].split(":")[0], t.verdict[k]))
     every = {("field", v) for v in ("correct", "wrong", "null_ok", "invented", "false_null", "failed_call",
