@@ -8,6 +8,7 @@ and reads every bulky part through an explicit call, where it is needed: `verdic
 
 from __future__ import annotations
 
+import gzip
 import marshal
 import os
 import shutil
@@ -212,12 +213,24 @@ class RunScore:
             return None
         return self._read((self._where["public_block"][0] + where[0], where[1])).decode("utf-8")
 
+    def public_line_numbers(self) -> dict[tuple[str, int], int]:
+        """(item, repeat) -> the 1-based number of each public line in the run's public lines (the
+        download `responses-public/<run>.jsonl.gz` holds them in this order)."""
+        order = sorted(self._where["public"].items(), key=lambda kv: kv[1][0])
+        return {key: n for n, (key, _) in enumerate(order, 1)}
+
     def copy_public_lines(self, target: Path) -> None:
         """The run's public lines in file order, each ending with a newline, into `target`."""
         start, length = self._where["public_block"]
-        with target.open("wb") as out:
-            for chunk in _chunks(self, start, length):
-                out.write(chunk)
+        with target.open("wb") as raw:
+            # gzip for a .gz target, with no name and no time in its header: the same bytes on every build
+            out = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) if target.suffix == ".gz" else raw
+            try:
+                for chunk in _chunks(self, start, length):
+                    out.write(chunk)
+            finally:
+                if out is not raw:
+                    out.close()
 
 
 class _Table(VerdictTable):

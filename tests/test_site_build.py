@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import re
 import shutil
@@ -115,10 +116,10 @@ def test_private_items_have_no_pages_and_no_public_data():
     site = fixture_site()
     items = {p.stem for p in (site / "suites" / "mini" / "items").glob("*.html")}
     assert items == {"index", "i-pub-1", "i-pub-2", "r-pub-1", "r-pub-2"}
-    verdicts = (site / "downloads" / "mini" / "verdicts-public.csv").read_text(encoding="utf-8")
+    verdicts = gzip.decompress((site / "downloads" / "mini" / "verdicts-public.csv.gz").read_bytes()).decode()
     assert "-prv-" not in verdicts and "i-pub-1" in verdicts
     for path in (site / "downloads" / "mini" / "responses-public").iterdir():
-        assert "-prv-" not in path.read_text(encoding="utf-8")
+        assert "-prv-" not in gzip.decompress(path.read_bytes()).decode()
 
 
 def test_downloads_list_every_file_with_its_sha256():
@@ -134,14 +135,15 @@ def test_downloads_list_every_file_with_its_sha256():
     assert set(listed) == files
     page = (site / "downloads" / "index.html").read_text(encoding="utf-8")
     assert all(d in page for d in listed.values())
-    assert {"mini/stats.json", "mini/verdicts-public.csv", "mini/headline.csv", "mini/headline.json"} <= files
+    assert {"mini/stats.json", "mini/verdicts-public.csv.gz", "mini/headline.csv", "mini/headline.json"} <= files
 
 
 def test_stored_lines_are_published_exactly(tmp_path):
     site = fixture_site()
     root = site.parent
     stored = (root / "results" / "mini" / "hostile-cloud" / "responses.jsonl").read_bytes().splitlines()
-    published = (site / "downloads" / "mini" / "responses-public" / "hostile-cloud.jsonl").read_bytes().splitlines()
+    published = gzip.decompress((site / "downloads" / "mini" / "responses-public" / "hostile-cloud.jsonl.gz")
+                                .read_bytes()).splitlines()
     assert published == [line for line in stored if b'"item": "i-pub-' in line or b'"item": "r-pub-' in line]
 
 
@@ -167,3 +169,28 @@ def test_input_errors_stop_the_build(tmp_path):
     (root / "results" / "mini" / "bad").mkdir()
     with pytest.raises(InputProblem, match="run.json is missing"):
         build(root, tmp_path / "site")
+
+
+PAGE_LIMIT = 300 * 1024  # bytes: no page of a site over this
+
+
+def test_no_page_over_300_kb_and_each_stored_response_published_once():
+    """The fixture's two long answers (200,000 characters and a megabyte): no page of the site is over
+    300 KB, and each long answer's bytes are in exactly one file of the site (its run's download,
+    gzip), not also on its page or in a download of their own."""
+    site = fixture_site()
+    pages = {p.relative_to(site).as_posix(): p.stat().st_size for p in site.rglob("*.html")}
+    assert pages and max(pages.values()) <= PAGE_LIMIT, sorted(pages.items(), key=lambda kv: -kv[1])[:3]
+    marker = "x" * 100_000
+    holding = []
+    for p in site.rglob("*"):
+        if p.is_file() and not p.name.startswith("plotly-"):
+            data = gzip.decompress(p.read_bytes()) if p.suffix == ".gz" else p.read_bytes()
+            if marker.encode() in data:
+                holding.append(p.relative_to(site).as_posix())
+    assert holding == ["downloads/mini/responses-public/hostile-cloud.jsonl.gz"], holding
+    page = (site / "suites" / "mini" / "items" / "i-pub-1.html").read_text(encoding="utf-8")
+    note = re.search(r'<p class="note stored-elsewhere"[^>]*data-download="([^"]+)" data-line="(\d+)"', page)
+    assert note, "a record too long for its page names its line in its run's download"
+    lines = gzip.decompress((site / "suites" / "mini" / "items" / unescape(note.group(1))).read_bytes()).splitlines()
+    assert b'"item": "i-pub-1"' in lines[int(note.group(2)) - 1] and marker.encode() in lines[int(note.group(2)) - 1]

@@ -20,7 +20,7 @@ from ..errors import TallyError
 from ..folders import check_project_outputs
 from ..memory import peak_mb, release_freed
 from .charts import plotly_file, write_plotly
-from .downloads import listing, write_data_files, write_table
+from .downloads import folders, listing, write_data_files, write_table
 from .env import TEMPLATES, make_env, relative
 from .facts import site_facts
 from .gather import BuildError, SiteData, gather
@@ -31,7 +31,7 @@ from .up_to_date import Stamp
 SCORER_CORE = Path(__file__).resolve().parents[2] / "scorer-js" / "core.js"
 STATIC = ("site.css", "sort.js", "charts.js", "recheck.js", "theme.js", "columns.js", "filters.js", "compare.js", "search.js")
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
-       "connect-src 'none'; base-uri 'none'; form-action 'none'")
+       "connect-src 'self'; base-uri 'none'; form-action 'none'")
 
 
 @dataclass
@@ -281,7 +281,7 @@ def write_site(site: SiteData, out: Path, report: BuildReport, progress=None, ca
             with _bar(progress, f"downloads of {sd.suite.name}"):
                 write_data_files(tmp, replace(site, suites=[sd]))
         files = listing(tmp)
-        writer.write(Page("downloads/index.html", "downloads.html", "Downloads", {"files": files}, [], ()))
+        writer.write(Page("downloads/index.html", "downloads.html", "Downloads", {"files": files, "folders": folders(files)}, [], ()))
         report.seconds["downloads"] = time.perf_counter() - clock
         report.peak_mb["downloads"] = peak_mb()
         writer.prune()

@@ -4,6 +4,7 @@ statistics outputs, and the stored responses of the public half; each listed wit
 from __future__ import annotations
 
 import csv
+import gzip
 import hashlib
 import io
 import json
@@ -45,11 +46,11 @@ def write_data_files(site_dir: Path, site: SiteData) -> None:
             else:
                 shutil.copyfile(sd.rescore_dir / name, out / name)
         shutil.copyfile(sd.stats_path, out / "stats.json")
-        public_verdicts(sd.rescore_dir / "verdicts.csv", out / "verdicts-public.csv", public)
+        public_verdicts(sd.rescore_dir / "verdicts.csv", out / "verdicts-public.csv.gz", public)
         responses = out / "responses-public"
         responses.mkdir(exist_ok=True)
-        for r in sd.result.runs:  # each run's public lines, as its artifact keeps them
-            r.copy_public_lines(responses / f"{r.run.id}.jsonl")
+        for r in sd.result.runs:  # each run's public lines, as its artifact keeps them: their one copy
+            r.copy_public_lines(responses / f"{r.run.id}.jsonl.gz")
         for rel_path, data in page_files(sd):  # the page images item pages show
             path = site_dir / rel_path
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -73,11 +74,33 @@ def _calls_without_private_sizes(src: Path, dst: Path, public: set[str]) -> None
         csv_writer(fh).writerows(rows)
 
 
+def text_out(target: Path):
+    """`target` opened for UTF-8 text; gzip-compressed when its name ends in .gz, with no name and no
+    time in the gzip header (the same bytes on every build)."""
+    if target.suffix != ".gz":
+        return target.open("w", encoding="utf-8", errors="backslashreplace", newline="")
+    raw = gzip.GzipFile(filename="", mode="wb", fileobj=target.open("wb"), mtime=0)
+    return _ClosingText(raw)
+
+
+class _ClosingText(io.TextIOWrapper):
+    """A text stream over a GzipFile that also closes the file the GzipFile writes to."""
+
+    def __init__(self, raw: gzip.GzipFile):
+        super().__init__(raw, encoding="utf-8", errors="backslashreplace", newline="")  # type: ignore[arg-type]
+        self._file = raw.fileobj
+
+    def close(self) -> None:
+        super().close()
+        if self._file is not None:
+            self._file.close()
+
+
 def public_verdicts(source: Path, target: Path, public: set[str]) -> None:
     """The rows of verdicts.csv whose item is public, read and written as CSV rows with the csv module,
-    not as physical lines: a cell may hold a line break (a unit may come from a key of the model's JSON)."""
-    with source.open(encoding="utf-8", errors="backslashreplace", newline="") as src, \
-            target.open("w", encoding="utf-8", errors="backslashreplace", newline="") as dst:
+    not as physical lines: a cell may hold a line break (a unit may come from a key of the model's JSON).
+    A target ending in .gz is written gzip-compressed."""
+    with source.open(encoding="utf-8", errors="backslashreplace", newline="") as src, text_out(target) as dst:
         rows = csv.reader(src)
         writer = csv_writer(dst)
         header = next(rows, None)
@@ -101,3 +124,15 @@ def listing(site_dir: Path) -> list[dict]:
                       "bytes": path.stat().st_size, "sha256": digest.hexdigest()})
     (base / "SHA256SUMS").write_text("".join(f"{f['sha256']}  {f['name']}\n" for f in files), encoding="utf-8")
     return files
+
+
+def folders(files: list[dict]) -> list[dict]:
+    """The downloads page's groups: the files of each folder (a suite's own files, its page images,
+    strata, stored responses...), in path order, with their count and total bytes."""
+    groups: dict[str, list[dict]] = {}
+    for f in files:
+        folder, _, _ = f["name"].rpartition("/")
+        groups.setdefault(folder, []).append(f)
+    return [{"folder": folder, "files": fs, "bytes": sum(f["bytes"] for f in fs),
+             "id": "files-" + (folder.replace("/", "-") or "site")}
+            for folder, fs in sorted(groups.items())]

@@ -48,6 +48,13 @@ class Reader:
     def __init__(self, sd: SuiteView):
         self.sd = sd
         self.by_id = {r.run.id: r for r in sd.result.runs}
+        self._numbers: dict[str, dict[tuple[str, int], int]] = {}
+
+    def line_number(self, run: str, item: str, repeat: int) -> int:
+        """The 1-based number of the item's stored line in the run's public lines (its download)."""
+        if run not in self._numbers:
+            self._numbers[run] = self.by_id[run].public_line_numbers()
+        return self._numbers[run][(item, repeat)]
 
     def line(self, run: str, item: str, repeat: int) -> str | None:
         return self.by_id[run].public_line(item, repeat)
@@ -66,8 +73,10 @@ def document_file(sd: SuiteView, item_id: str) -> str:
     return suite_download(sd, f"documents/{item_id}.txt")
 
 
-def record_file(sd: SuiteView, run: str, item_id: str, repeat: int) -> str:
-    return suite_download(sd, f"records/{run}/{item_id}-r{repeat}.json")
+def responses_file(sd: SuiteView, run: str) -> str:
+    """The one published copy of a run's public stored lines, in file order (gzip: readers and the
+    in-browser re-check inflate it)."""
+    return suite_download(sd, f"responses-public/{run}.jsonl.gz")
 
 
 PAGE_SHOWN_WIDTH = 720  # item pages show a page image at most this wide (the link opens it whole)
@@ -115,23 +124,14 @@ def _excerpt(text: str, limit: int) -> tuple[str, int]:
 
 
 def oversize_files(sd: SuiteView):
-    """(site path, text) of every document and stored record that its item page shows only in part
-    (the suite's page budget), to be published whole in downloads."""
+    """(site path, text) of every document that its item page shows only in part (the suite's page
+    budget), to be published whole in downloads. A stored record too long for its page is not copied
+    again: the page names its line in the run's download (responses_file)."""
     budget = sd.plugin.budget
     for item in sd.public_items:
         text = item.document.get("text")
         if isinstance(text, str) and len(text) > budget.document_chars:
             yield document_file(sd, item.id), text
-    reader = Reader(sd)
-    try:
-        for r in sd.result.runs:  # in run id order
-            for (item_id, repeat), length in sorted(r.public_keys().items()):
-                if length > budget.response_chars:  # bytes >= characters: read only what may be over
-                    line = reader.line(r.run.id, item_id, repeat)
-                    if line is not None and len(line) > budget.response_chars:
-                        yield record_file(sd, r.run.id, item_id, repeat), line + "\n"
-    finally:
-        reader.close()
 
 
 _ROW = ('<tr data-unit="{0}"><td>{0}</td><td>{1}</td><td class="verdict {2}">{3}</td><td class="num">{4}</td>'
@@ -176,9 +176,11 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
             content = _content(record) if record else None
             content, content_more = _excerpt(content, budget.response_chars) if content is not None else (None, 0)
             whole = line is None or len(line) <= budget.response_chars
+            number = reader.line_number(run, item.id, repeat) if line is not None else None
+            download = responses_file(sd, run) if line is not None else None
             responses.append({"run": run, "repeat": repeat, "anchor": anchor, "line": line if whole else None,
-                              "stored": line is not None, "excerpt": None if whole or line is None else line[:budget.response_chars],
-                              "record_href": None if whole else record_file(sd, run, item.id, repeat),
+                              "stored": line is not None, "line_number": number, "download": download,
+                              "record_chars": len(line) if line is not None else 0,
                               "content": content, "content_more": content_more, "rows_html": verdict_rows_html(rows),
                               "model": info[run].model, "provider": info[run].provider,
                               "simulated": info[run].simulated,

@@ -2,8 +2,9 @@
    in the button's data-scripts (first static/core.js, which sets the global TallyCore, then the
    suite's own script, which registers its scorer with the core under the name in data-scorer),
    scores every stored response of the page again with TallyCore.scorer(name).scoreItem from the
-   checked answers embedded in the page, and shows field by field whether it reproduces the
-   published verdict (verdict, points and list order, as the agreement gate compares them). */
+   checked answers embedded in the page (a record too long for the page is read from its run's
+   download), and shows field by field whether it reproduces the published verdict (verdict, points
+   and list order, as the agreement gate compares them), saying how many it could not re-check. */
 (function () {
   'use strict';
 
@@ -12,42 +13,95 @@
     cell.className = 'recheck-cell ' + (ok ? 'ok' : 'bad');
   }
 
+  // A stored record too long for the page is read from its one published copy, the run's public
+  // lines (gzip), fetched once per file. A page opened from disk cannot read another file (browsers
+  // refuse file: fetches), so it does not try: those responses are counted as not re-checked, and
+  // the status says so and why.
+  var downloads = {};
+  function fetchLines(href) {
+    if (location.protocol === 'file:') {
+      return Promise.reject(new Error('a page opened from disk cannot read another file'));
+    }
+    if (!downloads[href]) {
+      downloads[href] = fetch(href).then(function (r) {
+        if (!r.ok) throw new Error('status ' + r.status);
+        if (typeof DecompressionStream !== 'function') throw new Error('this browser cannot inflate gzip');
+        return new Response(r.body.pipeThrough(new DecompressionStream('gzip'))).text();
+      }).then(function (text) { return text.split('\n'); });
+    }
+    return downloads[href];
+  }
+
+  function recordOf(core, p) {
+    if (p.on_page !== false) {
+      var pre = document.querySelector('pre.record[data-anchor="' + p.anchor + '"]');
+      return Promise.resolve(pre.textContent);
+    }
+    var note = document.querySelector('p.stored-elsewhere[data-anchor="' + p.anchor + '"]');
+    var n = parseInt(note.getAttribute('data-line'), 10);
+    return fetchLines(note.getAttribute('data-download')).then(function (lines) {
+      if (!(n >= 1 && n <= lines.length)) throw new Error('line ' + n + ' is not in the download');
+      return lines[n - 1];
+    });
+  }
+
   function recheck(core, suite, status) {
     var itemText = document.getElementById('item-data').textContent;
     var parsed = core.parseJSON(itemText);
     if (!parsed.ok) throw new Error('the embedded item is not valid JSON');
     var item = parsed.value;
     var published = JSON.parse(document.getElementById('published-verdicts').textContent);
-    var same = 0, differ = 0, skipped = 0;
-    published.forEach(function (p) {
+    var same = 0, differ = 0, absent = 0, unread = 0, why = '';
+    var jobs = published.map(function (p) {
       var table = document.querySelector('table.verdicts[data-anchor="' + p.anchor + '"]');
       var cells = table.querySelectorAll('td.recheck-cell');
-      if (!p.stored || p.on_page === false) {
-        var why = p.stored ? 'record too large for this page' : 'no stored response';
-        Array.prototype.forEach.call(cells, function (c) { setCell(c, true, why); });
-        skipped += p.rows.length;
-        return;
+      if (!p.stored) {
+        Array.prototype.forEach.call(cells, function (c) { setCell(c, true, 'no stored response'); });
+        absent += p.rows.length;
+        return Promise.resolve();
       }
-      var pre = document.querySelector('pre.record[data-anchor="' + p.anchor + '"]');
-      var rec = core.parseJSON(pre.textContent);
-      if (!rec.ok) throw new Error('a stored record is not valid JSON');
-      var rows = suite.scoreItem(item, rec.value, p.run, p.repeat);
-      p.rows.forEach(function (want, k) {
-        var got = rows[k];
-        var ok = got && got.unit === want[0] && got.verdict === want[1] && got.points === want[2] &&
-          got.order === want[3];
-        if (ok) { same++; setCell(cells[k], true, 'reproduced'); }
-        else {
-          differ++;
-          setCell(cells[k], false, 'differs: scorer B says ' + (got ? got.verdict + ' (' + got.points + ')' : 'nothing'));
-        }
+      return recordOf(core, p).then(function (text) {
+        var rec = core.parseJSON(text);
+        if (!rec.ok) throw new Error('a stored record is not valid JSON');
+        var rows = suite.scoreItem(item, rec.value, p.run, p.repeat);
+        p.rows.forEach(function (want, k) {
+          var got = rows[k];
+          var ok = got && got.unit === want[0] && got.verdict === want[1] && got.points === want[2] &&
+            got.order === want[3];
+          if (ok) { same++; setCell(cells[k], true, 'reproduced'); }
+          else {
+            differ++;
+            setCell(cells[k], false, 'differs: scorer B says ' + (got ? got.verdict + ' (' + got.points + ')' : 'nothing'));
+          }
+        });
+      }, function (e) {
+        why = e && e.message ? e.message : String(e);
+        Array.prototype.forEach.call(cells, function (c) { setCell(c, false, 'not re-checked: its download could not be read'); });
+        unread += p.rows.length;
       });
     });
-    status.textContent = differ === 0
-      ? 'Scorer B reproduced all ' + same + ' published verdicts of this page' +
-        (skipped ? ' (' + skipped + ' not re-checked here: no stored response, or too large for the page).' : '.')
-      : 'Scorer B differs on ' + differ + ' of ' + (same + differ) + ' verdicts.';
-    status.setAttribute('data-result', differ === 0 ? 'reproduced' : 'differs');
+    return Promise.all(jobs).then(function () {
+      var notes = [];
+      if (absent) notes.push(absent + ' with no stored response');
+      if (unread) {
+        notes.push(unread + ' not re-checked because their records are too long for this page and their download ' +
+          'could not be read (' + why + ': serve the site over http, e.g. python3 -m http.server in its folder, ' +
+          'or re-check them with tally rescore)');
+      }
+      var tail = notes.length ? ' (' + notes.join('; ') + ').' : '.';
+      var result;
+      if (differ) {
+        status.textContent = 'Scorer B differs on ' + differ + ' of ' + (same + differ) + ' verdicts' + tail;
+        result = 'differs';
+      } else if (same === 0) {
+        status.textContent = 'Scorer B re-checked none of the ' + (absent + unread) + ' published verdicts of this page' + tail;
+        result = unread ? 'skipped' : 'reproduced';
+      } else {
+        status.textContent = 'Scorer B reproduced all ' + same + ' re-checked verdicts of this page' + tail;
+        result = unread ? 'partial' : 'reproduced';
+      }
+      status.setAttribute('data-result', result);
+    });
   }
 
   function load(sources, done, failed) {  // classic scripts, one after the other
@@ -69,10 +123,15 @@
     var name = button.getAttribute('data-scorer');
     var go = function () {
       button.disabled = false;
-      try { recheck(window.TallyCore, window.TallyCore.scorer(name), status); } catch (e) {
+      var failed = function (e) {
         status.textContent = 'Scorer B could not re-check this page: ' + (e && e.message ? e.message : e);
         status.setAttribute('data-result', 'error');
-      }
+      };
+      try {
+        status.removeAttribute('data-result');
+        status.textContent = 'Re-checking\u2026';
+        recheck(window.TallyCore, window.TallyCore.scorer(name), status).catch(failed);
+      } catch (e) { failed(e); }
     };
     if (window.TallyCore && window.TallyCore.names().indexOf(name) >= 0) { go(); return; }
     status.textContent = 'Loading scorer B\u2026';
