@@ -94,6 +94,29 @@ GOOD = '{"total": 1234.56, "date": "2026-03-14", "tax_id": null}'
 SLIP = '{"total": "1234,56", "date": "2026-03-14", "tax_id": "X-1"}'
 
 
+PROMPT_TOML = """\
+system = '''
+You read receipts. Answer with one JSON object {{"total": number}} and nothing else.
+<script>window.__pwned = 5</script>'''
+
+user = '''
+Reference date: {reference_date}. Fields: {field_list}.
+<<<
+{document}
+>>>'''
+"""
+
+
+def prompt_sha256() -> str:
+    """The SHA-256 of the fixture's prompt template, as a run.json records it."""
+    import tomllib
+
+    from generator.prompts import Template
+
+    data = tomllib.loads(PROMPT_TOML)
+    return Template(data["system"], data["user"]).sha256()
+
+
 def _runs(huge: bool) -> dict[str, tuple[dict, list[dict]]]:
     ids = sorted(i["id"] for rows in ITEMS.values() for i in rows)
     prices = {"currency": "USD", "input_per_mtok": "1.00", "output_per_mtok": "4.00", "date": "2026-10-15"}
@@ -101,11 +124,12 @@ def _runs(huge: bool) -> dict[str, tuple[dict, list[dict]]]:
             "started": "2026-11-01T00:00:00Z", "finished": "2026-11-01T01:00:00Z"}
     runs = {
         "careful-cloud": ({"model": "careful", "provider": "cloud", "hosting": "hosted", "simulated": True,
-                           "prices": prices, "description": "Simulated: always right."},
+                           "prices": prices, "description": "Simulated: always right.",
+                           "prompt_sha256": prompt_sha256()},
                           [_record(i, GOOD, 400.0 + 10 * k) for k, i in enumerate(ids)]),
         "careful-other": ({"model": "careful", "provider": "other <b>cloud</b>",
                            "hosting": "hosted",
-                           "simulated": True, "prices": prices | {"input_per_mtok": "2.00"},
+                           "simulated": True, "prices": prices | {"input_per_mtok": "2.00"}, "prompt_sha256": "0" * 64,
                            "description": "Simulated: the same model elsewhere, one timeout."},
                           [_record(i, GOOD if k % 3 else SLIP, 900.0 + k, error="timeout" if k == 5 else None)
                            for k, i in enumerate(ids)]),
@@ -128,7 +152,8 @@ PAGES = {
     "how-to-read.md": "---\ntitle: How to read this\n---\n\n# How to read this\n\nEach number has a **95% interval**; "
                       "see [the method](method.md).\n",
     "method.md": "---\ntitle: Method\n---\n\n# Method\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```sh\ntally site build\n```\n"
-                 "\nBack to [reading](how-to-read.md#how-to-read-this).\n",
+                 "\nBack to [reading](how-to-read.md#how-to-read-this).\n\n## Calls\n\nPairs are called by *Holm's* "
+                 "step-down procedure.\n",
 }
 
 
@@ -138,6 +163,7 @@ def make_project(root: Path, huge: bool = False) -> Path:
     suite = root / "content" / "suites" / "mini"
     (suite / "items").mkdir(parents=True)
     (suite / "suite.toml").write_text(SUITE_TOML, encoding="utf-8")
+    (suite / "prompt.toml").write_text(PROMPT_TOML, encoding="utf-8")
     for stem, rows in ITEMS.items():
         (suite / "items" / f"{stem}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     (root / "content" / "pages").mkdir(parents=True)

@@ -194,3 +194,35 @@ def test_no_page_over_300_kb_and_each_stored_response_published_once():
     assert note, "a record too long for its page names its line in its run's download"
     lines = gzip.decompress((site / "suites" / "mini" / "items" / unescape(note.group(1))).read_bytes()).splitlines()
     assert b'"item": "i-pub-1"' in lines[int(note.group(2)) - 1] and marker.encode() in lines[int(note.group(2)) - 1]
+
+
+def test_suite_page_shows_its_prompt_as_text():
+    """The suite page shows prompt.toml's two messages as text (markup in them escaped, doubled braces
+    read as single), its placeholders, its SHA-256 and which runs recorded sending it."""
+    from tests.site_support import prompt_sha256
+
+    page = (fixture_site() / "suites" / "mini" / "index.html").read_text(encoding="utf-8")
+    section = page[page.index('<section aria-labelledby="prompt">'):]
+    section = section[:section.index("</section>")]
+    shown = [unescape(p) for p in re.findall(r'<pre class="raw prompt"[^>]*>\n(.*?)</pre>', section, re.S)]
+    assert shown[0].startswith('You read receipts. Answer with one JSON object {"total": number} and nothing else.')
+    assert "<script>" not in section and "&lt;script&gt;window.__pwned = 5&lt;/script&gt;" in section
+    assert shown[1] == "Reference date: {reference_date}. Fields: {field_list}.\n<<<\n{document}\n>>>"
+    assert "<code>{document}</code>, <code>{field_list}</code>, <code>{reference_date}</code> filled in" in section
+    assert f"<code>{prompt_sha256()}</code>: the run.json of 1 of 4 runs records it." in section
+    assert "Another wording: careful-other." in section
+    assert "No prompt recorded" in section and "hostile" in section and "rules-local" in section
+    assert '<a href="#prompt">Prompt</a>' in page
+
+
+def test_search_index_holds_the_text_of_each_section_of_a_page():
+    """A prose page is indexed by section: its text as plain text (tags dropped, entities read), under
+    the heading, linked to the heading's anchor; the text before the first heading under the page."""
+    import json
+
+    script = (fixture_site() / "static" / "search-index.js").read_text(encoding="utf-8")
+    entries = json.loads(script[script.index("= ") + 2:].rstrip().rstrip(";"))
+    assert ["section", "Calls", "Method", "pages/method.html#calls",
+            "Pairs are called by Holm's step-down procedure."] in entries
+    page = next(e for e in entries if e[0] == "page" and e[1] == "How to read this")
+    assert page[3:] == ["pages/how-to-read.html", "Each number has a 95% interval; see the method."]

@@ -226,6 +226,12 @@ def test_search_by_keyboard_and_mouse(page, site):
     w.page.fill("#search-box", "no such thing anywhere")
     assert w.page.locator("#search-results li").count() == 0
     assert "0 found" in w.page.inner_text("#search-status")
+    w.page.fill("#search-box", "holm")  # a word of the method pages' text, in no title
+    kinds = w.page.eval_on_selector_all("#search-results li .kind", "ks => ks.map(k => k.textContent)")
+    snippets = w.page.eval_on_selector_all("#search-results li .snippet", "ss => ss.map(s => s.textContent)")
+    assert "Section" in kinds and snippets and all("holm" in s.lower() for s in snippets), (kinds, snippets)
+    hrefs = w.page.eval_on_selector_all("#search-results li:has(.snippet) a", "as => as.map(a => a.getAttribute('href'))")
+    assert any(h.startswith("pages/statistics.html#") for h in hrefs), hrefs  # to the section holding the word
     assert w.errors == [] and w.outside() == []
 
 

@@ -1,11 +1,15 @@
-/* Search from file://: every word of the query must occur in an entry (its title, or the text beside it);
-   entries whose title starts with or holds the words come first. Reads window.TALLY_SEARCH (written by
+/* Search from file://: every word of the query must occur in an entry (its title, the text beside it,
+   or, for a section of a prose page, its text); entries whose title starts with or holds the words
+   come first, then those that hold them beside the title, then in their text only, which is shown
+   around the first match. Reads window.TALLY_SEARCH (written by
    the site build as a classic script). Results are set as text, never as markup. The query is kept in
    the URL fragment (#q=...). */
 (function () {
   'use strict';
-  var KINDS = { model: 'Model', provider: 'Provider', suite: 'Suite', item: 'Public item', page: 'Page' };
+  var KINDS = { model: 'Model', provider: 'Provider', suite: 'Suite', item: 'Public item', page: 'Page',
+    section: 'Section' };
   var LIMIT = 50;
+  var AROUND = 80;  // characters shown each side of a match in a page's text
 
   function words(text) {
     return text.toLowerCase().split(/[\s,;:()]+/).filter(function (w) { return w.length > 0; });
@@ -13,14 +17,33 @@
 
   function rank(entry, query) {
     var title = entry[1].toLowerCase();
-    var all = title + ' ' + entry[2].toLowerCase();
+    var more = entry[2].toLowerCase();
+    var body = (entry[4] || '').toLowerCase();
     var score = 0;
     for (var k = 0; k < query.length; k++) {
       var w = query[k];
-      if (all.indexOf(w) < 0) return -1;
-      score += title.indexOf(w) === 0 ? 4 : title.indexOf(w) > 0 ? 2 : 1;
+      if (title.indexOf(w) === 0) score += 8;
+      else if (title.indexOf(w) > 0) score += 4;
+      else if (more.indexOf(w) >= 0) score += 2;
+      else if (body.indexOf(w) >= 0) score += 1;
+      else return -1;
     }
     return score;
+  }
+
+  function snippet(entry, query) {  // the words around the first match of each query word in the page's text
+    var body = entry[4] || '';
+    var low = body.toLowerCase();
+    var parts = [], shown = '';
+    for (var k = 0; k < query.length; k++) {
+      if (shown.indexOf(query[k]) >= 0) continue;
+      var at = low.indexOf(query[k]);
+      if (at < 0) continue;
+      var from = Math.max(0, at - AROUND), to = Math.min(body.length, at + query[k].length + AROUND);
+      parts.push((from > 0 ? '\u2026' : '') + body.slice(from, to) + (to < body.length ? '\u2026' : ''));
+      shown += ' ' + low.slice(from, to);
+    }
+    return parts.join(' ');
   }
 
   function init() {
@@ -57,6 +80,13 @@
           more.className = 'note';
           more.textContent = ' \u2014 ' + h.e[2];
           li.appendChild(more);
+        }
+        var around = h.s < 2 * q.length ? snippet(h.e, q) : '';
+        if (around) {
+          var quote = document.createElement('span');
+          quote.className = 'snippet';
+          quote.textContent = around;
+          li.appendChild(quote);
         }
         list.appendChild(li);
       });

@@ -35,6 +35,7 @@ from .episodes import episodes_path, has_episodes, imported_table
 from .home import headline_forest
 from .input_kinds import input_sections
 from .labels import label_tables
+from .prompt import prompt_view
 from .sources import source_note, source_tables
 from .summary import run_label
 from .tradeoff import tradeoff_charts
@@ -312,7 +313,8 @@ def suite_pages(sd: SuiteView, facts: dict):
            "sealed_commitments": covering_commitments(sd.suite.root.parents[2], sd.suite.name,
                                                       [r.run.id for r in sd.result.runs if r.sealed]),
            "filters": filter_views(sd, facts, suite_path(sd)) | {"initial": head_key}}
-    ctx |= {"labels": labels, "sources": sources, "sources_note": source_note(sd), "reported": reported}
+    ctx |= {"labels": labels, "sources": sources, "sources_note": source_note(sd), "reported": reported,
+            "prompt": prompt_view(sd)}
     ctx["compare_href"] = suite_path(sd, "compare.html") if len(main["pairwise"]["order"]) > 1 else None
     yield Page(suite_path(sd), "suite.html", sd.suite.title, ctx, tables,
                ("sort.js", "charts.js", "filters.js"))
