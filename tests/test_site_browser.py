@@ -196,3 +196,48 @@ def test_recheck_notices_a_tampered_verdict(ctx):
     w.page.wait_for_selector("#recheck-status[data-result]")
     assert w.page.get_attribute("#recheck-status", "data-result") == "differs"
     assert "differs" in w.page.locator("td.recheck-cell").first.inner_text()
+
+
+MODEL_FACTS = """\
+[models."careful"]
+simulated = true
+open_weights = false
+
+[models."rules"]
+simulated = false
+open_weights = true
+"""
+
+
+def test_open_weights_filter(ctx, tmp_path):
+    """Where content/models.toml says which models have open weights, the suite page filters its headline
+    table and chart by it (a model whose weights are not known is in neither view), kept in the URL
+    fragment; without such facts there is no such filter."""
+    from tests.site_support import build, make_project
+
+    plain = Watched(ctx, fixture_site()).open("suites/mini/index.html")
+    assert plain.page.locator("#f-weights").count() == 0
+    root = make_project(tmp_path / "p")
+    (root / "content" / "models.toml").write_text(MODEL_FACTS, encoding="utf-8")
+    build(root, root / "site")
+    w = Watched(ctx, root / "site").open("suites/mini/index.html")
+    table = "#headline-stratum-headline tbody tr"
+    rows = lambda: w.page.eval_on_selector_all(table, "rs => rs.map(r => r.textContent)")  # noqa: E731
+    every = rows()
+    assert any("hostile" in r for r in every)
+    w.page.select_option("#f-weights", "open")
+    assert rows() and all("rules" in r for r in rows()) and len(rows()) == sum("rules" in r for r in every)
+    assert "open weights only" in w.page.inner_text("#f-status") and "weights=open" in w.page.url
+    points = w.page.evaluate("document.getElementById('forest-headline-stratum').data[0].y.length")
+    assert points == len(rows())
+    w.page.select_option("#f-weights", "closed")
+    assert rows() and all("careful" in r for r in rows()) and len(rows()) == sum("careful" in r for r in every)
+    url = w.page.url
+    again = Watched(ctx, root / "site").open("index.html")
+    again.page.goto(url)
+    again.page.wait_for_load_state("load")
+    assert again.page.input_value("#f-weights") == "closed"
+    assert again.page.eval_on_selector_all(table, "rs => rs.length") == len(rows())
+    w.page.select_option("#f-weights", "")
+    assert rows() == every
+    assert w.errors == [] and again.errors == [] and w.outside() == []

@@ -101,14 +101,21 @@ def stratum_block(sd: SuiteView, key: str, prefix: str, facts: dict | None = Non
 
 def filter_views(sd: SuiteView, facts: dict | None, page_path: str) -> dict:
     """The suite page's filters (static/filters.js): the headline leaderboard and forest points of every
-    stratum, precomputed, for the page to show in place from file://. Cells are [text, sort, href, class]
-    with links relative to the page."""
+    stratum, precomputed, for the page to show in place from file://; each row with its run's hosting
+    and, when its model's facts say, its weights ("open" or "closed"); `weights` true when any model's
+    are known (the page then offers that filter). Cells are [text, sort, href, class, sub] with links
+    relative to the page."""
     from ..charts import plain
     from ..env import relative
 
     metric = sd.stats["headline"]["metric"]
     scale, _ = metric_scale(sd, metric)
     names = {r: f"{i['model']} on {i['provider']}" for r, i in sd.stats["runs"].items()}
+
+    def weights(model: str) -> str | None:  # "open", "closed", or None when the model's facts don't say
+        known = getattr((facts or {}).get(model), "open_weights", None)
+        return None if known is None else "open" if known else "closed"
+
     views = []
     for key in strata_in_order(sd):
         st = sd.stats["strata"][key]
@@ -125,11 +132,14 @@ def filter_views(sd: SuiteView, facts: dict | None, page_path: str) -> dict:
             rows.append({"hosting": sd.stats["runs"][run]["hosting"], "point": point,
                          "cells": [[c.text, c.sort, relative(c.href, page_path) if c.href else None, c.cls, c.sub]
                                    for c in row]})
+            if kind := weights(sd.stats["runs"][run]["model"]):
+                rows[-1]["weights"] = kind
         title = stratum_title(key)
         views.append({"key": key, "title": title, "dimension": st.get("dimension") or "all",
                       "heading": f"Headline: {title} ({st['items']} items)", "caption": table.caption,
                       "chart_title": plain(f"{metric_label(sd, metric)}, {title}"), "rows": rows})
-    return {"views": views}
+    known = any(weights(i["model"]) for i in sd.stats["runs"].values())
+    return {"views": views, "weights": known}
 
 
 def _short_names(sd: SuiteView, runs: list[str]) -> list[dict]:

@@ -1,8 +1,9 @@
-/* Filters in place on the suite page: choose the items (a stratum: dataset, half, locale...) and the
-   hosting, and the headline table and chart show that view, from data precomputed by the site build
-   and embedded in the page (<script type="application/json" id="filter-data">), so it works from
-   file://. The view is kept in the URL fragment (#items=KEY&hosting=H), which restores it. Names are
-   set as text, never as markup. */
+/* Filters in place on the suite page: choose the items (a stratum: dataset, half, locale...), the
+   hosting and, where the models' facts say, open or closed weights, and the headline table and chart
+   show that view, from data precomputed by the site build and embedded in the page (<script
+   type="application/json" id="filter-data">), so it works from file://. The view is kept in the URL
+   fragment (#items=KEY&hosting=H&weights=W), which restores it. Names are set as text, never as
+   markup. A run whose model's weights are not known is in neither the open nor the closed view. */
 (function () {
   'use strict';
 
@@ -66,6 +67,7 @@
     var chart = document.querySelector('script.chart-data[data-target="' + form.getAttribute('data-chart') + '"]');
     var items = document.getElementById('f-items');
     var hosting = document.getElementById('f-hosting');
+    var weights = document.getElementById('f-weights');  // absent when no model's weights are known
     var status = document.getElementById('f-status');
     if (!table || !items || !hosting) return;
     var base = chart ? JSON.parse(chart.textContent) : null;
@@ -75,10 +77,13 @@
     function show(keepFragment) {
       var view = views[items.value] || views[data.initial] || data.views[0];
       var host = hosting.value;
+      var kind = weights ? weights.value : '';
       var heads = table.tHead.rows[0].cells;
       var body = table.tBodies[0];
       while (body.firstChild) body.removeChild(body.firstChild);
-      var rows = view.rows.filter(function (r) { return !host || r.hosting === host; });
+      var rows = view.rows.filter(function (r) {
+        return (!host || r.hosting === host) && (!kind || r.weights === kind);
+      });
       rows.forEach(function (r) {
         var tr = document.createElement('tr');
         r.cells.forEach(function (c, k) { tr.appendChild(cell(c, heads[k])); });
@@ -104,11 +109,13 @@
         if (window.TallyCharts) window.TallyCharts.draw(chart);
       }
       status.textContent = 'Showing ' + rows.length + ' of ' + view.rows.length + ' runs on ' + view.title +
-        (host ? ', ' + host + ' only' : '') + '.' +
-        (items.value === data.initial && !host ? '' : ' The download links below are of the page\'s own headline view.');
+        (host ? ', ' + host + ' only' : '') + (kind ? ', ' + kind + ' weights only' : '') + '.' +
+        (items.value === data.initial && !host && !kind ? '' :
+          ' The download links below are of the page\'s own headline view.');
       if (!keepFragment) {
-        var frag = items.value === data.initial && !host ? '' :
-          '#items=' + encodeURIComponent(items.value) + (host ? '&hosting=' + encodeURIComponent(host) : '');
+        var frag = items.value === data.initial && !host && !kind ? '' :
+          '#items=' + encodeURIComponent(items.value) + (host ? '&hosting=' + encodeURIComponent(host) : '') +
+          (kind ? '&weights=' + encodeURIComponent(kind) : '');
         try {
           window.history.replaceState(null, '', frag || window.location.pathname + window.location.search);
         } catch (e) {
@@ -119,9 +126,10 @@
 
     function fromFragment() {
       var f = readFragment();
-      if (!('items' in f) && !('hosting' in f)) return false;
+      if (!('items' in f) && !('hosting' in f) && !('weights' in f)) return false;
       items.value = views[f.items] ? f.items : data.initial;
       hosting.value = f.hosting === 'hosted' || f.hosting === 'self-hosted' ? f.hosting : '';
+      if (weights) weights.value = f.weights === 'open' || f.weights === 'closed' ? f.weights : '';
       return true;
     }
 
@@ -129,6 +137,7 @@
     form.addEventListener('submit', function (e) { e.preventDefault(); });
     items.addEventListener('change', function () { show(false); });
     hosting.addEventListener('change', function () { show(false); });
+    if (weights) weights.addEventListener('change', function () { show(false); });
     window.addEventListener('hashchange', function () { if (fromFragment()) show(true); });
     if (fromFragment()) show(true);
   }
