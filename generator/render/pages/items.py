@@ -134,8 +134,10 @@ def oversize_files(sd: SuiteView):
             yield document_file(sd, item.id), text
 
 
-_ROW = ('<tr data-unit="{0}"><td>{0}</td><td>{1}</td><td class="verdict {2}">{3}</td><td class="num">{4}</td>'
-        '<td>{5}</td><td>{6}</td><td class="recheck-cell">not run</td></tr>\n')
+# One verdict row; its re-check cell is empty until the re-check runs (recheck.js fills it). Nothing in a
+# row is repeated that no reader or script uses: a long item's page holds thousands of rows.
+_ROW = ('<tr><td>{0}</td><td>{1}</td><td class="verdict {2}">{3}</td><td class="num">{4}</td>'
+        '<td>{5}</td><td>{6}</td><td class="recheck-cell"></td></tr>\n')
 
 
 @functools.lru_cache(maxsize=1 << 14, typed=True)  # units, kinds, verdicts, reasons repeat; 1 and True apart
