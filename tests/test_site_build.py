@@ -226,3 +226,25 @@ def test_search_index_holds_the_text_of_each_section_of_a_page():
             "Pairs are called by Holm's step-down procedure."] in entries
     page = next(e for e in entries if e[0] == "page" and e[1] == "How to read this")
     assert page[3:] == ["pages/how-to-read.html", "Each number has a 95% interval; see the method."]
+
+
+def test_headline_says_which_half_it_ranks_on_and_why():
+    """The suite page's headline says which half it ranks on and why; a suite with public items only, or
+    one whose headline half is too small, says that instead."""
+    from types import SimpleNamespace
+
+    from generator.render.pages.suite import half_note
+
+    page = (fixture_site() / "suites" / "mini" / "index.html").read_text(encoding="utf-8")
+    note = re.search(r'<p class="note" id="headline-half">(.*?)</p>', page)
+    assert note and note.group(1).startswith("The headline ranks on the private half only (4 items)")
+    assert "The 4 public items show every response" in note.group(1)
+
+    def view(halves, headline_half="public"):
+        items = [SimpleNamespace(half=h) for h in halves]
+        suite = SimpleNamespace(headline_half=headline_half, min_stratum_items=5)
+        return SimpleNamespace(result=SimpleNamespace(items=items), suite=suite)
+
+    assert "no private half, and a model may have seen them" in half_note(view(["public"] * 6), "half=public")
+    assert "too small to rank on alone (fewer than 5 items)" in half_note(view(["public", "private"], "private"), "all")
+    assert half_note(view(["private"] * 3, "private"), "half=private").endswith("trained or tuned on them.")

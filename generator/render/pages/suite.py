@@ -142,6 +142,28 @@ def filter_views(sd: SuiteView, facts: dict | None, page_path: str) -> dict:
     return {"views": views, "weights": known}
 
 
+def half_note(sd: SuiteView, key: str) -> str:
+    """Which half of the items the headline ranks on (stratum `key`), and why, in a sentence or two."""
+    counts = {h: sum(1 for i in sd.result.items if i.half == h) for h in ("public", "private")}
+    half = sd.suite.headline_half
+    if not key.startswith(f"half={half}"):  # the headline half is too small for a stratum of its own
+        return (f"The headline ranks on {stratum_title(key)}: the {half} half ({counts.get(half, 0):,} items) is "
+                f"too small to rank on alone (fewer than {sd.suite.min_stratum_items:,} items).")
+    if half == "private":
+        note = (f"The headline ranks on the private half only ({counts['private']:,} items): those items are kept "
+                "unpublished (committed to, revealed only when their round retires), so no model can have been "
+                "trained or tuned on them.")
+        if counts["public"]:
+            note += (f" The {counts['public']:,} public items show every response and verdict on their pages and "
+                     "are ranked apart; a model much better there than on the private half is flagged below.")
+        return note
+    if counts["private"] == 0:
+        return (f"The headline ranks on the public half, all {counts['public']:,} items: this benchmark publishes "
+                "every document, so there is no private half, and a model may have seen them.")
+    return (f"The headline ranks on the public half ({counts['public']:,} items), as this suite declares; its "
+            f"{counts['private']:,} private items are ranked apart.")
+
+
 def _short_names(sd: SuiteView, runs: list[str]) -> list[dict]:
     info = sd.stats["runs"]
     return [{"run": r, "label": f"{info[r]['model']} on {info[r]['provider']}"} for r in runs]
@@ -325,6 +347,7 @@ def suite_pages(sd: SuiteView, facts: dict):
            "filters": filter_views(sd, facts, suite_path(sd)) | {"initial": head_key}}
     ctx |= {"labels": labels, "sources": sources, "sources_note": source_note(sd), "reported": reported,
             "prompt": prompt_view(sd)}
+    main["half_note"] = half_note(sd, head_key)
     ctx["compare_href"] = suite_path(sd, "compare.html") if len(main["pairwise"]["order"]) > 1 else None
     yield Page(suite_path(sd), "suite.html", sd.suite.title, ctx, tables,
                ("sort.js", "charts.js", "filters.js"))
