@@ -4,6 +4,7 @@ stored verdicts, said so)."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 import stat
@@ -251,8 +252,11 @@ def test_no_au_bas_pair_or_private_prompt_size_in_the_built_site_s_downloads():
     private = _private_items("au-bas")
     pairs = {i: {f"{t}:{c}" for t, codes in item["key"]["faults"].items() for c in codes} for i, item in private.items()}
     found = []
-    for path in sorted(p for p in downloads.rglob("*") if p.is_file() and p.suffix in (".csv", ".json", ".jsonl")):
-        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+    data = (".csv", ".json", ".jsonl")
+    gzipped = lambda p: p.suffix == ".gz" and p.with_suffix("").suffix in data  # noqa: E731 (.csv.gz, .jsonl.gz)
+    for path in sorted(p for p in downloads.rglob("*") if p.is_file() and (p.suffix in data or gzipped(p))):
+        raw = gzip.decompress(path.read_bytes()) if gzipped(path) else path.read_bytes()
+        for line in raw.decode("utf-8", errors="replace").splitlines():
             for item in (i for i in private if i in line):
                 found += [(path.name, item, pair) for pair in pairs[item] if pair in line]
     assert not found, found[:5]
