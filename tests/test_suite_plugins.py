@@ -3,7 +3,9 @@ project folder; declared metrics; broken plugins named; the golden site unchange
 
 from __future__ import annotations
 
+import gzip
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -183,12 +185,17 @@ def test_item_pages_keep_to_the_suite_budget(tmp_path):
     whole = (site / "downloads" / "mini" / "documents" / f"{first['id']}.txt").read_text(encoding="utf-8")
     assert whole == first["document"]["text"]
     assert len(page) < 200_000
-    # the fixture's 1 MB response: an excerpt on its page, the exact line in downloads
-    big = [p for p in (site / "downloads" / "mini" / "records").rglob("*.json")]
-    assert big, "the oversized stored record is published whole"
-    record = big[0].read_text(encoding="utf-8")
-    stored = (root / "results" / "mini" / big[0].parent.name / "responses.jsonl").read_text(encoding="utf-8")
-    assert record in stored.splitlines(keepends=True)
+    # the fixture's 1 MB response: an excerpt on its page, which names its exact line in its run's download
+    notes = []
+    for path in (site / "suites" / "mini" / "items").glob("*-pub-*.html"):
+        notes += re.findall(r'class="note stored-elsewhere"[^>]*data-download="[^"]*/responses-public/([^"/]+)\.jsonl\.gz"'
+                            r' data-line="(\d+)"', path.read_text(encoding="utf-8"))
+    assert notes, "an oversized stored record is named by its line in its run's download"
+    for run, number in notes:
+        lines = gzip.decompress((site / "downloads" / "mini" / "responses-public" / f"{run}.jsonl.gz").read_bytes())
+        record = lines.decode("utf-8").splitlines(keepends=True)[int(number) - 1]
+        stored = (root / "results" / "mini" / run / "responses.jsonl").read_text(encoding="utf-8")
+        assert len(record) > 8000 and record in stored.splitlines(keepends=True)
     assert all(p.stat().st_size < 400_000 for p in (site / "suites" / "mini" / "items").glob("*.html"))
 
 
