@@ -189,6 +189,24 @@ def test_compare_two_runs(page, site):
     links = w.page.eval_on_selector_all("#compare-items tbody a", "as => as.map(a => a.getAttribute('href'))")
     assert links and all(h.startswith("items/") and h.endswith(".html") for h in links)
     assert (site / "suites" / "extracting" / links[0]).is_file()
+    # the first item's differences read as the published verdicts of the two runs (first repeat)
+    import csv
+    import gzip
+    import io
+
+    item = links[0].rsplit("/", 1)[1][:-5]
+    rows = csv.DictReader(io.StringIO(gzip.decompress(
+        (site / "downloads" / "extracting" / "verdicts-public.csv.gz").read_bytes()).decode("utf-8")))
+    got: dict[str, dict[str, str]] = {a: {}, b: {}}
+    for r in rows:
+        if r["item"] == item and r["repeat"] == "0" and r["run"] in got:
+            got[r["run"]][r["unit"]] = r["verdict"]
+    shown = w.page.eval_on_selector("#compare-items tbody tr", "tr => tr.cells[1].textContent")
+    if got[a] and got[b]:
+        parts = [f"{u}: {got[a].get(u, 'none')} \u2192 {got[b].get(u, 'none')}" for u in got[a] | got[b]
+                 if got[a].get(u) != got[b].get(u)]
+        listed = shown.split("; and ")[0].split("; ")  # at most six, then "; and N more"
+        assert parts and set(listed) <= set(parts) and len(listed) == min(6, len(parts)), (shown, parts)
     assert f"#a={a}&b={b}" in w.page.url
     before = w.page.inner_text("#head-a")
     w.page.select_option("#run-a", runs[1])  # by mouse

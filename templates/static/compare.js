@@ -60,9 +60,9 @@
               FLIP[p[3]] || p[3]];
     }
 
-    function verdictsOf(item, pattern) {  // unit name -> verdict name
-      var out = {};
-      item[3][pattern].forEach(function (uv) { out[item[2][uv[0]]] = data.items.verdicts[uv[1]]; });
+    function verdictsOf(item, pattern) {  // unit name -> verdict name; a pattern is [unit, verdict, unit, ...]
+      var out = {}, flat = item[3][pattern];
+      for (var k = 0; k + 1 < flat.length; k += 2) out[item[2][flat[k]]] = data.items.verdicts[flat[k + 1]];
       return out;
     }
 

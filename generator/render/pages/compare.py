@@ -42,9 +42,9 @@ def compare_data(sd: SuiteView, page_path: str) -> dict:
 
 def _disagreements(sd: SuiteView, runs: list[str], page_path: str) -> tuple[dict, dict]:
     """Public items in id order, each [id, its page, its units, its distinct verdict patterns], and per run
-    the index of its pattern for each item. A pattern is [[unit index, verdict index], ...] over the
-    item's first repeat (verdict names in `verdicts`); pattern 0 is "no response". Two runs disagree on
-    an item when their pattern indices differ."""
+    the index of its pattern for each item. A pattern is [unit index, verdict index, unit index, verdict
+    index, ...] (flat: the page is smaller) over the item's first repeat (verdict names in `verdicts`);
+    pattern 0 is "no response". Two runs disagree on an item when their pattern indices differ."""
     from ..env import relative
     from .items import Reader
 
@@ -56,11 +56,11 @@ def _disagreements(sd: SuiteView, runs: list[str], page_path: str) -> tuple[dict
     try:
         for k, item in enumerate(public):
             units: list[str] = []
-            patterns: list[list[list[int]]] = [[]]
+            patterns: list[list[int]] = [[]]
             for run, rows in reader.rows(item):
                 if run not in out:
                     continue
-                pattern = []
+                pattern: list[int] = []
                 for v in rows:
                     if v.repeat != 0:
                         continue
@@ -68,7 +68,7 @@ def _disagreements(sd: SuiteView, runs: list[str], page_path: str) -> tuple[dict
                         units.append(v.unit)
                     if v.verdict not in verdicts:
                         verdicts.append(v.verdict)
-                    pattern.append([units.index(v.unit), verdicts.index(v.verdict)])
+                    pattern += (units.index(v.unit), verdicts.index(v.verdict))
                 if pattern not in patterns:
                     patterns.append(pattern)
                 out[run][k] = patterns.index(pattern)
