@@ -104,7 +104,7 @@ def filter_views(sd: SuiteView, facts: dict | None, page_path: str) -> dict:
     stratum, precomputed, for the page to show in place from file://; each row with its run's hosting
     and, when its model's facts say, its weights ("open" or "closed"); `weights` true when any model's
     are known (the page then offers that filter). Cells are [text, sort, href, class, sub] with links
-    relative to the page."""
+    relative to the page, trailing empty ones left out."""
     from ..charts import plain
     from ..env import relative
 
@@ -130,7 +130,7 @@ def filter_views(sd: SuiteView, facts: dict | None, page_path: str) -> dict:
                 lo, hi = (e["estimate"] if e.get(k) is None else e[k] for k in ("low", "high"))
                 point = [plain(names[run]), e["estimate"] * scale, lo * scale, hi * scale]
             rows.append({"hosting": sd.stats["runs"][run]["hosting"], "point": point,
-                         "cells": [[c.text, c.sort, relative(c.href, page_path) if c.href else None, c.cls, c.sub]
+                         "cells": [_cell(c.text, c.sort, relative(c.href, page_path) if c.href else None, c.cls, c.sub)
                                    for c in row]})
             if kind := weights(sd.stats["runs"][run]["model"]):
                 rows[-1]["weights"] = kind
@@ -140,6 +140,15 @@ def filter_views(sd: SuiteView, facts: dict | None, page_path: str) -> dict:
                       "chart_title": plain(f"{metric_label(sd, metric)}, {title}"), "rows": rows})
     known = any(weights(i["model"]) for i in sd.stats["runs"].values())
     return {"views": views, "weights": known}
+
+
+def _cell(text_: str, sort, href: str | None, cls: str, sub: str) -> list:
+    """A filter view's cell, [text, sort, href, class, sub], without its trailing empty href, class and
+    sub (filters.js reads a missing one as empty): the views repeat every row of the leaderboard."""
+    cell = [text_, sort, href, cls, sub]
+    while len(cell) > 2 and cell[-1] in (None, ""):
+        cell.pop()
+    return cell
 
 
 def half_note(sd: SuiteView, key: str) -> str:
