@@ -248,3 +248,14 @@ def test_headline_says_which_half_it_ranks_on_and_why():
     assert "no private half, and a model may have seen them" in half_note(view(["public"] * 6), "half=public")
     assert "too small to rank on alone (fewer than 5 items)" in half_note(view(["public", "private"], "private"), "all")
     assert half_note(view(["private"] * 3, "private"), "half=private").endswith("trained or tuned on them.")
+
+
+def test_gzip_downloads_carry_no_name_and_no_time():
+    """Every .gz download has no file name and time 0 in its gzip header, so a build writes the same
+    bytes whenever it runs (the golden test compares two builds' bytes as well)."""
+    gz = sorted((fixture_site() / "downloads").rglob("*.gz"))
+    assert {p.name for p in gz} >= {"verdicts-public.csv.gz", "hostile-cloud.jsonl.gz"}
+    for path in gz:
+        head = path.read_bytes()[:10]
+        assert head[:3] == b"\x1f\x8b\x08" and head[3] & 0x08 == 0 and head[4:8] == b"\0\0\0\0", path
+        gzip.decompress(path.read_bytes())  # whole and valid
