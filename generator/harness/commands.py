@@ -188,7 +188,7 @@ def _suite_import(root: Path, suite: str):
     if config is None:
         return None
     try:
-        return getattr(load_registry(Path(root)).get(config.scorer), "import_files", None)
+        return load_registry(Path(root)).get(config.scorer).import_files
     except TallyError:
         return None
 

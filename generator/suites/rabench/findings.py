@@ -9,7 +9,7 @@ from ...suite_api import Estimate, ReportTable
 from . import tables as tb
 
 if TYPE_CHECKING:
-    from ...pipeline import ScoredSuite
+    from ...suite_api import ScoredRuns
 
 # (task, table id, column, higher is better, has an interval)
 HEADLINES = (("extraction", "extraction", "All fields right", True, True),
@@ -122,7 +122,7 @@ def findings(tables: dict[str, ReportTable], targets, ops: dict, comparison: str
                        f"elsewhere on this page are the project's ({correction_name(comparison)}) and may differ.")
 
 
-def report_tables(scored: ScoredSuite) -> list[ReportTable]:
+def report_tables(scored: ScoredRuns) -> list[ReportTable]:
     items = scored.items
     targets = [tb.Target(r, items) for r in scored.runs]
     rank, thresholds = tb.authenticity(targets, items)
@@ -130,4 +130,4 @@ def report_tables(scored: ScoredSuite) -> list[ReportTable]:
     ops, ops_rates, ops_values = tb.operations(targets)
     out = [tb.extraction(targets, items), tb.checks(targets, items), rank, thresholds, tb.duplicates(targets, items),
            decisions, cost, tb.evidence(targets, items), ops, ops_rates]
-    return [findings({t.id: t for t in out}, targets, ops_values, scored.suite.comparison)] + out
+    return [findings({t.id: t for t in out}, targets, ops_values, scored.comparison)] + out
