@@ -88,7 +88,7 @@ def _difference(stored: dict, want: dict) -> str | None:
     if stored == want:
         return None
     if stored.get("verdicts") != want.get("verdicts"):
-        a, b = stored.get("verdicts"), want.get("verdicts")
+        a, b = stored.get("verdicts"), want.get("verdicts") or []
         if not isinstance(a, list) or len(a) != len(b):
             return f"{len(a) if isinstance(a, list) else 'no'} verdict rows stored, {len(b)} rescored"
         k = next(k for k in range(len(b)) if a[k] != b[k])

@@ -20,7 +20,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .suite_types import JsonObject, PageBudget, Replicates, ReportTable, ScorerB, VectorCase
 
@@ -206,16 +206,3 @@ def retired_members(suite: object) -> list[str]:
     """What the suite's class still sets that the interface no longer has, each with what to do."""
     return [message for name, message in RETIRED.items()
             if any(name in vars(cls) for cls in type(suite).__mro__ if cls not in ROLES)]
-
-
-def describe() -> list[tuple[str, str, str, str]]:
-    """(role, hook, signature, docstring) of every declared hook, for `tally suite check` and the docs."""
-    import inspect
-
-    out = []
-    for role in ROLES:
-        for name in _declared(role):
-            value: Any = getattr(role, name)
-            signature = str(inspect.signature(value)) if callable(value) else ""
-            out.append((role.__name__, name, signature, inspect.getdoc(value) if callable(value) else ""))
-    return out

@@ -18,7 +18,7 @@ import numpy as np
 from .errors import TallyError
 
 if TYPE_CHECKING:
-    from .calls import Call
+    from .artifact import Call
     from .content import Item
     from .pipeline import ScoredSuite
     from .results import Run

@@ -96,6 +96,8 @@ def findings(tables: dict[str, ReportTable], targets, ops: dict, comparison: str
     for a in ours:
         for b in baselines:
             for task, table, column, higher, interval in HEADLINES:
+                va: Estimate | str | None
+                vb: Estimate | str | None
                 if table == "ops":
                     va, vb = (Estimate(ops[x.id][column][0], n=ops[x.id][column][1]) for x in (a, b))
                     scale = 1.0

@@ -76,7 +76,7 @@ def parse_label(raw: dict) -> tuple[dict | None, list[str]]:
 
 def answer_rows(raw: dict) -> list[tuple[str, ...]]:
     label = raw["label"]
-    rows = [(f"field:{k}", "not shown (null)" if v is None else v) for k, v in label["fields"].items()]
+    rows: list[tuple[str, ...]] = [(f"field:{k}", "not shown (null)" if v is None else v) for k, v in label["fields"].items()]
     rows += [(f"line item {k + 1}", f"{x['description']}: {x['total']}") for k, x in enumerate(label.get("line_items") or [])]
     rows += [("amounts add up", "yes" if label["adds_up"] else "no"),
              ("authenticity", f"fake ({label['fake_class']})" if label["fake"] else "genuine"),

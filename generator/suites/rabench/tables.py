@@ -8,12 +8,12 @@ from decimal import Decimal, InvalidOperation
 
 from ...stats.quantiles import nearest_rank
 from ...stats.wilson import wilson
-from ...suite_api import Estimate, ReportChart, ReportTable
+from ...suite_api import Estimate, ReportCell, ReportChart, ReportTable
 from . import measure as m
 
 NS = "not supported"
 MIN_N = 10
-SWEEP = (("defaults", {}), ("fakes 0.1%", {"p": 0.001}), ("fakes 5%", {"p": 0.05}),
+SWEEP: tuple[tuple[str, dict[str, float]], ...] = (("defaults", {}), ("fakes 0.1%", {"p": 0.001}), ("fakes 5%", {"p": 0.05}),
          ("missed fake $32", {"c_miss": 32.0}), ("missed fake $182", {"c_miss": 182.0}),
          ("review $8", {"c_review": 8.0}), ("review $73", {"c_review": 73.0}))
 
@@ -61,7 +61,7 @@ def _strata(items, extra: Callable[[object], list[str]] = lambda i: []) -> dict[
 
 
 def extraction(targets, items) -> ReportTable:
-    rows = []
+    rows: list[tuple[ReportCell, ...]] = []
     for t in targets:
         for stratum, ids in _strata(items).items():
             cases = [t.base[c] for c in ids if c in t.base]
@@ -87,7 +87,7 @@ def m_fields() -> tuple[str, ...]:
 
 def checks(targets, items) -> ReportTable:
     label = {i.id: i.spec for i in items}
-    rows = []
+    rows: list[tuple[ReportCell, ...]] = []
     for t in targets:
         if "checks" not in t.tasks:
             rows.append((t.id, "all", None, NS, NS, NS, NS))
@@ -152,7 +152,7 @@ def authenticity(targets, items) -> tuple[ReportTable, ReportTable]:
 
 
 def duplicates(targets, items) -> ReportTable:
-    rows = []
+    rows: list[tuple[ReportCell, ...]] = []
     for t in targets:
         if "duplicates" not in t.tasks:
             rows.append((t.id, None, NS, NS, NS, NS))
@@ -217,7 +217,7 @@ def _share(cases, pred) -> Estimate:
 
 def evidence(targets, items) -> ReportTable:
     label = {i.id: i.spec for i in items}
-    rows = []
+    rows: list[tuple[ReportCell, ...]] = []
     for t in targets:
         if "evidence" not in t.tasks:
             rows.append((t.id, NS, NS, NS))
