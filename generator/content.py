@@ -8,10 +8,9 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import orjson
-
 from .errors import ErrorLog
 from .ids import id_problem
+from .jsonl import jsonl_lines
 from .page_images import document_problems
 from .stored_files import StoredFileError, both_problem, read_stored, stored_file
 
@@ -279,13 +278,9 @@ def _read_item_file(path: Path, dataset: str, half: str, parse_spec, log: ErrorL
         return
     if data and not data.endswith(b"\n"):
         log.add(path, data.count(b"\n") + 1, "file does not end with a newline (truncated?)")
-    for number, line in enumerate(data.split(b"\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            raw = orjson.loads(line)
-        except orjson.JSONDecodeError as exc:
-            log.add(path, number, f"not valid JSON: {exc}")
+    for number, line, raw, error in jsonl_lines(data):
+        if error is not None:
+            log.add(path, number, error)
             continue
         problems = _common_problems(raw, dataset, half)
         if not problems:

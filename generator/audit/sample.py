@@ -14,11 +14,10 @@ import random
 from collections import defaultdict
 from pathlib import Path
 
-import orjson
-
 from ..csvsafe import csv_row
 from ..csvsafe import writer as csv_writer
 from ..errors import TallyError
+from ..jsonl import jsonl_lines
 from ..pipeline import ScoredSuite
 from ..private_workspace import write_private
 from ..stored_files import read_stored
@@ -77,12 +76,8 @@ def _content(record: dict) -> str:
 
 def _records(path: Path, wanted: set[tuple[str, int]]) -> dict[tuple[str, int], dict]:
     out = {}
-    for line in read_stored(path).split(b"\n"):
-        if not line.strip():
-            continue
-        try:
-            record = orjson.loads(line)
-        except orjson.JSONDecodeError:
+    for _number, _line, record, error in jsonl_lines(read_stored(path)):
+        if error is not None or not isinstance(record, dict):
             continue
         key = (record.get("item"), record.get("repeat"))
         if key in wanted:

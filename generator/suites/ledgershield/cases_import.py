@@ -15,6 +15,7 @@ import random
 from pathlib import Path
 
 from ...ids import id_problem
+from ...jsonl import jsonl_values
 from .codes import canonical_codes
 from .text import normalize_text
 
@@ -241,10 +242,8 @@ def write_reference_items(suite_dir: Path, items: list[dict]) -> Path:
     path = suite_dir / "items" / f"{DATASET}.public.jsonl"
     old: dict[str, dict] = {}
     if path.is_file():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                row = json.loads(line)
-                old[row["id"]] = row
+        for row in jsonl_values(path.read_bytes(), path):
+            old[row["id"]] = row
     old.update({it["id"]: it for it in items})
     text = "".join(json.dumps(old[k], ensure_ascii=False, sort_keys=True) + "\n" for k in sorted(old))
     path.write_text(text, encoding="utf-8")
