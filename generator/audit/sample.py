@@ -19,7 +19,7 @@ from ..csvsafe import writer as csv_writer
 from ..errors import TallyError
 from ..jsonl import jsonl_lines
 from ..pipeline import ScoredSuite
-from ..private_workspace import write_private
+from ..private_workspace import private_home, write_private
 from ..stored_files import read_stored
 
 SAMPLE_FORMAT = "tally-audit-sample-v1"
@@ -41,7 +41,7 @@ class AuditError(TallyError):
 
 def default_workspace(suite: str, seed: int) -> Path:
     """Private storage in the user's home, outside any project."""
-    return Path.home() / ".local" / "share" / "tally" / "audits" / f"{suite}-seed{seed}"
+    return private_home("audits", f"{suite}-seed{seed}")
 
 
 def draw(rows: list[tuple[str, str, int, str, str]], per_model: int, rng: random.Random) -> list[int]:
