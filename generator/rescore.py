@@ -296,8 +296,8 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> ScoredRun:
         start = len(table)
         table.extend_columns(item_id, repeat, scored.columns)
         if len(scored):
-            first = spans.get(item_id)
-            spans[item_id] = (start if first is None else first[0], start + len(scored))
+            span = spans.get(item_id)
+            spans[item_id] = (start if span is None else span[0], start + len(scored))
         if is_stored:
             digest.update(_digest_lines(run_id, item_id, repeat, scored))
             result.stored_rows += len(scored)

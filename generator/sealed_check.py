@@ -24,6 +24,7 @@ import orjson
 
 from . import sealing
 from .errors import ErrorLog
+from .jsonl import jsonl_lines
 
 LISTED = 5  # differing sealed records named per run; the rest are counted
 
@@ -45,7 +46,7 @@ def check_run(plugin, half: dict[str, str], run_score, log: ErrorLog) -> int:
     if not sealed:
         return 0
     data = sealing.read_run(responses, ErrorLog(log.root), public).data
-    parsed = [(line, orjson.loads(line)) for line in data.split(b"\n") if line.strip()]
+    parsed = [(line.raw, line.value) for line in jsonl_lines(data) if line.error is None]  # others: reported by loading
     expected = sealing.stubs_of(plugin, half, sealing.rows_by_record(run_score), parsed, {})
     run_id = run_score.run.id
     differing = 0
@@ -88,7 +89,7 @@ def _difference(stored: dict, want: dict) -> str | None:
     if stored == want:
         return None
     if stored.get("verdicts") != want.get("verdicts"):
-        a, b = stored.get("verdicts"), want.get("verdicts")
+        a, b = stored.get("verdicts"), want.get("verdicts") or []
         if not isinstance(a, list) or len(a) != len(b):
             return f"{len(a) if isinstance(a, list) else 'no'} verdict rows stored, {len(b)} rescored"
         k = next(k for k in range(len(b)) if a[k] != b[k])

@@ -11,13 +11,15 @@ import json
 import shutil
 from pathlib import Path
 
+from ..jsonl import jsonl_values
+
 SUITE = "extracting"
 
 
 def load_generated_items(items_dir: Path) -> list[dict]:
     items = []
     for path in sorted(items_dir.glob("*.jsonl")):
-        items += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        items += jsonl_values(path.read_bytes(), path)
     return sorted(items, key=lambda i: i["id"])
 
 
