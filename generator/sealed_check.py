@@ -1,6 +1,6 @@
 """The private half at publication: sealed records checked against their full records.
 
-A run's private records are published as sealed records (generator/sealing.py): the verdicts,
+A run's private records are published as sealed records (generator/sealed_record.py): the verdicts,
 figures and call figures that a reader without private storage scores from. When the full records
 are here (private storage, or the round's revealed responses), both scorers rescore them: scorer A
 alongside scorer B, through the agreement gate like every public record. Then every sealed record in
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import orjson
 
-from . import sealing
+from . import sealed_record, sealing
 from .errors import ErrorLog
 
 LISTED = 5  # differing sealed records named per run; the rest are counted
@@ -46,7 +46,7 @@ def check_run(plugin, half: dict[str, str], run_score, log: ErrorLog) -> int:
         return 0
     data = sealing.read_run(responses, ErrorLog(log.root), public).data
     parsed = [(line, orjson.loads(line)) for line in data.split(b"\n") if line.strip()]
-    expected = sealing.stubs_of(plugin, half, sealing.rows_by_record(run_score), parsed, {})
+    expected = sealed_record.stubs_of(plugin, half, sealed_record.rows_by_record(run_score), parsed, {})
     run_id = run_score.run.id
     differing = 0
     for number, line in sealed:
@@ -70,8 +70,8 @@ def check_run(plugin, half: dict[str, str], run_score, log: ErrorLog) -> int:
 
 def _upgraded(stored: dict, plugin, run_id: str) -> dict:
     """A sealed record of an earlier format as `tally results seal` would upgrade it (when it can)."""
-    if stored.get("sealed", {}).get("format") != sealing.SEALED_FORMAT and sealing.stub_problem(stored) is None:
-        return sealing.upgrade_stub(stored, plugin, run_id)
+    if stored.get("sealed", {}).get("format") != sealed_record.SEALED_FORMAT and sealed_record.stub_problem(stored) is None:
+        return sealed_record.upgrade_stub(stored, plugin, run_id)
     return stored
 
 

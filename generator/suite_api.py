@@ -264,7 +264,7 @@ class Suite(ABC):
     # ---------------------------------------------------------------- the suite's own commands (optional)
 
     def sealed_order_kept(self, unit: str) -> bool | None:
-        """Sealing (generator/sealing.py): whether a private verdict row's `order` for `unit` is the
+        """Sealing (generator/sealed_record.py): whether a private verdict row's `order` for `unit` is the
         model's own figure or a comparison result, kept in the sealed record (True), or may quote the
         answer key and is blanked (False). None, the default: the suite does not say, and its sealed
         rows show their positions only, with no `order`."""

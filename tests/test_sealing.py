@@ -142,7 +142,7 @@ def test_a_rejected_response_body_is_not_kept_in_a_sealed_record(project):
 def test_a_v1_sealed_record_is_upgraded_without_its_private_record(project, tmp_path):
     """Records sealed before format v2 lose their units naming item parts, their `order`s quoting the key
     and rejected bodies, in place and without private storage; the private scores stay the same."""
-    from generator.sealing import SEALED_FORMAT
+    from generator.sealed_record import SEALED_FORMAT
 
     public = _project(project)
     assert _invoke("results", "seal", "--all", "--root", str(project.root)).exit_code == 0

@@ -21,7 +21,8 @@ import orjson
 
 from ..content import Item
 from ..ids import is_safe_id
-from ..sealing import SEALED_FORMAT, _answer_classes, blind_rows, line_sha256, sealed_info, stub_of
+from ..sealed_record import SEALED_FORMAT, _answer_classes, answers_of, blind_rows, stub_of
+from ..sealing import line_sha256, sealed_info
 from ..stored_files import read_stored, responses_file
 from . import ITEMS, MANIFEST, RESPONSES_DIR, SUMS
 from .canonical import sha256_hex
@@ -175,7 +176,6 @@ def _sealed_again(revealed: list[bytes], items: dict, hashes: dict[str, str], pl
     """The run's sealed record lines made again from its revealed records, in their order (the order of
     the sealed records they were committed as); empty when a record cannot be rescored."""
     from ..parse.response import read_outcome
-    from ..rescore import _answers
 
     scored = []
     answers: dict[str, dict[int, tuple[str, ...]]] = {}
@@ -191,7 +191,7 @@ def _sealed_again(revealed: list[bytes], items: dict, hashes: dict[str, str], pl
             return []
         outcome = read_outcome(record, plugin.extract_answer, plugin.answer_what)
         rows = plugin.score(item, outcome, run_id, record["repeat"])
-        answers.setdefault(item.id, {})[record["repeat"]] = _answers(plugin, outcome, rows)
+        answers.setdefault(item.id, {})[record["repeat"]] = answers_of(plugin, outcome, rows)
         scored.append((line, record, rows, outcome))
     classes = {item: _answer_classes(a) for item, a in answers.items()}
     return [orjson.dumps(stub_of(record, line, rows, classes[record["item"]][record["repeat"]],
