@@ -221,8 +221,12 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> ScoredRun:
         repeat = record["repeat"]
         k = position[item.id]
         if sealing.is_sealed(record):  # private storage not here: the stored verdicts, not re-derived
-            if (problem := sealed_record.stub_problem(record)) is not None or item.half != "private":
-                s.log.add(run.responses, _line, problem or f"item {item.id!r} is public: it is never sealed")
+            if item.half != "private":
+                s.log.add(run.responses, _line, f"item {item.id!r} is public: it is never sealed")
+                continue
+            record, problem = sealed_record.opened(record, item.line)
+            if record is None or (problem := sealed_record.stub_problem(record)) is not None:
+                s.log.add(run.responses, _line, problem)
                 continue
             rows = sealed_record.stub_rows(record, run_id)
             stored = sealed_record.stub_figures(record)

@@ -43,5 +43,9 @@ def seal(suite_names: tuple[str, ...], all_suites: bool, root: Path) -> None:
                 " (item commitment hashes missing: the salted item files of the round named in run.json are not "
                 "in private storage, or do not hold these items)")
             turns = f", and {r.turns_moved} turns of their episodes" if r.turns_moved else ""
+            if r.revealed:
+                click.echo(f"{name}/{r.run}: left as committed: round {r.revealed} is revealed (its items are "
+                           f"public, its {r.private} sealed records signed in its responses commitment)")
+                continue
             click.echo(f"{name}/{r.run}: {r.public} public records kept, {r.private} private records sealed "
                        f"({r.sealed_now} moved now{turns}) -> {where}{note}")

@@ -15,10 +15,13 @@ from pathlib import Path
 
 import orjson
 
+from .commit import REVEAL
+from .commit.layout import read_manifest, round_dir
 from .commit.responses import item_commitments
 from .errors import ErrorLog
+from .ids import is_safe_id
 from .pipeline import load, score
-from .sealed_record import rows_by_record, stub_problem, stubs_of, upgrade_stub
+from .sealed_record import opened, rows_by_record, stub_problem, stubs_of, upgrade_stub
 from .sealing import _lines, line_sha256, private_file, read_run, sealed_info
 from .stored_files import deflate_for, read_stored
 
@@ -65,16 +68,19 @@ def _seal_turns(run_dir: Path, private_dir: Path, half: dict) -> int:
     return len(move)
 
 
-def _upgrade_run(responses: Path, plugin, run_id: str, commitments: dict[str, str]) -> None:
-    """Sealed records of an earlier format upgraded, and their item commitment hashes set from the
-    round's salted item files when these are here (a round committed again has new salts)."""
+def _upgrade_run(responses: Path, plugin, run_id: str, commitments: dict[str, str], items: dict) -> None:
+    """Sealed records of an earlier format upgraded (their box closed with their item), and their item
+    commitment hashes set from the round's salted item files when these are here (a round committed
+    again has new salts)."""
     before = read_stored(responses)
     out = []
     for line in before.split(b"\n"):
         if sealed_info(line) is not None:
             stub = orjson.loads(line)
-            if stub_problem(stub) is None:
-                new = dict(upgrade_stub(stub, plugin, run_id))
+            item = items.get(stub.get("item"))
+            view = opened(stub, item.line)[0] if item is not None else None
+            if view is not None and stub_problem(view) is None:
+                new = dict(upgrade_stub(stub, plugin, run_id, item.line))
                 if commitments.get(stub["item"]):
                     new["sealed"] = dict(new["sealed"], item_commitment=commitments[stub["item"]])
                 if new != stub:
@@ -93,26 +99,43 @@ class SealReport:
     sealed_now: int  # private records newly moved to private storage
     commitments: bool  # an item commitment hash for every private record
     turns_moved: int = 0  # turns of private tool-calling episodes newly moved to private storage
+    revealed: str = ""  # the revealed round the run belongs to: its sealed records are left as committed
+
+
+def revealed_round(root: Path, suite: str, meta: dict) -> str:
+    """The round named in a run's run.json when that round is one of the suite's and is revealed (its
+    items are public and its signed reveal names the responses commitment), else ""."""
+    name = meta.get("round")
+    if not is_safe_id(name) or not (round_dir(root, name) / REVEAL).is_file():
+        return ""
+    manifest = read_manifest(root, name)
+    return name if isinstance(manifest, dict) and manifest.get("benchmark") == suite else ""
 
 
 def seal_suite(root: Path, suite_name: str) -> list[SealReport]:
     """Split every run of a suite (see the module docstring); running it again changes nothing. A run
-    that is sealed while its private storage is not here is left as it is."""
+    that is sealed while its private storage is not here is upgraded in place; a run of a revealed round
+    is left as it is (its sealed records are committed, and its items are public)."""
     loaded = load(root, [suite_name])
     scored = score(loaded, root, gate=False, check_sealed=False)  # the sealed records are made again here
     reports = []
     for ls, ss in zip(loaded, scored, strict=True):
+        items = {i.id: i for i in ls.items}
         half = {i.id: i.half for i in ls.items}
         by_run = {r.run.id: r for r in ss.runs}
         for run in ls.runs:
             rs = by_run[run.id]
+            if revealed := revealed_round(root, suite_name, run.meta):
+                reports.append(SealReport(run.id, rs.responses - rs.sealed, rs.sealed, 0, False, revealed=revealed))
+                continue
             if rs.sealed:  # private storage not here: nothing to move; earlier sealed formats are upgraded
-                _upgrade_run(run.responses, ls.plugin, run.id, item_commitments(root, str(run.meta.get("round", ""))))
+                _upgrade_run(run.responses, ls.plugin, run.id, item_commitments(root, str(run.meta.get("round", ""))),
+                             items)
                 reports.append(SealReport(run.id, rs.responses - rs.sealed, rs.sealed, 0, False))
                 continue
             parsed = [(line, json.loads(line)) for line in _lines(read_run(run.responses, ErrorLog(root)).data)]
             commitments = item_commitments(root, str(run.meta.get("round", "")))
-            stubs = stubs_of(ls.plugin, half, rows_by_record(rs), parsed, commitments)
+            stubs = stubs_of(ls.plugin, items, rows_by_record(rs), parsed, commitments)
             public_out, private_out = [], []
             for line, record in parsed:
                 if half.get(record["item"]) != "private":

@@ -1,16 +1,21 @@
-"""The sealed record: what `results/` publishes in place of a private item's full record.
+"""The sealed record: what `results/` publishes in place of a private item's full record (format v3).
 
-    {"item", "repeat", "attempts", "latency_ms", "usage"  (the call's figures, as stored),
+    {"item", "repeat", "attempts", "latency_ms"  (the call's figures, as stored),
      "sealed": {"format", "record_sha256" (of the full line), "item_commitment" (SHA-256 of the
                 item's salted commitment file, or null when the round's private storage is not here)},
-     "outcome", "finish_reason", "refusal", "verdicts": [[unit, kind, verdict, points, order], ...],
-     "figures": [the suite's per-item figures of this response],
-     "answers": [per unit, which of the item's repeats answered alike: "=0", "=1", ...]}
+     "outcome", "finish_reason", "refusal",
+     "box": the per-item part, closed with the item (generator/sealed_box.py):
+            {"verdicts": [[unit, kind, verdict, points, order], ...],
+             "figures": [the suite's per-item figures of this response],
+             "answers": [per unit, which of the item's repeats answered alike: "=0", "=1", ...],
+             "usage": the call's token counts, as stored}}
 
-No request, no response text, no rejected response body, no verdict reason, and nothing of the answer
-key: a unit naming something of the item and an `order` quoting the key are blinded (`blind_rows`);
-the private scores are recomputed from the stored figures. Records sealed in format v1 (full units and
-`order`s) are upgraded in place by `tally results seal` without their private records.
+No request, no response text, no rejected response body, no verdict reason; a unit naming something of
+the item and an `order` quoting the key are blinded (`blind_rows`) inside the box too. What is in the
+clear (the call's outcome, latency and attempts) is the model's, not the item's. `opened` gives the
+record with its box's fields in place, as formats v1 and v2 stored them in the clear: the private
+scores are recomputed from the stored figures. Records sealed in earlier formats are upgraded in place
+by `tally results seal` without their private records (they need the item, to close the box).
 """
 
 from __future__ import annotations
@@ -18,13 +23,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from . import sealed_box
 from .sealing import line_sha256
 
 if TYPE_CHECKING:
     from .suite_api import Suite
 
-SEALED_FORMAT = "tally-sealed-record-v2"
-SEALED_FORMATS = ("tally-sealed-record-v1", SEALED_FORMAT)
+SEALED_FORMAT = "tally-sealed-record-v3"
+SEALED_FORMATS = ("tally-sealed-record-v1", "tally-sealed-record-v2", SEALED_FORMAT)
 # Attempt fields a sealed record keeps: the call's figures; never a rejected response's body.
 ATTEMPT_FIELDS = ("error", "latency_ms", "start", "status")
 _ID_UNIT = re.compile(r"([^:]*[0-9][^:]*):(.+)")  # "<something of the item>:<what>", e.g. "T09:outside_period"
@@ -119,22 +125,46 @@ def answers_of(plugin, outcome, rows: list) -> tuple[str, ...]:
     return plugin.answer_values(outcome.answer, [v.unit for v in rows])
 
 
+def opened(record: dict, item_line: bytes) -> tuple[dict | None, str | None]:
+    """A sealed record with its box's fields in place (format v3; earlier formats hold them in the
+    clear and are given as stored), or None and why its box does not open with the item's line."""
+    if "box" not in record and record.get("sealed", {}).get("format") != SEALED_FORMAT:
+        return record, None
+    fields = sealed_box.open_box(record.get("box"), sealed_box.item_key(item_line),
+                                 record.get("sealed", {}).get("record_sha256"))
+    if fields is None:
+        return None, ("a sealed record's box does not open with its item (the box, its record_sha256 or the "
+                      "item's line changed since `tally results seal` closed it)")
+    out = {k: v for k, v in record.items() if k != "box" and k not in sealed_box.BOXED}
+    return out | fields, None
+
+
+def boxed(stub: dict, item_line: bytes) -> dict:
+    """A sealed record whose per-item fields are in the clear (as `opened` gives it) with them closed
+    in its box: the published form."""
+    out = {k: v for k, v in stub.items() if k not in sealed_box.BOXED}
+    out["box"] = sealed_box.close({k: stub[k] for k in sealed_box.BOXED if k in stub},
+                                  sealed_box.item_key(item_line), stub["sealed"]["record_sha256"])
+    return out
+
+
 def stub_of(record: dict, full_line: bytes, rows: list, answers: list[str], commitment: str | None,
-            outcome, plugin) -> dict:
+            outcome, plugin, item_line: bytes, form: str = SEALED_FORMAT) -> dict:
+    """The sealed record of one full record (`item_line`: its item's line, which closes the box), in
+    format `form` (v2, with no box, only to check what an earlier round committed to)."""
     from .calls import call_row
 
     row = call_row("", record, outcome)
     stub = {k: record[k] for k in ("item", "repeat", "attempts", "latency_ms", "usage") if k in record}
     stub["attempts"] = sealed_attempts(stub.get("attempts"))
-    stub["sealed"] = {"format": SEALED_FORMAT, "record_sha256": line_sha256(full_line),
-                      "item_commitment": commitment}
+    stub["sealed"] = {"format": form, "record_sha256": line_sha256(full_line), "item_commitment": commitment}
     stub["outcome"] = outcome.status
     stub["finish_reason"] = row[11]
     stub["refusal"] = bool(row[12])
     stub["verdicts"] = blind_rows(plugin, rows)
     stub["figures"] = list(plugin.item_figures(rows))
     stub["answers"] = answers
-    return stub
+    return boxed(stub, item_line) if form == SEALED_FORMAT else stub
 
 
 def rows_by_record(run_score) -> dict[tuple[str, int], list]:
@@ -145,13 +175,14 @@ def rows_by_record(run_score) -> dict[tuple[str, int], list]:
     return rows
 
 
-def stubs_of(plugin, half: dict[str, str], rows: dict[tuple[str, int], list], parsed: list[tuple[bytes, dict]],
+def stubs_of(plugin, items: dict, rows: dict[tuple[str, int], list], parsed: list[tuple[bytes, dict]],
              commitments: dict[str, str]) -> dict[str, dict]:
     """The sealed record `seal` makes of each private record of a run, by the SHA-256 of its full line:
-    `parsed` is every (full line, record) of the run, `rows` its verdict rows by (item, repeat), and an
-    item's answer classes are taken over its private records' repeats."""
+    `items` the suite's items by id, `parsed` every (full line, record) of the run, `rows` its verdict
+    rows by (item, repeat); an item's answer classes are taken over its private records' repeats."""
     from .parse.response import read_outcome
 
+    half = {i: item.half for i, item in items.items()}
     answers: dict[str, dict[int, tuple[str, ...]]] = {}
     outcomes = {}
     for _line, record in parsed:
@@ -165,17 +196,19 @@ def stubs_of(plugin, half: dict[str, str], rows: dict[tuple[str, int], list], pa
         if half.get(record["item"]) == "private":
             key = (record["item"], record["repeat"])
             out[line_sha256(line)] = stub_of(record, line, rows.get(key, []), classes[key[0]][key[1]],
-                                             commitments.get(key[0]), outcomes[key], plugin)
+                                             commitments.get(key[0]), outcomes[key], plugin, items[key[0]].line)
     return out
 
 
-def upgrade_stub(stub: dict, plugin, run_id: str) -> dict:
+def upgrade_stub(stub: dict, plugin, run_id: str, item_line: bytes) -> dict:
     """A sealed record of an earlier format as `stub_of` makes it now, from what it stores (its private
-    record need not be here): figures from its rows, then the rows blinded and the attempts trimmed."""
+    record need not be here, its item must): v1's figures from its rows, the rows blinded, the attempts
+    trimmed, then the per-item fields closed in the box."""
     if stub["sealed"].get("format") == SEALED_FORMAT:
         return stub
-    rows = stub_rows(stub, run_id)
-    out = dict(stub, attempts=sealed_attempts(stub.get("attempts")), verdicts=blind_rows(plugin, rows),
-               figures=list(plugin.item_figures(rows)))
+    out = dict(stub, attempts=sealed_attempts(stub.get("attempts")))
+    if stub["sealed"].get("format") == "tally-sealed-record-v1":
+        rows = stub_rows(stub, run_id)
+        out |= {"verdicts": blind_rows(plugin, rows), "figures": list(plugin.item_figures(rows))}
     out["sealed"] = dict(stub["sealed"], format=SEALED_FORMAT)
-    return out
+    return boxed(out, item_line)
