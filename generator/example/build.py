@@ -118,7 +118,7 @@ def generate_example(root: Path, seed: int = 20261020, progress: bool = True) ->
 
     written.append(write_example_audit(root))
     from ..pipeline import suite_names
-    from ..sealing import seal_suite
+    from ..seal_command import seal_suite
 
     for name in suite_names(root):  # private-item records to private storage, sealed records in results/
         seal_suite(root, name)
