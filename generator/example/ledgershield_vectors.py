@@ -167,7 +167,7 @@ def _case(cid: str, item: dict, rec: dict) -> dict:
     from ..parse.response import read_outcome
     from ..suites.ledgershield.scoring import score
 
-    it = Item(item["id"], item["dataset"], item["half"], item["strata"], item["document"], item, "", "")
+    it = Item(item["id"], item["dataset"], item["half"], item["strata"], item["document"], item, "", b"")
     rows = score(it, read_outcome(rec, extract_answer, "episode"), "case", 0)
     out = {"id": cid, "item": item, "record": rec, "expected": [[r.unit, r.verdict] for r in rows],
            "orders": [[r.unit, r.order] for r in rows]}

@@ -68,8 +68,8 @@ def amount(value: object) -> Fraction:
             text = text.replace(mark, "")
         text = text.strip(WHITESPACE)
         if _NUMBER.fullmatch(text):
-            number = read_number(text)  # an exponent beyond the JSON bound: out of range, no value
-            return Fraction(number) if isinstance(number, Decimal) else Fraction(0)
+            read = read_number(text)  # an exponent beyond the JSON bound: out of range, no value
+            return Fraction(read) if isinstance(read, Decimal) else Fraction(0)
     return Fraction(0)
 
 
