@@ -10,6 +10,7 @@ import io
 import json
 import shutil
 from pathlib import Path
+from typing import BinaryIO
 
 from ..csvsafe import csv_safe, dict_writer
 from ..csvsafe import writer as csv_writer
@@ -79,21 +80,20 @@ def text_out(target: Path):
     time in the gzip header (the same bytes on every build)."""
     if target.suffix != ".gz":
         return target.open("w", encoding="utf-8", errors="backslashreplace", newline="")
-    raw = gzip.GzipFile(filename="", mode="wb", fileobj=target.open("wb"), mtime=0)
-    return _ClosingText(raw)
+    file = target.open("wb")
+    return _ClosingText(gzip.GzipFile(filename="", mode="wb", fileobj=file, mtime=0), file)
 
 
 class _ClosingText(io.TextIOWrapper):
     """A text stream over a GzipFile that also closes the file the GzipFile writes to."""
 
-    def __init__(self, raw: gzip.GzipFile):
+    def __init__(self, raw: gzip.GzipFile, file: BinaryIO):
         super().__init__(raw, encoding="utf-8", errors="backslashreplace", newline="")  # type: ignore[arg-type]
-        self._file = raw.fileobj
+        self._file = file
 
     def close(self) -> None:
         super().close()
-        if self._file is not None:
-            self._file.close()
+        self._file.close()
 
 
 def public_verdicts(source: Path, target: Path, public: set[str]) -> None:
