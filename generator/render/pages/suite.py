@@ -205,9 +205,15 @@ def audit_tables(sd: SuiteView) -> list[Table]:
                 export=f"downloads/{name}/audit-disagreements")
     for d in a["disagreements"]:
         item = text(d["item"], href=item_path(sd, d["item"]) if d["item"] in public else None)
-        dis.rows.append([text(d["model"]), item, text(d["unit"]), text(d["verdict"]), text(d["right_verdict"]),
+        unit, verdict, right = (_unsealed(d[k]) for k in ("unit", "verdict", "right_verdict"))
+        dis.rows.append([text(d["model"]), item, text(unit), text(verdict), text(right),
                          text(d["note"] if d["item"] in public else "(private item)")])
     return [rates, dis]
+
+
+def _unsealed(value: object) -> object:
+    """A private item's judged unit or verdict is stored sealed (generator/audit/record.py): shown so."""
+    return "(sealed: private item)" if isinstance(value, str) and value.startswith("sealed:") else value
 
 
 def incomplete_table(sd: SuiteView) -> Table | None:
