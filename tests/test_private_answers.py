@@ -313,3 +313,52 @@ def test_a_recorded_audit_of_a_private_item_names_neither_its_unit_nor_its_verdi
     (run / "responses.jsonl").write_text("".join(json.dumps(r) + "\n" for r in write), encoding="utf-8")
     later = summary(project.root, load_and_score(project.root, ["extracting"], 1, False)[0])
     assert later is not None and (later["suite"]["stale"], later["suite"]["k"]) == (1, 1)
+
+
+
+def _fake_from_item_stats(path: Path, private: set[str]) -> set[tuple[str, bool]]:
+    """The attack on item_stats.csv: a private item's per-run figures `fake` and `genuine`."""
+    import csv
+
+    with path.open(encoding="utf-8", newline="") as fh:
+        return {(r["item"], float(r["fake"]) > 0) for r in csv.DictReader(fh)
+                if r["item"] in private and float(r["fake"]) + float(r["genuine"]) > 0}
+
+
+def test_no_private_answer_from_the_built_site_s_downloads(tmp_path):
+    """The attacker's third source: the RA-Bench example site's downloads. From what the build computes
+    (and the downloads gave before) most private receipts' class, fake or genuine, is read from
+    item_stats.csv; the published one has no private item's figures, stats.json and item-analysis list
+    no private item (each one's mean over the runs, and whether it has a value at all, follow its
+    answers), and calls.csv gives no private item's token counts."""
+    import csv
+
+    from tests.site_support import build, copy_example
+
+    root = copy_example(tmp_path / "proj", "ra-bench")
+    build(root, root / "site", resamples=200, jobs=1)
+    downloads = root / "site" / "downloads" / "ra-bench"
+    items = _private_items("ra-bench")
+    private = set(items)
+    truth = {(i, bool(x["label"]["fake"])) for i, x in items.items()}
+    built = json.loads((root / "build" / "stats" / "ra-bench" / "stats.json").read_text(encoding="utf-8"))
+    assert set(built["item_analysis"]["items"]) & private  # the build analyses them: only not published
+    from_stats = _fake_from_item_stats(root / "build" / "rescore" / "ra-bench" / "item_stats.csv", private)
+    assert len(from_stats) >= 150 and from_stats <= truth, (len(from_stats), len(truth))
+
+    published = json.loads((downloads / "stats.json").read_text(encoding="utf-8"))
+    assert not set(published["item_analysis"]["items"]) & private
+    assert not set(published["item_analysis"]["not_separating"] + published["item_analysis"]["against_order"]) & private
+    assert {k: v for k, v in published.items() if k != "item_analysis"} == \
+        {k: v for k, v in built.items() if k != "item_analysis"}
+    listed = {r["item"] for r in json.loads((downloads / "item-analysis.json").read_text(encoding="utf-8"))["rows"]}
+    assert listed and not listed & private
+    assert not _fake_from_item_stats(downloads / "item_stats.csv", private)
+    with (downloads / "item_stats.csv").open(encoding="utf-8", newline="") as fh:
+        stats_items = {r["item"] for r in csv.DictReader(fh)}
+    assert stats_items and not stats_items & private
+    with (downloads / "calls.csv").open(encoding="utf-8", newline="") as fh:
+        calls = [r for r in csv.DictReader(fh) if r["item"] in private]
+    assert calls and all(r["prompt_tokens"] == r["completion_tokens"] == "" for r in calls)
+    page = (root / "site" / "suites" / "ra-bench" / "index.html").read_text(encoding="utf-8")
+    assert "private items among them are counted, never listed" in page
