@@ -362,3 +362,25 @@ def test_no_private_answer_from_the_built_site_s_downloads(tmp_path):
     assert calls and all(r["prompt_tokens"] == r["completion_tokens"] == "" for r in calls)
     page = (root / "site" / "suites" / "ra-bench" / "index.html").read_text(encoding="utf-8")
     assert "private items among them are counted, never listed" in page
+
+
+def test_a_scorer_difference_on_a_private_item_shows_neither_its_unit_nor_its_value(tmp_path):
+    """agreement.json in the downloads (and the agreement page, through the same function): a difference
+    on a private item keeps its run, item and both verdicts; its unit (au-bas: a transaction and its
+    fault) and the model's value are hidden. With no private difference the file is copied as it is."""
+    from generator.render.downloads import _agreement_without_private
+
+    private = {"run": "m", "item": "a-prv-1", "repeat": 0, "unit": "T09:outside_period", "scorer_a": "found",
+               "scorer_b": "missed", "value": "T09 outside_period"}
+    public = private | {"item": "a-pub-1", "unit": "T02:wrong_rate", "value": "T02"}
+    doc = {"compared": 40, "differences": [private, public], "differing": 2, "status": "differ", "suite": "au-bas"}
+    src, dst = tmp_path / "agreement.json", tmp_path / "out.json"
+    src.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    _agreement_without_private(src, dst, {"a-pub-1"})
+    out = json.loads(dst.read_text(encoding="utf-8"))
+    assert out["differences"] == [private | {"unit": "(private item)", "value": "(private item)"}, public]
+    assert "outside_period" not in dst.read_text(encoding="utf-8")
+    assert {k: v for k, v in out.items() if k != "differences"} == {k: v for k, v in doc.items() if k != "differences"}
+    src.write_text(json.dumps(doc | {"differences": [public]}, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    _agreement_without_private(src, dst, {"a-pub-1"})
+    assert dst.read_bytes() == src.read_bytes()

@@ -14,6 +14,7 @@ from ..csvsafe import csv_safe, dict_writer
 from ..csvsafe import writer as csv_writer
 from .gather import SiteData
 from .pages.items import oversize_files, page_files
+from .pages.other import shown_difference
 
 RESCORE_FILES = ("summary.json", "item_stats.csv", "calls.csv", "agreement.json")
 
@@ -44,6 +45,8 @@ def write_data_files(site_dir: Path, site: SiteData) -> None:
                 _calls_without_private_sizes(sd.rescore_dir / name, out / name, public)
             elif name == "item_stats.csv":  # a private item's figures would tell its answer key
                 _public_item_rows(sd.rescore_dir / name, out / name, public)
+            elif name == "agreement.json":  # a difference's unit and value can quote a private item
+                _agreement_without_private(sd.rescore_dir / name, out / name, public)
             else:
                 shutil.copyfile(sd.rescore_dir / name, out / name)
         _stats_without_private_items(sd.stats_path, out / "stats.json", public)
@@ -93,6 +96,18 @@ def _public_item_rows(src: Path, dst: Path, public: set[str]) -> None:
         rows = rows[:1] + [r for r in rows[1:] if len(r) > item and r[item] in public]
     with dst.open("w", encoding="utf-8", errors="backslashreplace", newline="") as fh:
         csv_writer(fh).writerows(rows)
+
+
+def _agreement_without_private(src: Path, dst: Path, public: set[str]) -> None:
+    """agreement.json with each private item's difference shown as `shown_difference` shows it."""
+    doc = json.loads(src.read_text(encoding="utf-8"))
+    listed = doc.get("differences") if isinstance(doc, dict) else None
+    shown = [shown_difference(d, public) if isinstance(d, dict) else d for d in listed or []]
+    if listed and shown != listed:  # written as the rescore writes it (generator/outputs.py)
+        dst.write_text(json.dumps(doc | {"differences": shown}, indent=2, sort_keys=True, ensure_ascii=False) + "\n",
+                       encoding="utf-8")
+    else:
+        shutil.copyfile(src, dst)
 
 
 def _stats_without_private_items(src: Path, dst: Path, public: set[str]) -> None:
