@@ -37,9 +37,10 @@ def audits_dir(root: Path, suite: str) -> Path:
 SEALED_PREFIX = "sealed:"
 
 
-def sealed_value(item_line: bytes, *parts: str) -> str:
-    """A private judgment's unit (parts: the unit) or verdict (the unit and the verdict) as stored."""
-    mac = hmac.new(item_key(item_line), "\x00".join(("tally-audit-v1",) + parts).encode(), hashlib.sha256)
+def sealed_value(key: bytes, *parts: str) -> str:
+    """A private judgment's unit (parts: the unit) or verdict (the unit and the verdict) as stored;
+    `key` is the item's box key (`sealed_box.item_key` of its line)."""
+    mac = hmac.new(key, "\x00".join(("tally-audit-v1",) + parts).encode(), hashlib.sha256)
     return SEALED_PREFIX + mac.hexdigest()[:32]
 
 
@@ -88,9 +89,9 @@ def validate(doc: dict, scored: ScoredSuite, drawn_keys: set[tuple] | None = Non
         private = halves.get(str(j.get("item"))) == "private"
         unit, verdict, right = key[3], verdicts[key], right if j.get("judgment") == "disagree" else None
         if private:
-            line = lines[str(key[1])]
-            unit, verdict = sealed_value(line, key[3]), sealed_value(line, key[3], verdict)
-            right = None if right is None else sealed_value(line, key[3], str(right))
+            box = item_key(lines[str(key[1])])
+            unit, verdict = sealed_value(box, key[3]), sealed_value(box, key[3], verdict)
+            right = None if right is None else sealed_value(box, key[3], str(right))
         out.append({"run": key[0], "model": models[key[0]], "item": key[1], "repeat": key[2], "unit": unit,
                     "verdict": verdict, "judgment": j.get("judgment"), "right_verdict": right,
                     "note": "" if private else str(j.get("note") or ""), "half": halves.get(str(key[1]))})
@@ -164,6 +165,7 @@ def summary(root: Path, scored: ScoredSuite) -> dict | None:
     judged = {(j["run"], j["item"], j["repeat"], j["unit"]) for a in audits for j in a["judgments"]}
     runs = {key[0] for key in judged}
     private = {i.id: i.line for i in scored.items if i.half == "private"}
+    keys: dict[str, bytes] = {}  # a private item's box key, made once
     now = {}  # today's verdict of each judged row (the runs' rows read one run at a time, only those kept)
     for r in scored.runs:
         if r.run.id not in runs:
@@ -175,9 +177,10 @@ def summary(root: Path, scored: ScoredSuite) -> dict | None:
                 now[key] = t.verdict[k]
             line = private.get(t.item[k])
             if line is not None:  # a private item's judgment stores its unit and verdict sealed
-                key = (r.run.id, t.item[k], t.repeat[k], sealed_value(line, t.unit[k]))
+                box = keys.get(t.item[k]) or keys.setdefault(t.item[k], item_key(line))
+                key = (r.run.id, t.item[k], t.repeat[k], sealed_value(box, t.unit[k]))
                 if key in judged:
-                    now[key] = sealed_value(line, t.unit[k], t.verdict[k])
+                    now[key] = sealed_value(box, t.unit[k], t.verdict[k])
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # wrong, judged, unsure, stale
     disagreements = []
     for a in audits:
