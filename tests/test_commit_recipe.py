@@ -295,11 +295,10 @@ def removed_responses_commitment(root, w, mp):
 
 
 def changed_private_verdict(root, w, mp):
-    path = root / "results/extracting/model-a/responses.jsonl"
-    lines = path.read_text().splitlines()
-    k = next(i for i, line in enumerate(lines) if '"sealed"' in line and '"wrong",0' in line)
-    lines[k] = lines[k].replace('"wrong",0', '"correct",1')
-    path.write_text("\n".join(lines) + "\n")
+    """A wrong sealed verdict made correct, its box closed again (as someone holding the item could)."""
+    from tests.test_commit_responses import _changed_stub_verdict
+
+    _changed_stub_verdict(root)
 
 
 def reused_salts(root, w, mp):
@@ -343,6 +342,25 @@ def dropped_sealed_record(root, w, mp):
     path.write_text("\n".join(lines[:k] + lines[k + 1:]) + "\n")
 
 
+def _copied_run(root: Path, suite: str, run_id: str, **meta) -> None:
+    """model-a's folder (sealed private records and all) copied as run `run_id` of `suite`, its run.json
+    changed by `meta` (a value None removes the key)."""
+    to = root / "results" / suite / run_id
+    shutil.copytree(root / "results/extracting/model-a", to)
+    run = json.loads((to / "run.json").read_text()) | {"run_id": run_id, "suite": suite} | meta
+    (to / "run.json").write_text(json.dumps({k: v for k, v in run.items() if v is not None}))
+
+
+def other_suite_results(root, w, mp):
+    """Another suite's runs publish sealed records naming r1, which commits extracting's runs only (as
+    the example's au-bas, LedgerShield and RA-Bench runs named extracting's round)."""
+    _copied_run(root, "other-suite", "model-z")
+
+
+def roundless_results(root, w, mp):
+    _copied_run(root, "extracting", "model-z", round=None)
+
+
 CASES = {
     "An item of a revealed round edited": edited_item,
     "One item of a revealed round withheld": withheld_one,
@@ -376,6 +394,9 @@ CASES = {
     "A published private verdict or figure changed, before or after the reveal": changed_private_verdict,
     "A sealed private record dropped from `results/`": dropped_sealed_record,
     "A round's results published with no responses commitment": uncommitted_results,
+    "Sealed private records of another suite published under a round that commits this suite's runs":
+        other_suite_results,
+    "Sealed private records published by a run that names no round": roundless_results,
     "A wrong Merkle root signed (key holder)": wrong_merkle,
     "A round signed by a retired key after its rotation (key holder)": retired_key_signs,
 }

@@ -345,3 +345,25 @@ def test_a_later_round_s_run_moved_back_to_the_retired_round_is_caught(committed
     meta_path.write_text(json.dumps(dict(json.loads(meta_path.read_text()), round=ROUND)))
     failures = _verify_failures(root)
     assert any(f"{ROUND}: sealed results:" in f and "model-a" in f for f in failures), failures
+
+
+@pytest.mark.parametrize("run_json, why", [
+    ({"round": None}, "its run.json names no round"),
+    ({"round": "2026-r9"}, "names round '2026-r9', which is not a committed round"),
+    ({"suite": "other-suite"}, f"names round {ROUND}, a round of extracting, not of other-suite"),
+    ({}, f"round {ROUND}'s signed responses.json does not list it"),
+])
+def test_every_published_sealed_record_is_covered_by_a_commitment(committed, run_json, why):
+    """tally verify walks results/: a run with sealed records that the round its run.json names does
+    not commit (no round, an uncommitted one, a round of another suite, a round whose commitment does
+    not list it) fails, naming the run and why; the committed project passes."""
+    root, _ = committed
+    assert not _verify_failures(root)
+    suite = run_json.get("suite", "extracting")
+    to = root / "results" / suite / "model-z"
+    shutil.copytree(root / "results/extracting/model-a", to)
+    meta = json.loads((to / "run.json").read_text()) | {"run_id": "model-z"} | run_json
+    (to / "run.json").write_text(json.dumps({k: v for k, v in meta.items() if v is not None}))
+    failures = [f for f in _verify_failures(root) if "sealed records committed" in f]
+    assert len(failures) == 1 and f"results/{suite}/model-z: 5 sealed records, " in failures[0], failures
+    assert why in failures[0] and "(" + suite + ": 1)" in failures[0], failures[0]

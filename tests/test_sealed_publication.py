@@ -193,19 +193,23 @@ def test_the_example_s_sealed_rows_are_as_sealing_blinds_them_today():
     import tomllib
 
     from generator.plugins import load_registry
-    from generator.sealed_record import blind_rows, stub_rows
+    from generator.sealed_record import blind_rows, opened, stub_rows
     from generator.sealing import sealed_info
 
     root = Path(__file__).resolve().parents[1]
+    from tests.sealed_support import item_lines
+
     registry = load_registry(root)  # the project's plugin folders too (LongListBench)
     checked = 0
     for folder in sorted((root / "results").iterdir()):
         scorer = tomllib.loads((root / "content" / "suites" / folder.name / "suite.toml").read_text())["scorer"]
         plugin = registry.get(scorer)
+        lines = item_lines(root, folder.name)
         for responses in sorted(folder.glob("*/responses.jsonl")):
             for line in responses.read_bytes().split(b"\n"):
                 if sealed_info(line) is not None:
-                    stub = json.loads(line)
+                    stub, problem = opened(json.loads(line), lines[json.loads(line)["item"]])  # v3: in its box
+                    assert stub is not None, problem
                     assert blind_rows(plugin, stub_rows(stub, "r")) == stub["verdicts"], (responses, stub["item"])
                     checked += 1
     assert checked > 5000

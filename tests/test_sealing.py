@@ -189,9 +189,11 @@ def _private_items(suite: str) -> dict[str, dict]:
 
 
 def _published_rows(suite: str):
-    """(item, unit, verdict, order) of every private verdict row that results/ and content/audits/ publish."""
+    """(item, unit, verdict, order) of every private verdict row that results/ and content/audits/ publish
+    in the clear (a sealed record of format v3 keeps its rows in its box: tests/test_private_answers.py
+    runs these attacks on the same records opened, where they recover answers)."""
     for record in _sealed(suite):
-        for unit, _kind, verdict, _points, order in record["verdicts"]:
+        for unit, _kind, verdict, _points, order in record.get("verdicts", []):
             yield record["item"], unit, verdict, order
     for path in sorted((ROOT / "content" / "audits").glob(f"{suite}/*.json")):
         for j in json.loads(path.read_text(encoding="utf-8")).get("judgments", []):
@@ -235,14 +237,15 @@ def test_no_private_answer_can_be_recovered_from_the_published_files():
 
 
 def test_downloaded_calls_do_not_give_a_private_item_s_prompt_size(tmp_path):
-    """calls.csv in the downloads: a private item's prompt_tokens would tell its document's length."""
+    """calls.csv in the downloads: a private item's prompt_tokens would tell its document's length, its
+    completion_tokens how much the reply found in it (a sealed record keeps both in its box)."""
     from generator.render.downloads import _calls_without_private_sizes
 
     src = tmp_path / "calls.csv"
     src.write_text("run,item,repeat,prompt_tokens,completion_tokens\nm,a-pub-1,0,433,89\nm,a-prv-1,0,1306,87\n")
     _calls_without_private_sizes(src, tmp_path / "out.csv", {"a-pub-1"})
     assert (tmp_path / "out.csv").read_text() == \
-        "run,item,repeat,prompt_tokens,completion_tokens\nm,a-pub-1,0,433,89\nm,a-prv-1,0,,87\n"
+        "run,item,repeat,prompt_tokens,completion_tokens\nm,a-pub-1,0,433,89\nm,a-prv-1,0,,\n"
 
 
 def test_no_au_bas_pair_or_private_prompt_size_in_the_built_site_s_downloads():

@@ -179,3 +179,19 @@ def test_too_small_family_makes_no_call():
     small = _family("holm", "accuracy", ["a", "b", "c"], point, draws, point - 0.1, point + 0.1, 12, True, 11)
     assert all(p["call"] == TIE for p in small["pairs"]) and "too small to call" in small["too_small"]
     assert small["letters"] == {"a": "a", "b": "a", "c": "a"} and small["rank_ranges"]["a"] == [1, 3]
+
+
+def test_too_small_holds_for_the_overlap_rule_too():
+    """The overlap rule's intervals are the engine's expanded percentile intervals, which the simulation
+    shows no longer hold their 95% below MIN_CALL_DF degrees of freedom: no call there either."""
+    from generator.stats.engine import _family
+    from generator.stats.pairwise import MIN_CALL_DF, TIE
+
+    point = np.array([0.9, 0.1, 0.5])
+    draws = np.tile(point, (10, 1))
+    lows, highs = point - 0.05, point + 0.05  # intervals far apart: every pair called when calls are allowed
+    big = _family("overlap", "accuracy", ["a", "b", "c"], point, draws, lows, highs, 40, True, 39)
+    assert all(p["call"] != TIE for p in big["pairs"]) and "too_small" not in big and big["df"] == 39
+    small = _family("overlap", "accuracy", ["a", "b", "c"], point, draws, lows, highs, 12, True, MIN_CALL_DF - 1)
+    assert all(p["call"] == TIE for p in small["pairs"]) and "too small to call" in small["too_small"]
+    assert small["letters"] == {"a": "a", "b": "a", "c": "a"} and small["df"] == MIN_CALL_DF - 1

@@ -3,10 +3,17 @@ and the per-model scorer error rates the site shows (share of audited verdicts j
 
 A stored file keeps who judged, when, the sample's seed and each judgment. The note of a judgment of a
 private item is dropped when recording: content/ is published, and a note may describe the document.
+Its unit, verdict and right verdict are stored sealed (`sealed_value`: a keyed hash whose key is the
+item's own line, as a sealed record's box): a unit can name a part of the answer key (au-bas's
+"T09:outside_period") and a verdict its class (RA-Bench's "false_flag": a genuine receipt), so whoever
+lacks the item reads neither, while today's verdict of the same unit, sealed the same way, still tells
+whether the judgment is stale.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 from collections import defaultdict
 from pathlib import Path
@@ -14,6 +21,7 @@ from pathlib import Path
 from ..commit.keys import now_utc
 from ..ids import id_problem, is_safe_id
 from ..pipeline import ScoredSuite
+from ..sealed_box import item_key
 from ..stats.wilson import rate
 from ..untrusted_files import cut
 from .files import STORED_FORMAT, read_judgments, read_stored, shown_note
@@ -26,6 +34,16 @@ def audits_dir(root: Path, suite: str) -> Path:
     return root.joinpath(*AUDITS_DIR, suite)
 
 
+SEALED_PREFIX = "sealed:"
+
+
+def sealed_value(key: bytes, *parts: str) -> str:
+    """A private judgment's unit (parts: the unit) or verdict (the unit and the verdict) as stored;
+    `key` is the item's box key (`sealed_box.item_key` of its line)."""
+    mac = hmac.new(key, "\x00".join(("tally-audit-v1",) + parts).encode(), hashlib.sha256)
+    return SEALED_PREFIX + mac.hexdigest()[:32]
+
+
 def validate(doc: dict, scored: ScoredSuite, drawn_keys: set[tuple] | None = None) -> tuple[list[dict], list[str]]:
     """The judgments checked against today's verdicts and, given `drawn_keys` ((run, item, repeat,
     unit) of the seeded sample), against the sample: (clean judgments, problems)."""
@@ -36,6 +54,7 @@ def validate(doc: dict, scored: ScoredSuite, drawn_keys: set[tuple] | None = Non
             verdicts[(r.run.id, t.item[k], t.repeat[k], t.unit[k])] = t.verdict[k]
     kinds = set(verdicts.values()) | set(COMMON_VERDICTS)
     halves = {i.id: i.half for i in scored.items}
+    lines = {i.id: i.line for i in scored.items}
     models = {r.run.id: r.run.model for r in scored.runs}
     out, problems, seen = [], [], set()
     judgments = doc.get("judgments")
@@ -68,9 +87,13 @@ def validate(doc: dict, scored: ScoredSuite, drawn_keys: set[tuple] | None = Non
             problems.append(f"{where}: a disagreement names the right verdict (one of {', '.join(sorted(kinds))}, "
                             "or another verdict name), other than the scorer's")
         private = halves.get(str(j.get("item"))) == "private"
-        out.append({"run": key[0], "model": models[key[0]], "item": key[1], "repeat": key[2], "unit": key[3],
-                    "verdict": verdicts[key], "judgment": j.get("judgment"),
-                    "right_verdict": right if j.get("judgment") == "disagree" else None,
+        unit, verdict, right = key[3], verdicts[key], right if j.get("judgment") == "disagree" else None
+        if private:
+            box = item_key(lines[str(key[1])])
+            unit, verdict = sealed_value(box, key[3]), sealed_value(box, key[3], verdict)
+            right = None if right is None else sealed_value(box, key[3], str(right))
+        out.append({"run": key[0], "model": models[key[0]], "item": key[1], "repeat": key[2], "unit": unit,
+                    "verdict": verdict, "judgment": j.get("judgment"), "right_verdict": right,
                     "note": "" if private else str(j.get("note") or ""), "half": halves.get(str(key[1]))})
     return out, problems
 
@@ -141,6 +164,8 @@ def summary(root: Path, scored: ScoredSuite) -> dict | None:
         return None
     judged = {(j["run"], j["item"], j["repeat"], j["unit"]) for a in audits for j in a["judgments"]}
     runs = {key[0] for key in judged}
+    private = {i.id: i.line for i in scored.items if i.half == "private"}
+    keys: dict[str, bytes] = {}  # a private item's box key, made once
     now = {}  # today's verdict of each judged row (the runs' rows read one run at a time, only those kept)
     for r in scored.runs:
         if r.run.id not in runs:
@@ -150,6 +175,12 @@ def summary(root: Path, scored: ScoredSuite) -> dict | None:
             key = (r.run.id, t.item[k], t.repeat[k], t.unit[k])
             if key in judged:
                 now[key] = t.verdict[k]
+            line = private.get(t.item[k])
+            if line is not None:  # a private item's judgment stores its unit and verdict sealed
+                box = keys.get(t.item[k]) or keys.setdefault(t.item[k], item_key(line))
+                key = (r.run.id, t.item[k], t.repeat[k], sealed_value(box, t.unit[k]))
+                if key in judged:
+                    now[key] = sealed_value(box, t.unit[k], t.verdict[k])
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # wrong, judged, unsure, stale
     disagreements = []
     for a in audits:

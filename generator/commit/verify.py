@@ -77,8 +77,10 @@ def verify(root: Path, round_name: str | None = None, *, trust: str | None = Non
     for name in selected:
         verify_round(root, name, trusted, checks)
     if round_name is None:
+        from .coverage import check_coverage
         from .prereg import check_preregs
 
+        check_coverage(root, checks)
         check_preregs(root, trusted, checks)
         _check_salt_reuse(root, selected, checks)
     _check_site(trusted, site, checks)

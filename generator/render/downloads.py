@@ -14,6 +14,7 @@ from ..csvsafe import csv_safe, dict_writer
 from ..csvsafe import writer as csv_writer
 from .gather import SiteData
 from .pages.items import oversize_files, page_files
+from .pages.other import shown_difference
 
 RESCORE_FILES = ("summary.json", "item_stats.csv", "calls.csv", "agreement.json")
 
@@ -40,11 +41,15 @@ def write_data_files(site_dir: Path, site: SiteData) -> None:
         out.mkdir(parents=True, exist_ok=True)
         public = {i.id for i in sd.public_items}
         for name in RESCORE_FILES:
-            if name == "calls.csv":  # a private item's prompt size would tell its document's length
+            if name == "calls.csv":  # a private item's token counts would tell its document's length
                 _calls_without_private_sizes(sd.rescore_dir / name, out / name, public)
+            elif name == "item_stats.csv":  # a private item's figures would tell its answer key
+                _public_item_rows(sd.rescore_dir / name, out / name, public)
+            elif name == "agreement.json":  # a difference's unit and value can quote a private item
+                _agreement_without_private(sd.rescore_dir / name, out / name, public)
             else:
                 shutil.copyfile(sd.rescore_dir / name, out / name)
-        shutil.copyfile(sd.stats_path, out / "stats.json")
+        _stats_without_private_items(sd.stats_path, out / "stats.json", public)
         public_verdicts(sd.rescore_dir / "verdicts.csv", out / "verdicts-public.csv", public)
         responses = out / "responses-public"
         responses.mkdir(exist_ok=True)
@@ -60,17 +65,66 @@ def write_data_files(site_dir: Path, site: SiteData) -> None:
             path.write_text(text, encoding="utf-8", errors="backslashreplace")
 
 
+PRIVATE_BLANK = ("prompt_tokens", "completion_tokens")  # what a sealed record keeps in its box
+
+
 def _calls_without_private_sizes(src: Path, dst: Path, public: set[str]) -> None:
-    """calls.csv with `prompt_tokens` left empty on the rows of items that are not public."""
+    """calls.csv with the token counts left empty on the rows of items that are not public: a sealed
+    record keeps them in its box (the prompt's size is the document's length, the reply's follows what
+    it found in the document)."""
     with src.open(encoding="utf-8", errors="backslashreplace", newline="") as fh:
         rows = list(csv.reader(fh))
-    if rows and "prompt_tokens" in rows[0]:
-        at, item = rows[0].index("prompt_tokens"), rows[0].index("item")
+    if rows and "item" in rows[0]:
+        item = rows[0].index("item")
+        blank = [rows[0].index(c) for c in PRIVATE_BLANK if c in rows[0]]
         for row in rows[1:]:
-            if len(row) > at and row[item] not in public:
-                row[at] = ""
+            if len(row) > item and row[item] not in public:
+                for at in blank:
+                    if len(row) > at:
+                        row[at] = ""
     with dst.open("w", encoding="utf-8", errors="backslashreplace", newline="") as fh:
         csv_writer(fh).writerows(rows)
+
+
+def _public_item_rows(src: Path, dst: Path, public: set[str]) -> None:
+    """item_stats.csv with the rows of public items only: a private item's per-item figures (au-bas's
+    faults found and missed, RA-Bench's fake or genuine counts) would tell its answer key."""
+    with src.open(encoding="utf-8", errors="backslashreplace", newline="") as fh:
+        rows = list(csv.reader(fh))
+    if rows and "item" in rows[0]:
+        item = rows[0].index("item")
+        rows = rows[:1] + [r for r in rows[1:] if len(r) > item and r[item] in public]
+    with dst.open("w", encoding="utf-8", errors="backslashreplace", newline="") as fh:
+        csv_writer(fh).writerows(rows)
+
+
+def _agreement_without_private(src: Path, dst: Path, public: set[str]) -> None:
+    """agreement.json with each private item's difference shown as `shown_difference` shows it."""
+    doc = json.loads(src.read_text(encoding="utf-8"))
+    listed = doc.get("differences") if isinstance(doc, dict) else None
+    shown = [shown_difference(d, public) if isinstance(d, dict) else d for d in listed or []]
+    if listed and shown != listed:  # written as the rescore writes it (generator/outputs.py)
+        dst.write_text(json.dumps(doc | {"differences": shown}, indent=2, sort_keys=True, ensure_ascii=False) + "\n",
+                       encoding="utf-8")
+    else:
+        shutil.copyfile(src, dst)
+
+
+def _stats_without_private_items(src: Path, dst: Path, public: set[str]) -> None:
+    """stats.json with its item analysis per public item only (the private half's items are counted in
+    the suite page's summary, never listed: which items have a value at all, and each one's mean over
+    the runs, follow its answer key, e.g. an au-bas ledger with no fault has none)."""
+    from ..stats.engine import dumps
+
+    doc = json.loads(src.read_text(encoding="utf-8"))
+    ia = doc.get("item_analysis")
+    if isinstance(ia, dict):
+        if isinstance(ia.get("items"), dict):
+            ia["items"] = {k: v for k, v in ia["items"].items() if k in public}
+        for key in ("not_separating", "against_order"):
+            if isinstance(ia.get(key), list):
+                ia[key] = [k for k in ia[key] if k in public]
+    dst.write_text(dumps(doc), encoding="utf-8")
 
 
 def public_verdicts(source: Path, target: Path, public: set[str]) -> None:

@@ -46,7 +46,7 @@ def _family(rule: str, metric: str, run_ids: list[str], point: np.ndarray, draws
     keep = [r for r in range(len(run_ids)) if not np.isnan(point[r])]
     ids = [run_ids[r] for r in keep]
     est = point[keep]
-    extra: dict = {}
+    extra: dict = {"df": df}
     if rule == OVERLAP:
         c, pairs = None, overlap_calls(est, lows[keep], highs[keep], np.full(len(keep), n_items), hib)
     else:
@@ -54,10 +54,10 @@ def _family(rule: str, metric: str, run_ids: list[str], point: np.ndarray, draws
             c, pairs = max_t(est, draws[:, keep], hib)
         else:
             c, pairs = holm(est, draws[:, keep], df, hib)
-        extra = {"df": df, "mde": min_detectable(c, np.array([p["se"] for p in pairs]), df)}
-        if df < MIN_CALL_DF:  # too few items for the intervals and calls to hold: no call is made
-            pairs = [p | {"call": TIE} for p in pairs]
-            extra["too_small"] = TOO_SMALL
+        extra["mde"] = min_detectable(c, np.array([p["se"] for p in pairs]), df)
+    if df < MIN_CALL_DF:  # too few items for the intervals and calls to hold, whatever the rule: no call is made
+        pairs = [p | {"call": TIE} for p in pairs]
+        extra["too_small"] = TOO_SMALL
     order = sorted(range(len(keep)), key=lambda r: (-est[r] if hib else est[r], ids[r]))
     out_pairs = [p | {"a": ids[p["a"]], "b": ids[p["b"]]} for p in pairs]
     letters = compact_letters(order, pairs, len(keep))

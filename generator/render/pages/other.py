@@ -7,6 +7,14 @@ from ..gather import SiteData
 from ..prose import SPECIAL
 from . import Page
 
+HIDDEN = "(private item)"
+
+
+def shown_difference(d: dict, public: set[str]) -> dict:
+    """A difference of the two scorers as the site shows it: on a private item its unit and the model's
+    value are not shown (au-bas's unit names a transaction and its fault: the answer key)."""
+    return d if d.get("item") in public else d | {"unit": HIDDEN, "value": HIDDEN}
+
 
 def prose_pages(site: SiteData):
     for p in site.pages:
@@ -22,7 +30,8 @@ def agreement_page(site: SiteData):
                   [Column("run", "Run"), Column("item", "Item"), Column("repeat", "Repeat", True),
                    Column("unit", "Field"), Column("scorer_a", "Scorer A"), Column("scorer_b", "Scorer B"),
                    Column("value", "Value")], export=None)
-        for d in a.get("differences", []):
+        public = {i.id for i in sd.public_items}
+        for d in (shown_difference(x, public) for x in a.get("differences", [])):
             t.rows.append([text(d["run"]), text(d["item"]), text(d["repeat"], sort=d["repeat"]), text(d["unit"]),
                            text(d["scorer_a"]), text(d["scorer_b"]), text(d["value"])])
         sections.append({"suite": sd.suite, "agreement": a, "table": t})

@@ -205,9 +205,15 @@ def audit_tables(sd: SuiteView) -> list[Table]:
                 export=f"downloads/{name}/audit-disagreements")
     for d in a["disagreements"]:
         item = text(d["item"], href=item_path(sd, d["item"]) if d["item"] in public else None)
-        dis.rows.append([text(d["model"]), item, text(d["unit"]), text(d["verdict"]), text(d["right_verdict"]),
+        unit, verdict, right = (_unsealed(d[k]) for k in ("unit", "verdict", "right_verdict"))
+        dis.rows.append([text(d["model"]), item, text(unit), text(verdict), text(right),
                          text(d["note"] if d["item"] in public else "(private item)")])
     return [rates, dis]
+
+
+def _unsealed(value: object) -> object:
+    """A private item's judged unit or verdict is stored sealed (generator/audit/record.py): shown so."""
+    return "(sealed: private item)" if isinstance(value, str) and value.startswith("sealed:") else value
 
 
 def incomplete_table(sd: SuiteView) -> Table | None:
@@ -258,16 +264,21 @@ def item_tables(sd: SuiteView) -> tuple[dict, Table | None, Table | None]:
                 text(x["half"]), number(x["runs_right"], digits=0), number(x["runs"], digits=0),
                 number(x["mean"], metric_scale(sd, sd.plugin.headline)[0]), number(x["discrimination"], digits=2)]
 
+    # a private item is counted, never listed: whether it has a value at all and its mean over the runs
+    # follow its answer key (an au-bas ledger with no fault has no value; RA-Bench's genuine receipts)
     flagged = Table("items-flagged", "Items that separate no run, or rank runs against their overall order",
                     columns + [Column("why", "Why")], export=f"downloads/{sd.suite.name}/items-flagged")
     for item_id in ia.get("not_separating", []):
-        flagged.rows.append(row(item_id) + [text("every run scores the same")])
+        if item_id in public:
+            flagged.rows.append(row(item_id) + [text("every run scores the same")])
     for item_id in ia.get("against_order", []):
-        flagged.rows.append(row(item_id) + [text("negative discrimination")])
+        if item_id in public:
+            flagged.rows.append(row(item_id) + [text("negative discrimination")])
     every = Table("items-all", "Every item", columns, export=f"downloads/{sd.suite.name}/item-analysis")
-    every.rows = [row(i) for i in sorted(items)]
+    every.rows = [row(i) for i in sorted(items) if i in public]
     summary = {"items": len(items), "not_separating": len(ia.get("not_separating", [])),
-               "against_order": len(ia.get("against_order", [])), "download": every.export}
+               "against_order": len(ia.get("against_order", [])), "download": every.export,
+               "unlisted": sum(i not in public for i in items)}
     return summary, flagged, every
 
 
