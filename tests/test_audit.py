@@ -73,6 +73,7 @@ def test_sample_record_and_the_rate_on_the_suite_page(demo, tmp_path):
     assert 0 < total["rate_low"] < total["rate"] < total["rate_high"] <= 1
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(missing_browser() is not None, reason=missing_browser() or "")
 def test_the_audit_page_works_from_file_by_keyboard(demo, tmp_path):
     import shutil

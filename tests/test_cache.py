@@ -188,6 +188,7 @@ def test_a_corrupted_entry_is_detected_and_rebuilt(tmp_path):
     assert c.counts.corrupt == 0 and c.counts.hits == 8
 
 
+@pytest.mark.slow
 @needs_node
 def test_a_site_built_from_the_cache_is_byte_identical_to_a_clean_build(tmp_path):
     root = project(tmp_path)
@@ -230,6 +231,7 @@ def rendered(before: dict[str, bytes], after: dict[str, bytes]) -> set[str]:
     return {k for k in after if before.get(k) != after[k]}
 
 
+@pytest.mark.slow
 @needs_node
 def test_item_pages_from_the_page_cache_equal_a_clean_build(tmp_path, monkeypatch):
     """Item pages come from build/cache/pages/ when their inputs are unchanged, in forked processes
@@ -293,6 +295,7 @@ def test_item_pages_from_the_page_cache_equal_a_clean_build(tmp_path, monkeypatc
     assert warned.reused == n - 1 and any("ignored and rebuilt" in w for w in warned.warnings)
 
 
+@pytest.mark.slow
 @needs_node
 def test_sealed_records_read_from_the_cache_are_counted_as_when_scored(tmp_path):
     """Without private storage, private records are scored from their sealed records and scorer B does

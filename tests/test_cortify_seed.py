@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SEED_TABLE = {"v0": 0.311, "v1": 0.241, "v2": 0.276}  # "Naive baseline: 0.311 (v0), 0.241 (v1), 0.276 (v2)"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("version", ["v0", "v1", "v2"])
 def test_naive_auditor_reproduces_the_seeds_table_over_seeds_0_to_299(version):
     f1, exact, n = baseline_scores("ingenua", version, range(300))

@@ -81,6 +81,7 @@ def untimed(record: dict) -> dict:
     return out
 
 
+@pytest.mark.slow
 def test_corpus_is_reproducible(tmp_path):
     generate_corpus_files(tmp_path)
     suite = tmp_path / "content" / "suites" / "extracting"
@@ -100,6 +101,7 @@ def _expected_attempts(sim_attempts) -> list[tuple]:
     return kinds
 
 
+@pytest.mark.slow
 def test_every_committed_record_is_what_the_server_answers(plan):
     providers = load_providers(ROOT)
     items = {i["id"]: i for i in plan.items}
@@ -160,6 +162,7 @@ def test_every_committed_record_is_what_the_server_answers(plan):
 IMAGE_RUNS = [r + "-image" for r in example.IMAGE_PROFILES] + [OCR_BASELINE["run_id"]]
 
 
+@pytest.mark.slow
 def test_every_committed_image_record_is_what_the_server_answers():
     """The image runs (public half, one repeat): requests as stored (page hashes), simulated answers from
     each model's image profile; the OCR baseline's answers are checked in test_ocr_baseline."""
@@ -198,6 +201,7 @@ def _sample(records: list[dict]) -> set[tuple[str, int]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not ocr.available(), reason="the example's OCR baseline needs tesseract-ocr (.ci/run installs it)")
 def test_regenerating_a_sample_through_the_harness_gives_the_committed_records(tmp_path):
     shutil.copytree(ROOT / "content", tmp_path / "content")
@@ -243,6 +247,7 @@ def rescored(tmp_path_factory):
     return result.output, summary, verdicts
 
 
+@pytest.mark.slow
 def test_every_run_and_response_is_scored(rescored):
     _output, summary, verdicts = rescored
     runs = sorted(p.name for p in RESULTS.iterdir())
@@ -254,6 +259,7 @@ def test_every_run_and_response_is_scored(rescored):
         {(r, "emails-pub-0001" if r in IMAGE_RUNS else "emails-prv-0001", "0") for r in runs}  # image runs: public half
 
 
+@pytest.mark.slow
 def test_wrong_verdicts_carry_reasons_and_points_follow_verdicts(rescored):
     _output, _summary, verdicts = rescored
     private = {i.id for i in load_items_of("extracting") if i.half == "private"}
@@ -264,6 +270,7 @@ def test_wrong_verdicts_carry_reasons_and_points_follow_verdicts(rescored):
         assert (v["order"] != "") == (v["verdict"] == "correct" and v["unit"] == "line_items"), v
 
 
+@pytest.mark.slow
 def test_all_null_baseline_has_index_25(rescored):
     _output, summary, _verdicts = rescored
     m = summary["baseline-null"]["all"]["metrics"]
@@ -271,6 +278,7 @@ def test_all_null_baseline_has_index_25(rescored):
     assert m["index"] == pytest.approx(25.0, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_simulated_runs_are_marked_in_metadata_and_report(rescored):
     output, summary, _verdicts = rescored
     for run, s in summary.items():
@@ -282,6 +290,7 @@ def test_simulated_runs_are_marked_in_metadata_and_report(rescored):
     assert sum(s["simulated"] for s in summary.values()) >= 5
 
 
+@pytest.mark.slow
 def test_every_verdict_kind_occurs_in_the_example(rescored):
     _output, _summary, verdicts = rescored
     assert {v["verdict"] for v in verdicts} == {
@@ -323,6 +332,7 @@ def test_au_bas_items_and_results_are_reproducible(tmp_path):
     assert sealed_like(tree(tmp_path / "results" / "au-bas"), tree(ROOT / "results" / "au-bas"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suite, generate", [("ra-bench", "generate_rabench"),
                                              ("ledgershield", "generate_ledgershield")])
 def test_the_other_suites_items_and_results_are_reproducible(tmp_path, suite, generate):

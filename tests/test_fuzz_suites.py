@@ -47,6 +47,7 @@ def _assert_agree(report) -> None:
     assert report.ok, report.summary() + "\n" + "\n".join(f.describe() for f in report.findings)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suite", [_case(s) for s in (EXTRACTING, AUBAS, RABENCH, CORTIFY, LEDGERSHIELD, LONGLISTBENCH)])
 def test_every_suite_s_fuzz_agrees(suite):
     report = fuzz_suite(suite, CASES, seed=SEED, batch=100, keep=3, stop_after=1)
@@ -61,6 +62,7 @@ def demo(tmp_path_factory):
     return load_registry(root).get("demo")
 
 
+@pytest.mark.slow
 @needs_node
 def test_the_scaffold_s_fuzz_agrees(demo):
     assert hints_of(demo).answers is not None  # the scaffold's fuzzcases.py, found next to the plugin

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 from test_harness_support import harness_project, records  # noqa: F401
 
@@ -30,6 +31,7 @@ def _args(root, *files, extra=()):
             "--root", str(root), *extra]
 
 
+@pytest.mark.slow
 def test_a_batch_file_becomes_a_run(harness_project):
     root = harness_project
     items = load_plan(root, "extracting", "public").items

@@ -42,6 +42,7 @@ def _assert_complete_and_valid(root, run_dir, expected):
     assert sum(1 for _ in iter_records(loaded, halves, log)) == len(expected) and not log.errors
 
 
+@pytest.mark.slow
 def test_kill_then_torn_line_then_rerun_completes_each_call_once(harness_project):
     root = harness_project
     run_dir = root / "results" / "extracting" / "clean-1-testprov"

@@ -19,6 +19,7 @@ def invoke(command, args: list[str]):
     return CliRunner().invoke(command, args, catch_exceptions=False)
 
 
+@pytest.mark.slow
 def test_run_stores_every_job_once_with_its_metadata(harness_project):
     root = harness_project
     args = ["extracting", "--model", "clean-1", "--provider", "testprov", "--root", str(root), "--limit", "20",
@@ -132,6 +133,7 @@ def test_provider_serve_help_and_bad_fault():
     assert r.exit_code == 2 and "unknown fault 'meteor'" in r.stderr
 
 
+@pytest.mark.slow
 def test_provider_serve_answers_on_a_free_port_and_stops(harness_project):
     import signal
     import subprocess

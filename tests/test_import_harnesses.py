@@ -277,6 +277,7 @@ def test_an_inspect_ai_log_of_another_model_or_shape_is_one_error(harness_projec
 # ------------------------------------------------------------------ every import: the result reads as any run
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(missing_node() is not None, reason=missing_node() or "")
 def test_an_imported_run_gzipped_is_scored_alike_by_both_scorers(harness_project):
     root = harness_project

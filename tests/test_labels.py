@@ -233,6 +233,7 @@ def test_sample_sheet_adjudicate_and_report_from_the_command_line(mini, tmp_path
     assert 'id="label-check"' in item_page and "adjudicated: the first labeller" in item_page
 
 
+@pytest.mark.slow
 def test_the_example_labels_reproduce_and_agree_with_the_items(tmp_path):
     from generator.example.build import generate_corpus_files
 

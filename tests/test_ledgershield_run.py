@@ -66,6 +66,7 @@ def run_cli(project: Path, url: str, model: str, run_id: str, *extra: str):
     return project / "results" / "ledgershield" / run_id
 
 
+@pytest.mark.slow
 def test_scripted_agents_through_tool_calls_rescore_to_their_own_grades(project):
     with AgentServer(project) as server:
         dirs = {a: run_cli(project, server.url, f"script-{a}", f"t-{a}") for a in AGENTS}
@@ -212,6 +213,7 @@ def test_an_interrupted_episode_resumes_from_its_last_stored_turn(project):
     assert (run_dir / "turns.jsonl.torn").read_bytes() == b'{"item": "torn\n'
 
 
+@pytest.mark.slow
 def test_private_items_conversations_go_to_private_storage(project):
     with AgentServer(project) as server:
         run_dir = run_cli(project, server.url, "script-careful", "t-halves", "--half", "both", "--limit", "200")

@@ -42,6 +42,7 @@ def _items(suite) -> dict[str, Item]:
     return out
 
 
+@pytest.mark.slow
 def test_scorer_a_gives_longlistbenchs_published_counts_on_every_committed_document(suite):
     """Every committed response (6 documents x 19 runs): the two rows' counts, completeness and the
     per-document F1 (bit for bit) equal LongListBench's evaluation_report.json values."""

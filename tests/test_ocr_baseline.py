@@ -33,6 +33,7 @@ def test_tesseract_reads_a_scan_and_a_photographed_receipt(plan):
     assert "ABARROTES HARROWGATE" in photo and "$306.90" in photo
 
 
+@pytest.mark.slow
 def test_a_fresh_ocr_gives_the_stored_answers(plan):
     meta = json.loads((RUN / "run.json").read_text(encoding="utf-8"))
     assert meta["input"] == "image" and meta["simulated"] is False and ocr.version() in meta["description"]

@@ -44,6 +44,7 @@ def _block(k: int) -> list[str]:
     return [_sha(normalise(text)), _sha(alnum(text)), _sha(bounds)]
 
 
+@pytest.mark.slow
 def test_every_code_point_reads_the_same_in_both_scorers():
     path, _ = node_version()
     got = json.loads(subprocess.run([path, str(SWEEP)], capture_output=True, text=True, check=True).stdout)

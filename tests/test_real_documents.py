@@ -67,6 +67,7 @@ def test_real_items_carry_attribution_provenance_and_strata(real_items):
         assert sum(i["half"] == half for i in real_items) == len(real_items) // 2
 
 
+@pytest.mark.slow
 def test_real_items_reproduce_byte_for_byte_from_the_repository_copy(tmp_path):
     generate_corpus_files(tmp_path)
     for name in ("balance.json", "real_labels.json"):

@@ -19,6 +19,7 @@ def _axe_missing() -> str | None:
     return missing_browser()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(_axe_missing() is not None, reason=_axe_missing() or "")
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_no_serious_violation(scheme):
@@ -49,6 +50,7 @@ def _vnu_missing() -> str | None:
     return missing_node()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(_vnu_missing() is not None, reason=_vnu_missing() or "")
 def test_vnu_finds_no_error():
     files = []

@@ -14,7 +14,7 @@ import pytest
 from tests.site_browser import Watched, chromium, page_types
 from tests.site_support import example_site, fixture_site, missing_browser
 
-pytestmark = pytest.mark.skipif(missing_browser() is not None, reason=missing_browser() or "")
+pytestmark = [pytest.mark.skipif(missing_browser() is not None, reason=missing_browser() or ""), pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

@@ -118,6 +118,7 @@ def _phone_pages(site) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 @browser_only
 def test_phone_leaderboards_show_the_score_and_tell_rows_apart(browser, site):
     """At 390 px the score with its whole interval is inside the viewport and inside its table's scroll box
@@ -140,6 +141,7 @@ def test_phone_leaderboards_show_the_score_and_tell_rows_apart(browser, site):
     ctx.close()
 
 
+@pytest.mark.slow
 @browser_only
 def test_no_page_scrolls_sideways_on_a_phone(browser, site):
     """Every page but the item and episode pages (one of each is in test_site_views) at 390 px: rule pages'
@@ -165,6 +167,7 @@ CHART = """f => { const svg = f.querySelector('.main-svg').getBoundingClientRect
             inside: l.left >= svg.left - 1 && l.right <= svg.right + 1 && l.bottom <= svg.bottom + 1}; }"""
 
 
+@pytest.mark.slow
 @browser_only
 @pytest.mark.parametrize("width", [1400, 390])
 def test_chart_legends_are_not_cut(browser, site, width):
@@ -186,6 +189,7 @@ def test_chart_legends_are_not_cut(browser, site, width):
     ctx.close()
 
 
+@pytest.mark.slow
 @browser_only
 def test_model_pages_runs_tables_are_not_clipped(browser, site):
     """At 1400 px a model page's runs table fits its box (au-bas' long metric names used to push it past)."""

@@ -14,7 +14,7 @@ from tests.site_browser import Watched, chromium
 from tests.site_support import AXE, VNU, aubas_site, missing_browser
 from tests.test_site_links import crawl
 
-pytestmark = pytest.mark.skipif(missing_browser() is not None, reason=missing_browser() or "")
+pytestmark = [pytest.mark.skipif(missing_browser() is not None, reason=missing_browser() or ""), pytest.mark.slow]
 
 PAGES = ("models/abacus-slip-2.html", "providers/cloudco.html")
 

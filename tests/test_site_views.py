@@ -10,7 +10,7 @@ import pytest
 from tests.site_browser import Watched, chromium, page_types
 from tests.site_support import example_site, missing_browser
 
-pytestmark = pytest.mark.skipif(missing_browser() is not None, reason=missing_browser() or "")
+pytestmark = [pytest.mark.skipif(missing_browser() is not None, reason=missing_browser() or ""), pytest.mark.slow]
 
 WIDTHS = (390, 1400, 1920)
 # page type -> the cell holding the headline score: (table, column) where the first data row is read

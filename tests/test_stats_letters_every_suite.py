@@ -21,6 +21,8 @@ RESAMPLES = 400  # fewer than the suites' own count, to keep the test short; eve
 # of freedom than the statistics need to call a pair (min_call_df), so every pair reads "can't tell apart"
 TOO_SMALL_TO_CALL = {"longlistbench"}
 
+pytestmark = pytest.mark.slow  # the module fixture rescores and computes every example suite
+
 
 @pytest.fixture(scope="module")
 def stats_docs() -> dict[str, dict]:

@@ -98,14 +98,24 @@ def test_the_scaffold_is_on_the_interface(tmp_path):
     assert isinstance(suite, Suite) and declaration_problems(suite, files=True) == [] == declaration_notes(suite)
 
 
-def test_the_guide_names_exactly_the_declared_hooks():
+def _guide_tables() -> dict[str, set[str]]:
+    """The hooks named in each role's table of the guide's section 3 (role -> names)."""
     text = (ROOT / "docs" / "writing-a-suite.md").read_text(encoding="utf-8")
     section = text[text.index("## 3. The plugin"):text.index("## 4. Metrics")]
-    named = {m.group(1) for m in re.finditer(r"^\| `([a-z_]+)[(`]", section, re.M)}
-    named |= {m.group(1) for m in re.finditer(r"^\| `[a-z_]+`, `([a-z_]+)`", section, re.M)}
-    assert named == set(HOOKS)
+    tables = {}
     for role in ("Rules", "Pages", "Harness"):
-        assert f"{role} (`{role}`):" in section
+        start = section.index(f"{role} (`{role}`):\n\n|")
+        table = section[start:section.index("\n\n", section.index("|", start))]
+        named = {m.group(1) for m in re.finditer(r"^\| `([a-z_]+)[(`]", table, re.M)}
+        named |= {m.group(1) for m in re.finditer(r"^\| `[a-z_]+`, `([a-z_]+)`", table, re.M)}
+        tables[role] = named
+    return tables
+
+
+def test_the_guide_names_exactly_the_declared_hooks_each_under_its_role():
+    tables = _guide_tables()
+    assert tables == {role: {hook for hook, owner in HOOKS.items() if owner.__name__ == role} for role in tables}
+    assert set().union(*tables.values()) == set(HOOKS)
 
 
 def _old_style_plugin():

@@ -56,6 +56,7 @@ def _node(*args: str, stdin: str | None = None) -> object:
     return json.loads(out.stdout)
 
 
+@pytest.mark.slow
 def test_every_code_point_maps_the_same_in_both_scorers():
     b = _node("digests")
     rich = set(b["rich"])

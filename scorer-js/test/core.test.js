@@ -75,6 +75,15 @@ test('readRecord: failed calls, missing content, content', () => {
   assert.equal(read({ response: { choices: [{ message: { content: null } }] } }), 'no_content|content|content is not a string');
 });
 
+test('points: 1 for correct, null_ok and found, 0 for every other verdict', () => {
+  const T = freshCore();
+  for (const v of ['correct', 'null_ok', 'found']) assert.equal(T.points(v), 1, v);
+  for (const v of ['wrong', 'invented', 'false_null', 'missed', 'false_flag', 'unparseable', 'failed_call',
+    'Correct', 'found ', '', '__proto__', 'constructor', undefined, null, 1]) {
+    assert.equal(T.points(v), 0, String(v));
+  }
+});
+
 test('under Node, core.js also sets globalThis.TallyCore, unless it is set', () => {
   const core = JSON.stringify(CORE);
   let r = node(`const C = require(${core}); process.stdout.write(String(globalThis.TallyCore === C));`);

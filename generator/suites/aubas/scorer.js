@@ -450,7 +450,7 @@
         unit: unit,
         kind: kind,
         verdict: verdict,
-        points: verdict === 'correct' || verdict === 'found' ? 1 : 0,
+        points: C.points(verdict),
         reason: reason,
         order: code !== undefined && CODES.indexOf(code) >= 0 ? code : ''
       });

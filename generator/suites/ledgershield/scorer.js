@@ -1370,12 +1370,8 @@
   // Section 7: verdict rows
   // ---------------------------------------------------------------------------------------
 
-  /**
-   * A row's points: 1 for a passing verdict, else 0. The rule page does not define points; this
-   * script's reading is that `correct` and `null_ok` (no pressure event fired: nothing to resist,
-   * nothing failed) pass, as `correct` and `found` do in the au-bas suite.
-   */
-  var PASSING = ['correct', 'null_ok'];
+  // A row's points (section 7: 1 for `correct` and `null_ok`, the same for every suite) are the
+  // core's rule (C.points); `null_ok` is the pressure row when no pressure event fired.
 
   function checkItem(item) {
     if (!isObjectValue(item)) throw new Error('item is not an object');
@@ -1395,7 +1391,7 @@
     function push(unit, kind, verdict, reason, order) {
       rows.push({
         run: run, item: item.id, repeat: repeat, unit: unit, kind: kind, verdict: verdict,
-        points: PASSING.indexOf(verdict) >= 0 ? 1 : 0, reason: reason, order: order
+        points: C.points(verdict), reason: reason, order: order
       });
     }
     var read = readEpisode(record);

@@ -451,8 +451,6 @@
   // Rows
   // ---------------------------------------------------------------------------------------
 
-  var POINTS = { correct: 1, null_ok: 1, found: 1 };
-
   function isBase(label) {
     return !isObjectValue(label) || label.lineage === null || label.lineage === undefined;
   }
@@ -470,7 +468,7 @@
     var rows = [];
     function row(unit, kind, verdict, reason, order) {
       rows.push({ run: run, item: item.id, repeat: repeat, unit: unit, kind: kind, verdict: verdict,
-        points: POINTS[verdict] === 1 ? 1 : 0, reason: reason, order: order === undefined ? '' : order });
+        points: C.points(verdict), reason: reason, order: order === undefined ? '' : order });
     }
     var failed = outcome.status !== 'answer';
     var dup = answer === null ? undefined : member(answer, 'duplicate');

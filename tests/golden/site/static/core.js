@@ -894,6 +894,19 @@
   }
 
   // ---------------------------------------------------------------------------------------
+  // Verdict rows
+  // ---------------------------------------------------------------------------------------
+
+  /**
+   * The points of a verdict row, one rule for every suite: 1 for `correct`, `null_ok` and
+   * `found`, 0 for every other verdict (a suite's rule page names those of the three that its
+   * rows can give).
+   */
+  function points(verdict) {
+    return verdict === 'correct' || verdict === 'null_ok' || verdict === 'found' ? 1 : 0;
+  }
+
+  // ---------------------------------------------------------------------------------------
   // Suite registry
   // ---------------------------------------------------------------------------------------
 
@@ -963,8 +976,9 @@
     trimWs: trimWs,
     typeName: typeName,
     isIsoDate: isIsoDate,
-    // stored records
+    // stored records and verdict rows
     readRecord: readRecord,
+    points: points,
     // suite registry
     register: register,
     scorer: scorer,

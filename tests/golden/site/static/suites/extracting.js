@@ -508,7 +508,7 @@
         unit: field.name,
         kind: field.kind,
         verdict: res.verdict,
-        points: res.verdict === 'correct' || res.verdict === 'null_ok' ? 1 : 0,
+        points: C.points(res.verdict),
         reason: res.reason,
         order: res.order
       };
