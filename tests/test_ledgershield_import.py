@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.suites.ledgershield import SUITE
+from generator.suites.ledgershield.replay import replay
 from generator.suites.ledgershield.scoring import extract_answer, grade
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -185,3 +186,41 @@ def test_fixture_tables_beside_the_cases_file_make_unknown_ids_fail(project):
     (project / "receipts.json").write_text('{"receipt_id": "GRN-1"}')
     res = _import(project, path)
     assert res.exit_code == 2 and "receipts.json: not LedgerShield's receipts.json shape" in res.output
+
+
+def test_ledger_and_vendor_history_files_and_the_artifacts_statuses(project):
+    """ledger_index.json and vendor_history.json beside the cases file become the desk's `ledger` and
+    `vendor_history` rows (a case's context_overrides replacing them, an empty list included); the
+    artifacts get LedgerShield's statuses from the gold's signals, which the readiness test reads."""
+    (project / "ledger_index.json").write_text(json.dumps([{"vendor_key": "acme", "invoice_number": "N-1"}, 7]))
+    res = _import(project, _write(project / "episodes", "OPS-A-01.json", _episode("OPS-A-01", [], {})))
+    assert res.exit_code == 2 and "ledger_index.json: not LedgerShield's ledger_index.json shape" in res.output
+    (project / "ledger_index.json").write_text(json.dumps([{"vendor_key": "acme", "invoice_number": "N-1"}]))
+    (project / "vendor_history.json").write_text(json.dumps([{"vendor_key": "acme", "change_type": "bank_change",
+                                                              "status": "rejected"}]))
+    cases = json.loads((project / "cases.json").read_text())
+    cases[1]["context_overrides"] = {"vendor_history": []}  # OPS-A-01's own (empty) history
+    cases[0]["gold"]["discrepancies"] = ["price_mismatch"]
+    (project / "cases.json").write_text(json.dumps(cases))
+    path = _write(project / "episodes", "OPS-D-01.json", _episode("OPS-D-01", [], D_SUBMISSION))
+    assert _import(project, path).exit_code == 0
+    items = project / "content" / "suites" / "ledgershield" / "items" / "reference.public.jsonl"
+    a_item, d_item = (json.loads(x) for x in items.read_text().splitlines())
+    assert d_item["env"]["ledger"] == a_item["env"]["ledger"] == [{"vendor_key": "acme", "invoice_number": "N-1"}]
+    assert d_item["env"]["vendor_history"][0]["status"] == "rejected" and a_item["env"]["vendor_history"] == []
+    # bank_override_attempt: the approval chain finds a mismatch; price_mismatch: the PO report is flagged
+    arts = d_item["env"]["artifacts"]
+    assert arts["bank_change_approval_chain"] == {"status": "mismatch_found"}
+    assert arts["po_reconciliation_report"] == {"status": "reconciled_with_flags"}
+    assert arts["receipt_reconciliation_report"] == {"status": "reconciled_clean"}
+    assert arts["duplicate_cluster_report"] == {"status": "no_cluster"}
+    assert a_item["env"]["artifacts"]["bank_change_approval_chain"] == {"status": "clean"}
+    # the history's rejected bank change is observed (a follow-up is due: the callback), then the approval
+    # chain's mismatch reveals policy_bypass_attempt (route_to_security due)
+    steps = [("lookup_vendor_history", {"vendor_key": "acme"}), ("request_bank_change_approval_chain", {}),
+             ("lookup_policy", {}), ("lookup_policy", {})]
+    state = replay(d_item["env"], [_step(k + 1, a, p) for k, (a, p) in enumerate(steps)])
+    assert state.observed == {"historical_bank_change_rejected", "policy_bypass_attempt"}
+    assert state.observations == [("lookup_vendor_history", "suspicious_history"),
+                                  ("bank_change_approval_chain", "chain_clean"),
+                                  ("bank_change_approval_chain", "mismatch_found")]

@@ -175,8 +175,12 @@ def test_task_e_empty_links_score_zero_not_one():
     # controls: 001 passes; 003, 004, 005 (approval_threshold_check), 006, 007 and 008 (1 step) fail: 1 of 7
     assert got["adjust:compliance"] == str((2 * 50000 * 6 + 7) // 14) == "42857"
     assert got["score"] == final(weighted - 50000 - 40000 - 30000 - 42857) == "349500"
-    # a risky case with no evidence map: the falsifier blocks (high finding), 0.54 (above the score here)
-    assert got["cap:result_class"] == "falsifier_blocked=540000"
+    # one observation (the ledger holds no row: no_duplicate), so the posterior of safe is
+    # 1 / (1 + sum of the ratios L(h)/L(safe)) = 97/717 < 55/100 and no ratio reaches the boundary:
+    # not ready on a risky case, the boundary blocks (0.42, below the falsifier's 0.54 for the
+    # empty evidence map; above the score here)
+    assert F(97, 97 + 90 + 8 + 86 + 92 + 94 + 84 + 80 + 28 + 20 + 12 + 26) == F(97, 717) < F(55, 100)
+    assert got["cap:result_class"] == "control_boundary_failed=420000"
 
 
 def test_task_e_link_forms_and_the_link_gate():
@@ -186,6 +190,10 @@ def test_task_e_link_forms_and_the_link_gate():
            "policy_checks": {"approval_threshold_check": "fail"}, "reason_codes": ["bank_override_attempt"],
            "evidence_map": E_GOLD["evidence"], "counterfactual": "If the shared account had been verified we would pay."}
     actions = [("route_to_security", {}), ("freeze_vendor_profile", {}), ("request_callback_verification", {})]
+    # the callback's own answer (callback_clean) and a bank mismatch make the test ready: ceo_bec's
+    # ratio (72/2)(32/94) = 576/47 passes the boundary, (576/47)^20 >= 18^11
+    actions.append(("compare_bank_account", {"vendor_key": "acme", "proposed_bank_account": "XX 1"}))
+    assert F(72, 2) * F(32, 94) == F(576, 47) and 576 ** 20 >= 18 ** 11 * 47 ** 20
     got = orders(it, episode(actions, sub))
     assert got["dim:cross_links"] == "10000"  # keys: spaces dropped, ASCII uppercase
     assert got["dim:intervention"] == bp(F(15 + 20 + 15 + 10 + 8, 100))  # + 8: security and freeze on a campaign
@@ -292,23 +300,31 @@ B_STEPS = [("lookup_po", {"po_id": "PO-1"}), ("lookup_receipt", {"receipt_id": "
 
 
 def test_falsifier_caps_a_correct_hold_without_evidence_at_054():
-    it = item("B", B_GOLD)
-    full = orders(it, episode(B_STEPS, dict(B_SUBMISSION)))
+    # a PO reconciliation whose report is flagged: po_clean (the request) then reconciled_with_flags
+    # (the report, revealed at the end of step 2): duplicate_billing's ratio (30/96)(70/4) = 175/32
+    # passes the boundary, (175/32)^20 >= 18^11, so the test is ready and the boundary lets it through
+    it = item("B", B_GOLD, interventions={"request_po_reconciliation": {"delay": 1, "artifact_id": "po_reconciliation_report"}},
+              artifacts={"po_reconciliation_report": {"status": "reconciled_with_flags"}})
+    assert F(30, 96) * F(70, 4) == F(175, 32) and 175 ** 20 >= 18 ** 11 * 32 ** 20
+    steps = [("request_po_reconciliation", {})] + B_STEPS
+    assert orders(item("B", B_GOLD), episode(B_STEPS, dict(B_SUBMISSION)))["cap:result_class"] == \
+        "control_boundary_failed=420000"  # without it: no observation, not ready on a risky case
+    full = orders(it, episode(steps, dict(B_SUBMISSION)))
     assert full["cap:result_class"] == "valid_success"
     # the same correct HOLD on a risky case with no evidence map: the falsifier's high finding
-    got = orders(it, episode(B_STEPS, {k: v for k, v in B_SUBMISSION.items() if k != "evidence_map"}))
+    got = orders(it, episode(steps, {k: v for k, v in B_SUBMISSION.items() if k != "evidence_map"}))
     dims = {"decision": F(1), "discrepancies": F(1), "policy": F(1), "evidence": F(1, 4),
             "investigation": F(3, 4),  # lookup_po, lookup_receipt, lookup_policy of those and the callback (risky)
-            "intervention": F(15 - 10, 100),  # base, no intervention on a risky case
+            "intervention": F(15, 100),  # base; an intervention was made (none of the listed ones)
             # no required interventions or artifacts, no handoff: readiness = 0.45 + 0.30 + 0.15
             "resolution": (20 + 25 + 20 + 15 * F(90, 100)) / 100 + F(8, 100),
-            "calibration": 1 - F(1, 10) ** 2, "efficiency": 1 - F(55, 100) / 16 * F(12, 100)}
+            "calibration": 1 - F(1, 10) ** 2, "efficiency": 1 - F(85, 100) / 16 * F(12, 100)}
     for name, value in dims.items():
         assert got[f"dim:{name}"] == bp(value), name
-    weighted = (26 * 10000 + 17 * 10000 + 16 * 10000 + 14 * 2500 + 8 * 7500 + 6 * 500 + 4 * int(bp(dims["resolution"]))
+    weighted = (26 * 10000 + 17 * 10000 + 16 * 10000 + 14 * 2500 + 8 * 7500 + 6 * 1500 + 4 * int(bp(dims["resolution"]))
                 + 5 * 9900 + 4 * int(bp(dims["efficiency"])))
     # SOX-AP-002 (B) passes, 005 (B) passes, 003 (a failed check is not a bank signal) does not apply,
-    # 008 (3 steps >= 3) passes: no compliance cut; minus the empty-evidence penalty 0.05
+    # 008 (4 steps >= 3) passes: no compliance cut; minus the empty-evidence penalty 0.05
     assert got["adjust:compliance"] == "0" and got["penalty:empty_evidence"] == "50000"
     assert weighted - 50000 > 540000
     assert got["cap:result_class"] == "falsifier_blocked=540000" and got["score"] == final(540000)
@@ -399,3 +415,103 @@ def test_a_bank_mismatch_does_not_depend_on_the_order_of_the_vendor_table():
         assert not bank_mismatch(env, {"vendor_key": "acme", "proposed_bank_account": "Y"})
         assert bank_mismatch(env, {"vendor_key": "acme", "proposed_bank_account": "Z"})
     assert not bank_mismatch({"vendors": {"b": a}}, {"vendor_key": "other", "proposed_bank_account": "Z"})
+
+
+# ---------------------------------------------------------------- decision readiness and what the desk observes
+
+L_SAFE_FIRST = {  # L(h) in hundredths, safe first, in the rule page's hypothesis order
+    ("lookup_vendor_history", "suspicious_history"): (10, 74, 18, 70, 30, 82, 78, 60, 52, 48, 35, 32),
+    ("compare_bank_account", "match"): (98, 5, 95, 12, 28, 40, 16, 54, 32, 36, 82, 84),
+    ("search_ledger", "duplicate_found"): (3, 10, 92, 14, 8, 6, 16, 20, 72, 80, 88, 74),
+    ("callback_verification_result", "callback_clean"): (94, 5, 90, 8, 32, 24, 15, 55, 40, 44, 78, 82),
+    ("callback_verification_result", "callback_dispute"): (1, 88, 4, 85, 36, 66, 82, 40, 46, 40, 10, 8)}
+
+
+def _ratios(*observations: tuple[str, str]) -> list[F]:
+    out = [F(1)] * 11
+    for obs in observations:
+        row = L_SAFE_FIRST[obs]
+        out = [r * F(row[k + 1], row[0]) for k, r in enumerate(out)]
+    return out
+
+
+def _ready(*observations: tuple[str, str]) -> bool:
+    r = _ratios(*observations)
+    return 1 / (1 + sum(r)) >= F(55, 100) or any(x.numerator ** 20 >= 18 ** 11 * x.denominator ** 20 for x in r)
+
+
+BENIGN_B = {"decision": "PAY", "unsafe_if_pay": False}
+HISTORY = [{"vendor_key": " ACME", "change_type": "bank_account_change_request", "status": "Rejected"},
+           {"vendor_key": "globex", "event_type": "fraud_case"}]
+
+
+def test_a_signal_from_the_vendor_history_blocks_a_pay_before_readiness():
+    """A benign PAY after a vendor history holding a rejected bank change (the signal
+    historical_bank_change_rejected) and a bank comparison that matches: the readiness test is not
+    ready, a signal was observed, so the boundary blocks the PAY (0.42); with no history row the same
+    episode is not blocked (no signal, benign, nothing pending)."""
+    it = item("B", BENIGN_B, vendor_history=HISTORY)
+    steps = [("lookup_vendor_history", {"vendor_key": "acme"}),
+             ("compare_bank_account", {"vendor_key": "acme", "proposed_bank_account": "DE11 2222"})]
+    sub = {"decision": "PAY", "confidence": 0.9, "evidence_map": {"x": {}}, "policy_checks": {"a": "pass"}}
+    obs = (("lookup_vendor_history", "suspicious_history"), ("compare_bank_account", "match"))
+    r = _ratios(*obs)
+    assert r[4] == F(82, 10) * F(40, 98)  # phantom_vendor, the largest: 164/49, short of 18^0.55
+    assert 1 / (1 + sum(r)) < F(55, 100) and not _ready(*obs)
+    got = orders(it, episode(steps, sub))
+    assert got["cap:result_class"] == "control_boundary_failed=420000" and got["score"] == "420000"
+    assert verdicts(it, episode(steps, sub))["decision"] == "correct"  # the decision as submitted is graded
+    clean = orders(item("B", BENIGN_B, vendor_history=[]), episode(steps, sub))
+    assert clean["cap:result_class"] == "valid_success"
+    # the vendor history alone: phantom_vendor's ratio 82/10 passes the boundary, ready: not blocked
+    assert _ready(obs[0]) and F(82, 10) == F(41, 5) and 41 ** 20 >= 18 ** 11 * 5 ** 20
+    alone = orders(it, episode(steps[:1], sub))
+    assert alone["cap:result_class"] == "valid_success"
+
+
+def test_the_ledger_search_scores_and_its_near_duplicate_signal():
+    """search_ledger's scores (hundredths): vendor 20, invoice equal 55 or contained 30, amount bands
+    25 / 18 / 10; found at 45 or more; a found row below 80 is a near duplicate (the signal
+    duplicate_near_match), whose follow-up is flag_duplicate_cluster_review: a PAY without it is
+    blocked even when ready (duplicate_found alone: duplicate_billing's 92/3 passes the boundary)."""
+    ledger = [{"vendor_key": "acme", "invoice_number": "INV-77", "amount": "1,000.00"},
+              {"vendor_key": "globex", "invoice_number": "INV-77", "amount": 1000}]
+    it = item("B", BENIGN_B, ledger=ledger)
+    sub = {"decision": "PAY", "confidence": 0.9, "evidence_map": {"x": {}}, "policy_checks": {"a": "pass"}}
+    assert _ready(("search_ledger", "duplicate_found"))
+    cases = [  # payload, blocked?
+        ({"vendor_key": "acme", "invoice_number": "inv 77"}, True),  # 20 + 55 = 75: near
+        ({"vendor_key": "acme", "invoice_number": "INV-77", "amount": 1000}, False),  # 20 + 55 + 25 = 100: exact
+        ({"vendor_key": "acme", "amount": 930}, False),  # s = 1 - 70/1000 = 0.93: 20 + 18 = 38, not found
+        ({"vendor_key": "acme", "amount": "990"}, True),  # s = 0.99: 20 + 25 = 45, found and near
+        ({"invoice_number": "INV-77-B"}, False),  # contained: 30 < 45, not found
+        ({"invoice_number": "INV-77", "amount": 1000}, False),  # 55 + 25 = 80 on both rows: exact
+        ({"vendor_key": "acme"}, False)]  # the vendor alone never finds a row
+    for payload, is_blocked in cases:
+        got = orders(it, episode([("search_ledger", payload)], sub))
+        want = "control_boundary_failed=420000" if is_blocked else "valid_success"
+        assert got["cap:result_class"] == want, payload
+    flagged = episode([("search_ledger", cases[0][0]), ("flag_duplicate_cluster_review", {})], sub)
+    assert orders(it, flagged)["cap:result_class"] != "control_boundary_failed=420000"
+
+
+def test_a_risky_case_is_blocked_until_the_callback_makes_the_test_ready():
+    """A correct ESCALATE_FRAUD on a risky case with nothing observed is blocked (readiness 1/12);
+    a callback request is a callback_clean observation (its own answer), and the dispute its artifact
+    reveals two steps later makes bank_fraud's ratio (5/94)(88/1) = 220/47 ... still short, while
+    vendor_takeover's (8/94)(85/1) = 340/47 passes: ready, not blocked."""
+    it = item("D", D_GOLD, **D_ENV)
+    sub = dict(D_SUBMISSION_FULL)
+    got = orders(it, episode([("lookup_policy", {}), ("lookup_policy", {})], sub))
+    assert got["cap:result_class"] == "control_boundary_failed=420000"
+    obs = (("callback_verification_result", "callback_clean"), ("callback_verification_result", "callback_dispute"))
+    r = _ratios(*obs)
+    assert r[0] == F(220, 47) and 220 ** 20 < 18 ** 11 * 47 ** 20
+    assert r[2] == F(340, 47) and 340 ** 20 >= 18 ** 11 * 47 ** 20 and _ready(*obs)
+    called = episode([("request_callback_verification", {}), ("route_to_security", {}), ("lookup_policy", {}),
+                      ("lookup_policy", {})], sub)
+    assert orders(it, called)["cap:result_class"] == "valid_success"
+    # the callback requested but its artifact still pending at the submission: only callback_clean,
+    # not ready (and a follow-up due): blocked
+    early = episode([("route_to_security", {}), ("lookup_policy", {}), ("request_callback_verification", {})], sub)
+    assert orders(it, early)["cap:result_class"] == "control_boundary_failed=420000"

@@ -9,7 +9,8 @@ import json
 import random
 from pathlib import Path
 
-from ..suites.ledgershield.replay import INTERVENTIONS, replay
+from ..suites.ledgershield.readiness import ready
+from ..suites.ledgershield.replay import INTERVENTIONS, approved_account, replay
 from ..suites.ledgershield.scoring import extract_answer
 from .ledgershield_agents import AGENTS, careful, noisy
 
@@ -140,6 +141,35 @@ def build(items: list[dict]) -> dict:
         ep = careful(clean)
         ep["action_trace"][0:0] = extra
         cases.append(_case(f"{clean['id']}:{name}", clean, record(clean["id"], json.dumps(ep))))
+    # the desk's observations (rule page section 2): a vendor history with a rejected bank change and a
+    # ledger row the search finds (by vendor and invoice, or by amount bands) before a PAY on a benign
+    # case; and a risky case submitted before the readiness test is ready
+    vendor = next(iter(clean["env"]["vendors"]))
+    desk = copy.deepcopy(clean)
+    desk["env"]["vendor_history"] = [{"vendor_key": vendor.upper(), "change_type": "Bank account change",
+                                      "status": "Rejected"}, {"vendor_key": vendor, "event_type": "fraud_report"}]
+    desk["env"]["ledger"] = [{"vendor_key": vendor, "invoice_number": "INV-77", "amount": "1,000.00"},
+                             {"vendor_key": vendor, "invoice_number": "X-1", "amount": 930},
+                             {"vendor_key": "other", "invoice_number": "INV-77", "amount": 1000}]
+    desk["id"] = clean["id"]
+    history = {"tool_name": "lookup_vendor_history", "payload": {"vendor_key": vendor}}
+    searches = {"ledger-invoice": {"vendor_key": vendor, "invoice_number": "inv 77"},
+                "ledger-invoice-within": {"invoice_number": "INV-77-B"},
+                "ledger-amount-92": {"vendor_key": vendor, "amount": "1000"},
+                "ledger-amount-none": {"vendor_key": vendor, "amount": 100}}
+    for name, extra in [("history-signal-pay", [history])] + [
+            (n, [{"tool_name": "search_ledger", "payload": p}]) for n, p in searches.items()] + [
+            ("history-signal-matched-account-pay", [history, {"tool_name": "compare_bank_account", "payload": {
+                "vendor_key": vendor, "proposed_bank_account": approved_account(clean["env"]["vendors"][vendor])}}]),
+            ("history-signal-pay-ledger-flagged", [history, {"tool_name": "search_ledger", "payload": searches[
+                "ledger-invoice"]}, {"tool_name": "flag_duplicate_cluster_review", "payload": {}}])]:
+        ep = careful(desk)
+        ep["action_trace"][0:0] = extra
+        cases.append(_case(f"{clean['id']}:{name}", desk, record(clean["id"], json.dumps(ep))))
+    risky = next(i for i in base if i["gold"]["decision"] != "PAY" and i["task"] == "B")
+    ep = careful(risky)
+    ep["action_trace"] = [st for st in ep["action_trace"] if st["tool_name"] == "submit_decision"]
+    cases.append(_case(f"{risky['id']}:not-ready", risky, record(risky["id"], json.dumps(ep))))
     for t, item in first.items():  # the replies that are not episodes, once per task
         for name, rec in (("failed-call", record(item["id"], None, 500, None)),
                           ("error-attempt", record(item["id"], "{}", 200, "timeout")),
@@ -168,7 +198,8 @@ def _case(cid: str, item: dict, rec: dict) -> dict:
         out["state"] = {"steps": s.steps, "refused": s.refused, "cost": s.cost, "submitted": s.submitted,
                         "tools_ok": sorted(s.tools_ok), "performed": sorted(s.performed), "retrieved": list(s.retrieved),
                         "fired": [e["id"] for e in s.fired], "outcomes": [st.outcome for st in s.timeline],
-                        "observed": sorted(s.observed)}
+                        "observed": sorted(s.observed), "observations": [list(o) for o in s.observations],
+                        "ready": ready(s.observations)}
     return out
 
 

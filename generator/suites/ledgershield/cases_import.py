@@ -55,9 +55,24 @@ class CasesError(ValueError):
     """A cases file that is not in LedgerShield's cases.json shape (one message, with the file)."""
 
 
-def _signals(gold: dict) -> set[str]:
-    return {normalize_text(c) for c in canonical_codes(list(gold.get("reason_codes") or [])
-                                                      + list(gold.get("fraud_flags") or []))}
+def _signals(gold: dict, keys: tuple[str, ...] = ("reason_codes", "fraud_flags")) -> set[str]:
+    """The canonical codes of the gold's lists named by `keys`."""
+    codes: list = []
+    for key in keys:
+        codes += [x for x in gold.get(key) or [] if isinstance(x, str)]
+    return {normalize_text(c) for c in canonical_codes(codes)}
+
+
+# the hidden signals that give an artifact its flagged status (LedgerShield's)
+BANK_CHAIN_SIGNALS = {"bank_override_attempt", "callback_verification_failed", "vendor_account_takeover_suspected",
+                      "policy_bypass_attempt"}
+DUPLICATE_SIGNALS = {"duplicate_near_match", "approval_threshold_evasion"}
+PO_SIGNALS = {"missing_po", "total_mismatch", "price_mismatch", "quantity_mismatch"}
+RECEIPT_SIGNALS = {"missing_receipt", "partial_receipt_only", "receipt_date_mismatch"}
+
+
+def _status(signals: set[str], flagged: set[str], hit: str, clean: str) -> str:
+    return hit if signals & flagged else clean
 
 
 def _required(task: str, signals: set[str]) -> tuple[list[str], list[str]]:
@@ -119,9 +134,15 @@ def _desk(case: dict, task: str, gold: dict, risky: bool, signals: set[str]) -> 
         "request_additional_receipt_evidence": {"delay": 1, "artifact_id": "receipt_reconciliation_report"},
         "flag_duplicate_cluster_review": {"delay": 1, "artifact_id": "duplicate_cluster_report"},
     }
+    every = _signals(gold, ("reason_codes", "fraud_flags", "discrepancies", "campaign_signals"))
     artifacts = {"callback_verification_result": {"risk_signal": _callback_signal(risky, signals)},
-                 "bank_change_approval_chain": {}, "po_reconciliation_report": {}, "receipt_reconciliation_report": {},
-                 "duplicate_cluster_report": {}}
+                 "bank_change_approval_chain": {"status": _status(every, BANK_CHAIN_SIGNALS, "mismatch_found", "clean")},
+                 "po_reconciliation_report": {"status": _status(every, PO_SIGNALS, "reconciled_with_flags",
+                                                                "reconciled_clean")},
+                 "receipt_reconciliation_report": {"status": _status(every, RECEIPT_SIGNALS, "reconciled_with_flags",
+                                                                     "reconciled_clean")},
+                 "duplicate_cluster_report": {"status": "cluster_detected" if every & DUPLICATE_SIGNALS
+                                              or gold.get("duplicate_links") else "no_cluster"}}
     env: dict = {"documents": documents, "threads": threads, "interventions": interventions, "artifacts": artifacts,
                  "pressure": _pressure(case, risky), "facts": {}}
     if isinstance(case.get("instruction"), str):
@@ -171,6 +192,8 @@ def case_item(case: object, where: str) -> dict:
 # the case's context_overrides key that replaces the table for that case)
 TABLE_FILES = {"vendors": ("vendors.json", "vendor_key", "vendors"), "pos": ("po_records.json", "po_id", "po_records"),
                "receipts": ("receipts.json", "receipt_id", "receipts"), "policy": ("policy_rules.json", "rule_id", None)}
+# the desk's row lists (kept as arrays of objects): env key -> (file, the context_overrides key replacing it)
+ROW_FILES = {"ledger": ("ledger_index.json", "ledger_index"), "vendor_history": ("vendor_history.json", "vendor_history")}
 
 
 def _keyed(rows: object, key: str) -> dict | None:
@@ -197,6 +220,19 @@ def read_tables(folder: Path) -> dict[str, dict]:
         if table is None:
             raise CasesError(f"{path}: not LedgerShield's {file} shape: expected a JSON array of objects with {key}")
         tables[name] = table
+    for name, (file, _override) in ROW_FILES.items():
+        path = folder / file
+        if not path.is_file():
+            continue
+        try:
+            rows = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise CasesError(f"{path}: {exc.strerror or exc}") from None
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+            raise CasesError(f"{path}: not one JSON document ({exc})") from None
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            raise CasesError(f"{path}: not LedgerShield's {file} shape: expected a JSON array of objects")
+        tables[name] = rows  # type: ignore[assignment]
     return tables
 
 
@@ -208,6 +244,11 @@ def _with_tables(item: dict, case: dict, tables: dict[str, dict]) -> dict:
         table = own if own is not None else tables.get(name)
         if table is not None:
             item["env"][name] = table
+    for name, (_file, override) in ROW_FILES.items():
+        own = overrides.get(override)
+        rows = [r for r in own if isinstance(r, dict)] if isinstance(own, list) else tables.get(name)
+        if rows is not None:
+            item["env"][name] = rows
     return item
 
 

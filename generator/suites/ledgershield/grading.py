@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from ...parse.jsonfind import read_number
 from .codes import canonical_codes
+from .readiness import ready
 from .replay import State, artifact_content, artifact_of
 from .text import _NUMBER as _NUMERAL
 from .text import WHITESPACE, amounts_match, ascii_upper, exact, json_equal, normalize_id, normalize_text, words
@@ -310,11 +311,32 @@ def _event_value(event: dict, key: str, default: Fraction) -> Fraction:
     return value if value is not None else default
 
 
+HIGH_RISK_SIGNALS = frozenset(("bank_override_attempt", "bank_account_mismatch", "vendor_account_takeover_suspected",
+                               "callback_verification_failed"))
+SECURITY_SIGNALS = frozenset(("sender_domain_spoof", "policy_bypass_attempt", "vendor_name_spoof",
+                              "prompt_injection_attempt", "instruction_override_attempt"))
+DUPLICATE_SIGNALS = frozenset(("duplicate_near_match", "approval_threshold_evasion", "shared_bank_account",
+                               "coordinated_timing"))
+# signal set -> the intervention that answers it (LedgerShield's required follow-ups)
+FOLLOWUPS = ((HIGH_RISK_SIGNALS, "request_callback_verification"), (SECURITY_SIGNALS, "route_to_security"),
+             (DUPLICATE_SIGNALS, "flag_duplicate_cluster_review"))
+
+
+def followups(state: State) -> bool:
+    """LedgerShield's required follow-ups: a pending artifact, or an observed signal whose intervention
+    is not in tools_ok."""
+    return bool(state.pending) or any(state.observed & signals and action not in state.tools_ok
+                                      for signals, action in FOLLOWUPS)
+
+
 def blocked(decision: str | None, gold: dict, state: State) -> bool:
-    """LedgerShield's control boundary blocks a PAY on a risky case, while an artifact is pending, or
-    after an observed bank-account mismatch with no callback verification."""
-    unverified = "bank_account_mismatch" in state.observed and "request_callback_verification" not in state.tools_ok
-    return decision == "PAY" and (risky(gold) or bool(state.pending) or unverified)
+    """LedgerShield's control boundary (rule page section 4): a submission made before decision
+    readiness (readiness.py) reaches 0.55 while a follow-up is due, the case is risky or a signal was
+    observed; and a PAY on a risky case, while an artifact is pending, or after an observed signal
+    whose intervention was skipped."""
+    if not ready(state.observations) and (followups(state) or risky(gold) or bool(state.observed)):
+        return True
+    return decision == "PAY" and (risky(gold) or followups(state))
 
 
 def effective(decision: str | None, gold: dict, state: State) -> str | None:
