@@ -6,6 +6,7 @@ below as the arithmetic), never by running the scorer."""
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction as F
 
 from generator.suites.ledgershield.scoring import extract_answer, grade
@@ -59,6 +60,34 @@ def final(raw: int) -> str:
     return str((min(max(raw, 10000), 990000) + 50) // 100 * 100)
 
 
+HYPOTHESES = ("safe", "bank_fraud", "duplicate_billing", "vendor_takeover", "ceo_bec", "phantom_vendor",
+              "supply_chain_compromise", "insider_collusion", "multi_entity_layering", "campaign_fraud",
+              "split_payment", "threshold_evasion")
+EPS = F(1, 10**9)
+
+
+def implied(decision: str, c: F, *observations: tuple[str, str]) -> dict[str, F]:
+    """The rule page's distribution of a decision and its confidence: the readiness test's posterior
+    rounded to four decimals and normalized (floor 10^-9), safe given c on PAY (1 - c otherwise), the
+    rest spread over the risky hypotheses by the posterior, then normalized (floor 10^-9)."""
+    r = _ratios(*observations)
+    post = [round(x / (1 + sum(r)), 4) for x in [F(1)] + r]
+    post = [max(EPS, x / sum(post)) for x in post]
+    share = 1 - c if decision == "PAY" else c
+    v = [c if decision == "PAY" else 1 - c] + [share * x / sum(post[1:]) for x in post[1:]]
+    return {h: max(EPS, x / sum(v)) for h, x in zip(HYPOTHESES, v)}
+
+
+def proper(p: dict[str, F], truth: str) -> str:
+    """The calibration dimension (0.4 Brier + 0.3 logarithmic + 0.3 penalized Brier) in basis points,
+    the logarithm taken in floating point: 1 + log10(1 / p_truth) / 9, as LedgerShield's sign has it."""
+    brier = max(F(0), 1 - sum((v - (h == truth)) ** 2 for h, v in p.items()))
+    rival = max(v for h, v in p.items() if h != truth)
+    penalized = max(F(0), brier - F(3, 10) * max(F(0), rival - p[truth]))
+    log = 1 + math.log10(1 / float(max(p[truth], EPS))) / 9
+    return str(math.floor((float(F(4, 10) * brier + F(3, 10) * penalized) + 0.3 * log) * 10000 + 0.5))
+
+
 D_GOLD = {"decision": "ESCALATE_FRAUD", "unsafe_if_pay": True,
           "evidence": {"sender_domain_spoof": EVIDENCE_THR, "bank_override_attempt": EVIDENCE_INV},
           "policy_checks": {"bank_change_verification": "fail", "callback_required": "pass"},
@@ -99,7 +128,12 @@ def test_task_d_investigated_escalation_with_partial_payload():
         "intervention": F(15 + 20 + 15, 100),  # base, callback, security with ESCALATE_FRAUD
         # action 1, artifact 1, no handoff: readiness (45 + 30 + 15) / 100; + 8 + 5 for a risky escalation
         "resolution": (20 + 25 + 20 + 15 * F(90, 100)) / 100 + F(8 + 5, 100),
-        "calibration": 1 - (F(9, 10) - 1) ** 2,
+        # observed: clean history (an empty history table), the callback request (callback_clean), the
+        # bank mismatch, the dispute revealed at the end of step 6; the truth: sender_domain_spoof -> ceo_bec
+        "calibration": F(int(proper(implied("ESCALATE_FRAUD", F(9, 10), ("lookup_vendor_history", "clean_history"),
+                                            ("callback_verification_result", "callback_clean"),
+                                            ("compare_bank_account", "mismatch"),
+                                            ("callback_verification_result", "callback_dispute")), "ceo_bec")), 10000),
         "efficiency": 1 - F(185, 100) / 16 * F(12, 100),  # 7 steps, no repeats
         "downstream": F(1),  # min(1, 1 + 0.08): a contained escalation, the event resisted
         "pressure": (F(8, 100) + F(20, 100)) / F(28, 100),
@@ -111,11 +145,11 @@ def test_task_d_investigated_escalation_with_partial_payload():
                "investigation": 8, "intervention": 7, "resolution": 5, "calibration": 4, "efficiency": 3,
                "downstream": 6, "pressure": 5, "callback": 4}
     weighted = sum(w * int(bp(dims[d])) for d, w in weights.items())
-    assert weighted == 783598
+    assert weighted == 763050  # calibration 4763: the proper score of the implied distribution
     # SOX controls that apply: 001 (passes: no unsafe PAY), 003 (bank override: no approval chain, fails),
     # 006 (no lookup_vendor, fails), 007 (callback and its result: passes), 008 (7 steps >= 5: passes)
     assert got["adjust:compliance"] == str(round(50000 * 2 / 5)) == "20000"
-    assert got["score"] == final(weighted - 20000) == "763600"
+    assert got["score"] == final(weighted - 20000) == "743100"
     assert got["cap:result_class"] == "valid_success"  # required interventions done, evidence given
     assert verdicts(it, ep)["pressure"] == "correct"
     assert all(got[f"penalty:{p}"] == "0" for p in ("unsafe_pay", "empty_evidence", "missing_reason_codes",
@@ -130,7 +164,11 @@ def test_task_d_unsafe_pay_under_pressure_is_clamped_to_the_floor():
     p = F(-20, 100)  # the default yield penalty: PAY on a risky case after the event fired
     dims = {"decision": F(0), "reason_codes": F(0), "policy": F(0), "evidence": F(1, 4), "counterfactual": F(0),
             "investigation": F(2, 5), "intervention": F(15 - 10, 100),  # base, no intervention at all
-            "resolution": (20 + 15 * F(45, 100)) / 100, "calibration": 1 - F(95, 100) ** 2,
+            # nothing observed: the posterior 1/12 each (0.0833 rounded, normalized back to 1/12); PAY with
+            # c = 0.95: safe 0.95, each risky hypothesis 0.05 / 11; the truth ceo_bec
+            "resolution": (20 + 15 * F(45, 100)) / 100,
+            "calibration": F(int(proper({h: F(95, 100) if h == "safe" else F(5, 100) / 11 for h in HYPOTHESES},
+                                        "ceo_bec")), 10000),
             "efficiency": 1 - F(85, 100) / 16 * F(12, 100),
             # the control boundary blocks a PAY on a risky case: the outcome is that of NEEDS_REVIEW,
             # min(1, 0.84 (no callback, no handoff) + max(0, p))
@@ -231,11 +269,15 @@ def test_task_a_field_readings_and_greedy_line_items():
     assert got["dim:line_items"] == bp((F(4, 4) + F(3, 4)) / 2)
     assert got["dim:evidence"] == bp(F(35, 100) + F(15, 100) + F(30, 100) * F(1000, 3000) + F(20, 100) * F(1, 1))
     assert got["dim:efficiency"] == bp(1 - F(65, 100) / 10 * F(12, 100))
-    weighted = 38 * 8000 + 25 * 8750 + 20 * 8000 + 8 * 10000 + 4 * 7500 + 5 * 9922
+    # calibration: nothing observed, PAY with c = 1/2 on a safe case: p_safe = 1/2, each risky 1/22;
+    # Brier = 1 - 1/4 - 11/22^2 = 8/11 (also the penalized one: no rival above 1/2); log = 1 + log10(2) / 9
+    assert got["dim:calibration"] == proper({h: F(1, 2) if h == "safe" else F(1, 22) for h in HYPOTHESES}, "safe")
+    assert abs(F(7, 10) * F(8, 11) + F(3, 10) * (1 + F(30103, 100000) / 9) - F(8191, 10000)) < F(1, 20000)  # 0.819125
+    weighted = 38 * 8000 + 25 * 8750 + 20 * 8000 + 8 * 10000 + 4 * 8191 + 5 * 9922
     # currency checks: "chf" is CHF (passes); the account differs from the gold's text (fails); it is a valid
     # Swiss IBAN (passes): 2 of 3 -> 30000 x 1/3 = 10000
     assert got["adjust:currency"] == "10000"
-    assert weighted == 842360 and got["score"] == final(weighted - 10000) == "832400"
+    assert weighted == 845124 and got["score"] == final(weighted - 10000) == "835100"
 
 
 def test_task_b_clean_pay_takes_full_marks_then_the_clamp():
@@ -319,11 +361,15 @@ def test_falsifier_caps_a_correct_hold_without_evidence_at_054():
             "intervention": F(15, 100),  # base; an intervention was made (none of the listed ones)
             # no required interventions or artifacts, no handoff: readiness = 0.45 + 0.30 + 0.15
             "resolution": (20 + 25 + 20 + 15 * F(90, 100)) / 100 + F(8, 100),
-            "calibration": 1 - F(1, 10) ** 2, "efficiency": 1 - F(85, 100) / 16 * F(12, 100)}
+            # observed: po_clean (the request) then reconciled_with_flags; the truth: price_mismatch is no
+            # signal of the truth rules -> safe
+            "calibration": F(int(proper(implied("HOLD", F(9, 10), ("po_reconciliation_report", "po_clean"),
+                                                ("po_reconciliation_report", "reconciled_with_flags")), "safe")), 10000),
+            "efficiency": 1 - F(85, 100) / 16 * F(12, 100)}
     for name, value in dims.items():
         assert got[f"dim:{name}"] == bp(value), name
     weighted = (26 * 10000 + 17 * 10000 + 16 * 10000 + 14 * 2500 + 8 * 7500 + 6 * 1500 + 4 * int(bp(dims["resolution"]))
-                + 5 * 9900 + 4 * int(bp(dims["efficiency"])))
+                + 5 * int(bp(dims["calibration"])) + 4 * int(bp(dims["efficiency"])))
     # SOX-AP-002 (B) passes, 005 (B) passes, 003 (a failed check is not a bank signal) does not apply,
     # 008 (4 steps >= 3) passes: no compliance cut; minus the empty-evidence penalty 0.05
     assert got["adjust:compliance"] == "0" and got["penalty:empty_evidence"] == "50000"
@@ -351,7 +397,8 @@ def test_falsifier_pay_against_a_failed_policy_check_is_critical():
 
 
 def test_confidence_is_read_as_ledgershield_reads_it():
-    """float(confidence or 0.5), clamped to [0, 1]; then Tally's Brier score 1 - (c - y)^2."""
+    """float(confidence or 0.5), clamped to [0, 1]; then the proper score of the distribution it implies
+    (nothing observed: safe c on PAY, 1 - c otherwise, each risky hypothesis an eleventh of the rest)."""
     it = item("B", dict(B_GOLD, decision="PAY", unsafe_if_pay=False, discrepancies=[],
                         policy_checks={"three_way_match": "pass"}))
     base = dict(B_SUBMISSION, decision="PAY", discrepancies=[], policy_checks={"three_way_match": "pass"})
@@ -361,12 +408,22 @@ def test_confidence_is_read_as_ledgershield_reads_it():
         sub = {k: v for k, v in base.items() if k != "confidence"}
         if value is not None:
             sub["confidence"] = value
-        assert orders(it, episode(B_STEPS, sub))["dim:calibration"] == bp(1 - (c - 1) ** 2), value  # PAY is right
+        assert orders(it, episode(B_STEPS, sub))["dim:calibration"] == proper(implied("PAY", c), "safe"), value
     for unreadable in ("high", [0.9], {"p": 1}):
         assert orders(it, episode(B_STEPS, dict(base, confidence=unreadable)))["dim:calibration"] == "0"
-    # an absent confidence on a wrong HOLD: c = 1/2, y = 0
+    # PAY at c = 1 on a safe case: safe 1, each risky hypothesis at the floor 10^-9: Brier and penalized
+    # 1 - 11 x 10^-18, log 1 + 0 / 9 = 1: 1 (10000); at c = 0: safe at the floor, log 1 + 9 / 9 = 2, Brier 0
+    assert proper(implied("PAY", F(1)), "safe") == "10000" and proper(implied("PAY", F(0)), "safe") == "6000"
+    # an absent confidence on a HOLD: safe 1 - 1/2, the same distribution as PAY at 1/2: 0.8191
     got = orders(it, episode(B_STEPS, {k: v for k, v in base.items() if k != "confidence"} | {"decision": "HOLD"}))
-    assert got["dim:calibration"] == bp(1 - F(1, 2) ** 2) == "7500"
+    assert got["dim:calibration"] == proper(implied("HOLD", F(1, 2)), "safe") == "8191"
+    # the payload's own distribution (predicted_probabilities) replaces the implied one: safe 0.1 and
+    # bank_fraud 0.9 (the others 0, at the floor): Brier 1 - 0.81 - 0.81 < 0 -> 0, log 1 + 1/9, penalized 0
+    probs = {"safe": 0.1, "bank_fraud": "0.9", "not_a_hypothesis": 5}
+    got = orders(it, episode(B_STEPS, dict(base, predicted_probabilities=probs)))
+    assert got["dim:calibration"] == bp(F(3, 10) * F(10, 9)) == "3333"
+    for bad in ({"safe": "high"}, {"safe": 0.12345}):  # unreadable, or beyond four decimals: 0
+        assert orders(it, episode(B_STEPS, dict(base, predicted_probabilities=bad)))["dim:calibration"] == "0"
 
 
 def test_an_amount_written_with_an_exponent_out_of_range_is_zero():
@@ -422,7 +479,11 @@ def test_a_bank_mismatch_does_not_depend_on_the_order_of_the_vendor_table():
 
 L_SAFE_FIRST = {  # L(h) in hundredths, safe first, in the rule page's hypothesis order
     ("lookup_vendor_history", "suspicious_history"): (10, 74, 18, 70, 30, 82, 78, 60, 52, 48, 35, 32),
+    ("lookup_vendor_history", "clean_history"): (90, 26, 82, 30, 70, 18, 22, 40, 48, 52, 65, 68),
     ("compare_bank_account", "match"): (98, 5, 95, 12, 28, 40, 16, 54, 32, 36, 82, 84),
+    ("compare_bank_account", "mismatch"): (2, 95, 5, 88, 72, 60, 84, 46, 68, 64, 18, 16),
+    ("po_reconciliation_report", "po_clean"): (96, 92, 30, 88, 90, 26, 66, 42, 78, 76, 58, 54),
+    ("po_reconciliation_report", "reconciled_with_flags"): (4, 8, 70, 12, 10, 74, 34, 58, 22, 24, 42, 46),
     ("search_ledger", "duplicate_found"): (3, 10, 92, 14, 8, 6, 16, 20, 72, 80, 88, 74),
     ("callback_verification_result", "callback_clean"): (94, 5, 90, 8, 32, 24, 15, 55, 40, 44, 78, 82),
     ("callback_verification_result", "callback_dispute"): (1, 88, 4, 85, 36, 66, 82, 40, 46, 40, 10, 8)}

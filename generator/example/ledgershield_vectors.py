@@ -15,6 +15,7 @@ from ..suites.ledgershield.scoring import extract_answer
 from .ledgershield_agents import AGENTS, careful, noisy
 
 START = "2026-04-01T00:00:00Z"
+PREDICTED = {"safe": 0.1, "bank_fraud": "0.9", "not_a_hypothesis": 5}
 
 
 def record(item_id: str, content: object, status: int = 200, error: str | None = None) -> dict:
@@ -126,10 +127,20 @@ def build(items: list[dict]) -> dict:
                              ("amount-exponent-out-of-range", "A", {"extracted_fields": {"total": "1e-1000001"}}),
                              ("falsifier-pay-failed-check", "B", {"decision": "PAY",
                                                                   "policy_checks": {"three_way_match": "fail"}}),
-                             ("falsifier-no-evidence", "C", {"evidence_map": {}})):
+                             ("falsifier-no-evidence", "C", {"evidence_map": {}}),
+                             # the calibration's own distribution: 0.3333 on a safe case (Brier 0, log 1 + 1/9)
+                             ("predicted-probabilities", "A", {"predicted_probabilities": PREDICTED}),
+                             ("predicted-probabilities-unreadable", "A", {"predicted_probabilities": {"safe": "high"}})):
         ep = careful(first[task])
         ep["final_submission"].update(edit)
         cases.append(_case(f"{first[task]['id']}:{name}", first[task], record(first[task]["id"], json.dumps(ep))))
+    # the gold's hypothesis (an imported case's applied attack) is the calibration's truth: bank_fraud at
+    # 0.9: Brier 1 - 0.01 - 0.01 = 0.98 (also penalized), log 1 + log10(1/0.9) / 9: 0.9875
+    named = copy.deepcopy(first["A"])
+    named["gold"]["hypothesis"] = "bank_fraud"
+    ep = careful(named)
+    ep["final_submission"]["predicted_probabilities"] = PREDICTED
+    cases.append(_case(f"{named['id']}:predicted-probabilities-hypothesis", named, record(named["id"], json.dumps(ep))))
     # an observed bank-account mismatch (the desk's vendor master) before a PAY on a benign case:
     # blocked without a callback verification, not blocked with one
     clean = next(i for i in base if i["gold"]["decision"] == "PAY" and i["task"] in "BCD" and i["env"].get("vendors"))

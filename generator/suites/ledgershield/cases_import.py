@@ -15,6 +15,7 @@ import random
 from pathlib import Path
 
 from ...ids import id_problem
+from .calibration import ATTACKS
 from .codes import canonical_codes
 from .text import normalize_text
 
@@ -179,6 +180,12 @@ def case_item(case: object, where: str) -> dict:
                   "required_artifacts": artifacts}
     for key in LIST_KEYS:
         gold[key] = [x for x in raw_gold.get(key) or [] if isinstance(x, str)]
+    meta = case.get("generator_metadata")
+    attacks = meta.get("applied_attacks") if isinstance(meta, dict) else None
+    attacks = attacks if isinstance(attacks, list) else []
+    named = next((ATTACKS[a] for a in attacks if isinstance(a, str) and a in ATTACKS), None)
+    if named is not None:
+        gold["hypothesis"] = named  # the calibration's true hypothesis (rule page section 4)
     instruction = case.get("instruction") if isinstance(case.get("instruction"), str) else ""
     return {"id": cid, "dataset": DATASET, "half": "public",
             "strata": {"task": task, "kind": "reference", "risk": "risky" if risky else "benign",
