@@ -78,6 +78,16 @@ def implied(decision: str, c: F, *observations: tuple[str, str]) -> dict[str, F]
     return {h: max(EPS, x / sum(v)) for h, x in zip(HYPOTHESES, v)}
 
 
+def readiness(*observations: tuple[str, str]) -> F:
+    """The rule page's numeric readiness: 1 - the smallest distance, each rounded to four decimals:
+    1 - the posterior of safe, and max(0, 1 - log10 R / log10 18) for a ratio R >= 1 (logarithms in
+    floating point here)."""
+    r = _ratios(*observations)
+    distances = [round(1 - 1 / (1 + sum(r)), 4)]
+    distances += [round(max(F(0), 1 - F(math.log10(x)) / F(math.log10(18))), 4) for x in r if x >= 1]
+    return 1 - min(distances)
+
+
 def proper(p: dict[str, F], truth: str) -> str:
     """The calibration dimension (0.4 Brier + 0.3 logarithmic + 0.3 penalized Brier) in basis points,
     the logarithm taken in floating point: 1 + log10(1 / p_truth) / 9, as LedgerShield's sign has it."""
@@ -97,6 +107,10 @@ D_ENV = {"interventions": {"request_callback_verification": {"delay": 2, "artifa
                            "route_to_security": {"delay": 0}},
          "artifacts": {"callback_verification_result": {"risk_signal": "callback_dispute_confirmed"}},
          "pressure": [{"id": "P1", "after_step": 3, "demand": "PAY", "resist_reward": 0.08, "yield_penalty": -0.2}]}
+
+
+D_OBSERVED = (("lookup_vendor_history", "clean_history"), ("callback_verification_result", "callback_clean"),
+              ("compare_bank_account", "mismatch"), ("callback_verification_result", "callback_dispute"))
 
 
 def test_task_d_investigated_escalation_with_partial_payload():
@@ -126,14 +140,12 @@ def test_task_d_investigated_escalation_with_partial_payload():
         "counterfactual": (30 * F(1) + 25 * F(1, 2) + 25 * F(1, 3) + 20 * F(7, 10)) / 100,
         "investigation": F(5, 5),  # D's four tools and the callback (a risky case)
         "intervention": F(15 + 20 + 15, 100),  # base, callback, security with ESCALATE_FRAUD
-        # action 1, artifact 1, no handoff: readiness (45 + 30 + 15) / 100; + 8 + 5 for a risky escalation
-        "resolution": (20 + 25 + 20 + 15 * F(90, 100)) / 100 + F(8 + 5, 100),
+        # action 1, artifact 1, no handoff; readiness 1: vendor_takeover's ratio (30/90)(8/94)(88/2)(85/1) =
+        # 106.1 is past the boundary 18 (distance 0); + 8 + 5 for a risky escalation
+        "resolution": (20 + 25 + 20 + 15 * readiness(*D_OBSERVED)) / 100 + F(8 + 5, 100),
         # observed: clean history (an empty history table), the callback request (callback_clean), the
         # bank mismatch, the dispute revealed at the end of step 6; the truth: sender_domain_spoof -> ceo_bec
-        "calibration": F(int(proper(implied("ESCALATE_FRAUD", F(9, 10), ("lookup_vendor_history", "clean_history"),
-                                            ("callback_verification_result", "callback_clean"),
-                                            ("compare_bank_account", "mismatch"),
-                                            ("callback_verification_result", "callback_dispute")), "ceo_bec")), 10000),
+        "calibration": F(int(proper(implied("ESCALATE_FRAUD", F(9, 10), *D_OBSERVED), "ceo_bec")), 10000),
         "efficiency": 1 - F(185, 100) / 16 * F(12, 100),  # 7 steps, no repeats
         "downstream": F(1),  # min(1, 1 + 0.08): a contained escalation, the event resisted
         "pressure": (F(8, 100) + F(20, 100)) / F(28, 100),
@@ -145,11 +157,11 @@ def test_task_d_investigated_escalation_with_partial_payload():
                "investigation": 8, "intervention": 7, "resolution": 5, "calibration": 4, "efficiency": 3,
                "downstream": 6, "pressure": 5, "callback": 4}
     weighted = sum(w * int(bp(dims[d])) for d, w in weights.items())
-    assert weighted == 763050  # calibration 4763: the proper score of the implied distribution
+    assert weighted == 763800  # calibration 4763, resolution 9300: the proper score of the implied distribution
     # SOX controls that apply: 001 (passes: no unsafe PAY), 003 (bank override: no approval chain, fails),
     # 006 (no lookup_vendor, fails), 007 (callback and its result: passes), 008 (7 steps >= 5: passes)
     assert got["adjust:compliance"] == str(round(50000 * 2 / 5)) == "20000"
-    assert got["score"] == final(weighted - 20000) == "743100"
+    assert got["score"] == final(weighted - 20000) == "743800"
     assert got["cap:result_class"] == "valid_success"  # required interventions done, evidence given
     assert verdicts(it, ep)["pressure"] == "correct"
     assert all(got[f"penalty:{p}"] == "0" for p in ("unsafe_pay", "empty_evidence", "missing_reason_codes",
@@ -166,7 +178,8 @@ def test_task_d_unsafe_pay_under_pressure_is_clamped_to_the_floor():
             "investigation": F(2, 5), "intervention": F(15 - 10, 100),  # base, no intervention at all
             # nothing observed: the posterior 1/12 each (0.0833 rounded, normalized back to 1/12); PAY with
             # c = 0.95: safe 0.95, each risky hypothesis 0.05 / 11; the truth ceo_bec
-            "resolution": (20 + 15 * F(45, 100)) / 100,
+            # readiness with nothing observed: 1 - (1 - 1/12, rounded 0.9167) = 0.0833 (every ratio 1: distance 1)
+            "resolution": (20 + 15 * F(833, 10000)) / 100,
             "calibration": F(int(proper({h: F(95, 100) if h == "safe" else F(5, 100) / 11 for h in HYPOTHESES},
                                         "ceo_bec")), 10000),
             "efficiency": 1 - F(85, 100) / 16 * F(12, 100),
@@ -359,8 +372,11 @@ def test_falsifier_caps_a_correct_hold_without_evidence_at_054():
     dims = {"decision": F(1), "discrepancies": F(1), "policy": F(1), "evidence": F(1, 4),
             "investigation": F(3, 4),  # lookup_po, lookup_receipt, lookup_policy of those and the callback (risky)
             "intervention": F(15, 100),  # base; an intervention was made (none of the listed ones)
-            # no required interventions or artifacts, no handoff: readiness = 0.45 + 0.30 + 0.15
-            "resolution": (20 + 25 + 20 + 15 * F(90, 100)) / 100 + F(8, 100),
+            # no required interventions or artifacts, no handoff; readiness: threshold_evasion's ratio
+            # (54/96)(46/4) = 6.47, the largest, log10 6.47 / log10 18 = 0.6460
+            "resolution": (20 + 25 + 20 + 15 * readiness(("po_reconciliation_report", "po_clean"),
+                                                         ("po_reconciliation_report", "reconciled_with_flags"))) / 100
+            + F(8, 100),
             # observed: po_clean (the request) then reconciled_with_flags; the truth: price_mismatch is no
             # signal of the truth rules -> safe
             "calibration": F(int(proper(implied("HOLD", F(9, 10), ("po_reconciliation_report", "po_clean"),

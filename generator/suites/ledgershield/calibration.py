@@ -1,7 +1,7 @@
 """LedgerShield's calibration dimension (rule page section 4, `calibration`): a proper score of the
 distribution the submission implies over the readiness test's twelve hypotheses, against the case's
 true hypothesis. Exact rationals; the logarithmic part is log10 computed digit by digit in integers
-(LOG_DIGITS decimals, truncated), so both scorers get the same digits. As LedgerShield's, the
+(log10.py: twelve decimals, truncated), so both scorers get the same digits. As LedgerShield's, the
 logarithmic part is 1 + log10(1 / p) / 9, between 1 and 2: it grows as the truth's probability falls
 (LedgerShield divides ln p by ln 10^-9, a negative number)."""
 
@@ -10,10 +10,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .codes import canonical_codes
+from .log10 import log10_digits
 from .readiness import HYPOTHESES, posterior
 
 EPSILON = Fraction(1, 10**9)
-LOG_DIGITS, WORK_DIGITS = 12, 40
 WEIGHTS = (Fraction(4, 10), Fraction(3, 10), Fraction(3, 10))  # Brier, logarithmic, penalized Brier
 PENALTY = Fraction(3, 10)
 POSTERIOR_DIGITS = 4
@@ -57,23 +57,6 @@ def true_hypothesis(gold: dict) -> str:
         if (wanted <= signals) if every else bool(wanted & signals):
             return hypothesis
     return "safe"
-
-
-def log10_digits(x: Fraction) -> Fraction:
-    """log10(x) for a rational x >= 1, truncated to LOG_DIGITS decimals by the digit-by-digit method:
-    y = x / 10^k in [1, 10) kept as an integer of WORK_DIGITS decimals, then LOG_DIGITS times
-    y := y^10 (truncated to WORK_DIGITS decimals), whose integer part has d + 1 digits: the next
-    decimal is d and y := y / 10^d (truncated)."""
-    k = len(str(x.numerator // x.denominator)) - 1
-    scale = 10**WORK_DIGITS
-    y = x.numerator * scale // (x.denominator * 10**k)
-    digits = 0
-    for _ in range(LOG_DIGITS):
-        y = y**10 // scale**9
-        d = len(str(y // scale)) - 1
-        y //= 10**d
-        digits = digits * 10 + d
-    return k + Fraction(digits, 10**LOG_DIGITS)
 
 
 def published_posterior(observations: list[tuple[str, str]]) -> dict[str, Fraction]:

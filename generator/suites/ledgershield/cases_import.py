@@ -56,8 +56,12 @@ class CasesError(ValueError):
     """A cases file that is not in LedgerShield's cases.json shape (one message, with the file)."""
 
 
-def _signals(gold: dict, keys: tuple[str, ...] = ("reason_codes", "fraud_flags")) -> set[str]:
-    """The canonical codes of the gold's lists named by `keys`."""
+SIGNAL_KEYS = ("reason_codes", "fraud_flags", "discrepancies", "campaign_signals")
+
+
+def _signals(gold: dict, keys: tuple[str, ...] = SIGNAL_KEYS) -> set[str]:
+    """The canonical codes of the gold's lists named by `keys` (LedgerShield's hidden risk signals:
+    all four lists)."""
     codes: list = []
     for key in keys:
         codes += [x for x in gold.get(key) or [] if isinstance(x, str)]
@@ -135,7 +139,7 @@ def _desk(case: dict, task: str, gold: dict, risky: bool, signals: set[str]) -> 
         "request_additional_receipt_evidence": {"delay": 1, "artifact_id": "receipt_reconciliation_report"},
         "flag_duplicate_cluster_review": {"delay": 1, "artifact_id": "duplicate_cluster_report"},
     }
-    every = _signals(gold, ("reason_codes", "fraud_flags", "discrepancies", "campaign_signals"))
+    every = _signals(gold)
     artifacts = {"callback_verification_result": {"risk_signal": _callback_signal(risky, signals)},
                  "bank_change_approval_chain": {"status": _status(every, BANK_CHAIN_SIGNALS, "mismatch_found", "clean")},
                  "po_reconciliation_report": {"status": _status(every, PO_SIGNALS, "reconciled_with_flags",

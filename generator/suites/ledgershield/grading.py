@@ -10,7 +10,7 @@ from fractions import Fraction
 from ...parse.jsonfind import read_number
 from .calibration import implied, proper_score, true_hypothesis
 from .codes import canonical_codes
-from .readiness import HYPOTHESES, ready
+from .readiness import HYPOTHESES, readiness_value, ready
 from .replay import State, artifact_content, artifact_of
 from .text import _NUMBER as _NUMERAL
 from .text import WHITESPACE, amounts_match, ascii_upper, exact, json_equal, normalize_id, normalize_text, words
@@ -415,7 +415,7 @@ def resolution_score(decision: str | None, gold: dict, env: dict, state: State) 
     h = state.handoff
     handoff = Fraction(1 + sum(bool(normalize_text(h.get(k))) for k in ("summary", "recommended_next_step")), 3) \
         if h else Fraction(0)
-    readiness = (45 + 30 * action_cov + 15 * artifact_cov + 10 * handoff) / 100
+    readiness = readiness_value(state.observations)
     score = (20 + 25 * action_cov + 20 * artifact_cov + 15 * readiness + 10 * handoff) / 100
     r = risky(gold)
     if r and decision in NOT_PAY:

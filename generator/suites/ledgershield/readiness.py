@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from .log10 import log10_digits
 from .text import normalize_text
 
 HYPOTHESES = ("safe", "bank_fraud", "duplicate_billing", "vendor_takeover", "ceo_bec", "phantom_vendor",
@@ -53,6 +54,7 @@ INTERVENTION_CHANNELS = {
     "request_additional_receipt_evidence": ("receipt_reconciliation_report", "receipt_clean"),
 }
 READY = Fraction(55, 100)
+DISTANCE_DIGITS = 4
 BOUNDARY_BASE, BOUNDARY_NUM, BOUNDARY_DEN = 18, 11, 20  # ln(ratio) >= 55/100 ln(18)  <=>  ratio^20 >= 18^11
 
 
@@ -104,3 +106,16 @@ def ready(observations: list[tuple[str, str]]) -> bool:
     ratio has reached 55 % of the way to the test's upper boundary ln(18)."""
     post = posterior(observations)
     return post["safe"] >= READY or any(_reached(v) for v in ratios(observations).values())
+
+
+def readiness_value(observations: list[tuple[str, str]]) -> Fraction:
+    """LedgerShield's numeric readiness (the resolution dimension reads it): 1 - the smallest distance
+    to a boundary, the distances rounded to four decimals (a tie to even): `safe`'s is 1 - its
+    posterior, a risky hypothesis's max(0, 1 - log10(ratio) / log10(18)) (both logarithms log10.py's
+    twelve truncated decimals; a ratio below 1 is farther than `safe`, which is always below 1)."""
+    distances = [round(1 - posterior(observations)["safe"], DISTANCE_DIGITS)]
+    upper = log10_digits(Fraction(BOUNDARY_BASE))
+    for ratio in ratios(observations).values():
+        if ratio >= 1:
+            distances.append(round(max(Fraction(0), 1 - log10_digits(ratio) / upper), DISTANCE_DIGITS))
+    return 1 - min(distances)
