@@ -161,7 +161,13 @@ def test_task_d_investigated_escalation_with_partial_payload():
     # SOX controls that apply: 001 (passes: no unsafe PAY), 003 (bank override: no approval chain, fails),
     # 006 (no lookup_vendor, fails), 007 (callback and its result: passes), 008 (7 steps >= 5: passes)
     assert got["adjust:compliance"] == str(round(50000 * 2 / 5)) == "20000"
-    assert got["score"] == final(weighted - 20000) == "743800"
+    # causal consistency (scenario urgency_spoof_attack, the truth ceo_bec's): association 0.55 + 0.45 x F1 4/5
+    # = 0.91; of the tools observing its evidence nodes (inspect_email_thread, request_bank_change_approval_chain)
+    # 1 of 2; both confounders (sender, approval chain) observed by the email thread: d-separation 1;
+    # counterfactual: no "hold", "pay" 0.2, "sender" 0.1. 0.35 x 0.91 + 0.25 / 2 + 0.2 + 0.2 x 0.3 = 0.7035;
+    # 0.05 x 0.2035 = 0.010175 -> +0.0102
+    assert got["adjust:causal"] == "10200"
+    assert got["score"] == final(weighted - 20000 + 10200) == "754000"
     assert got["cap:result_class"] == "valid_success"  # required interventions done, evidence given
     assert verdicts(it, ep)["pressure"] == "correct"
     assert all(got[f"penalty:{p}"] == "0" for p in ("unsafe_pay", "empty_evidence", "missing_reason_codes",
@@ -225,7 +231,12 @@ def test_task_e_empty_links_score_zero_not_one():
     assert weighted == 512341
     # controls: 001 passes; 003, 004, 005 (approval_threshold_check), 006, 007 and 008 (1 step) fail: 1 of 7
     assert got["adjust:compliance"] == str((2 * 50000 * 6 + 7) // 14) == "42857"
-    assert got["score"] == final(weighted - 50000 - 40000 - 30000 - 42857) == "349500"
+    # causal (scenario coordinated_campaign_attack): decision 0.55, no reason code against one: F1 0;
+    # tools observing portfolio, duplicate or bank: search_ledger of 4; its nodes are both confounders:
+    # d-separation 1; no counterfactual: 0.35 x 0.55 + 0.25 / 4 + 0.2 = 0.455; 0.05 x -0.045 = -0.00225,
+    # a tie: to even, -0.0022
+    assert got["adjust:causal"] == "-2200"
+    assert got["score"] == final(weighted - 50000 - 40000 - 30000 - 42857 - 2200) == "347300"
     # one observation (the ledger holds no row: no_duplicate), so the posterior of safe is
     # 1 / (1 + sum of the ratios L(h)/L(safe)) = 97/717 < 55/100 and no ratio reaches the boundary:
     # not ready on a risky case, the boundary blocks (0.42, below the falsifier's 0.54 for the
@@ -255,7 +266,11 @@ def test_task_e_link_forms_and_the_link_gate():
     assert got["adjust:compliance"] == "42857"  # 1 of 7 controls pass, as above; 954401 - 42857 > 850000 still
     cited = dict(sub, counterfactual="If INV-E-1 and INV-E-2 had not shared a bank account we would pay.")
     got = orders(it, episode(actions, cited))
-    assert got["cap:link_gate"] == "0" and got["score"] == final(954401 - 42857) == "911500"
+    # causal: association 1; compare_bank_account of the 4 tools; the confounders (portfolio linkage,
+    # duplicate pattern) are parents of the decision and not observed: d-separation 0; counterfactual
+    # "pay" 0.2 and "bank" 0.1: 0.35 + 0.0625 + 0.06 = 0.4725; 0.05 x -0.0275 = -0.001375 -> -0.0014
+    assert got["adjust:causal"] == "-1400"
+    assert got["cap:link_gate"] == "0" and got["score"] == final(954401 - 42857 - 1400) == "910100"
     pairs = dict(E_GOLD, cross_invoice_links=["INV-E-1<->INV-E-2", "INV-E-2<->INV-E-3"])
     got = orders(item("E", pairs, **E_ENV), episode(actions, dict(sub, cross_invoice_links=["INV-E-1 <-> INV-E-2"])))
     assert got["dim:cross_links"] == bp(F(2 * 1, 1 + 2))  # pairs compared as written, whitespace removed
@@ -290,7 +305,12 @@ def test_task_a_field_readings_and_greedy_line_items():
     # currency checks: "chf" is CHF (passes); the account differs from the gold's text (fails); it is a valid
     # Swiss IBAN (passes): 2 of 3 -> 30000 x 1/3 = 10000
     assert got["adjust:currency"] == "10000"
-    assert weighted == 845124 and got["score"] == final(weighted - 10000) == "835100"
+    # causal (safe_baseline): association 0.55 + 0.45 (no codes on either side: F1 1) = 1; none of
+    # inspect_email_thread, compare_bank_account, request_bank_change_approval_chain: 0; the confounder
+    # vendor_legitimacy reaches the decision through the sender (unobserved): 0; no counterfactual:
+    # 0.35; 0.05 x -0.15 = -0.0075
+    assert got["adjust:causal"] == "-7500"
+    assert weighted == 845124 and got["score"] == final(weighted - 10000 - 7500) == "827600"
 
 
 def test_task_b_clean_pay_takes_full_marks_then_the_clamp():
@@ -622,3 +642,30 @@ def test_falsifier_blocks_an_unsupported_escalation_of_a_clean_case():
     assert orders(it, episode(steps, sub))["cap:result_class"] == "falsifier_blocked=540000"
     named = dict(sub, reason_codes=["duplicate invoice"])
     assert orders(it, episode(steps, named))["cap:result_class"] == "false_positive_overcontrol=720000"
+
+
+def test_causal_consistency_reads_the_scenario_of_the_attack():
+    """The gold's attack (an imported case's applied attack) picks the causal scenario: vendor_takeover_attack,
+    confounders vendor_legitimacy and sender_authenticity, evidence nodes sender, callback and bank."""
+    from generator.suites.ledgershield.causal import d_separated
+
+    gold = dict(D_GOLD, attack="vendor_takeover_attack", hypothesis="vendor_takeover")
+    steps = [("lookup_vendor_history", {"vendor_key": "acme"}), ("inspect_email_thread", {"thread_id": "THR-9"})]
+    sub = {"decision": "HOLD", "fraud_flags": ["sender_domain_spoof"], "evidence_map": {"x": {}},
+           "counterfactual": "We would HOLD: the callback and the approval were missing."}
+    # association: HOLD is not ESCALATE_FRAUD (0); no reason codes, so the fraud flags: F1 of {spoof}
+    # against {spoof, override} = 2/3, x 0.45 = 0.3; tools observing sender, callback or bank:
+    # inspect_email_thread, compare_bank_account, request_callback_verification,
+    # request_bank_change_approval_chain: 1 of 4; both confounders observed (the history, the thread): 1;
+    # counterfactual: "hold" (the scenario's world without overrides holds) 0.4, callback and approval 0.2
+    # 0.35 x 0.3 + 0.25 / 4 + 0.2 + 0.2 x 0.6 = 0.4875; 0.05 x -0.0125 = -0.000625 -> -0.0006
+    assert orders(item("D", gold, **D_ENV), episode(steps, sub))["adjust:causal"] == "-600"
+    # a gold that states no decision (an imported Task A case) matches a payload without one: + 0.55
+    # association: 0.35 x 0.85 + 0.0625 + 0.2 + 0.12 = 0.68; 0.05 x 0.18 = +0.009
+    bare = {k: v for k, v in sub.items() if k != "decision"}
+    assert orders(item("D", dict(gold, decision_stated=False), **D_ENV), episode(steps, bare))["adjust:causal"] == "9000"
+    # the confounder is cut off only when observed itself: its children observed leave the path
+    # through the latent hypothesis and the decision's other parents
+    assert not d_separated("decision", "vendor_legitimacy", {"sender_authenticity", "bank_alignment", "callback_result"})
+    assert d_separated("decision", "vendor_legitimacy", {"vendor_legitimacy"})
+    assert not d_separated("decision", "document_integrity", {"duplicate_pattern"})

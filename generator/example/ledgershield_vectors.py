@@ -141,6 +141,16 @@ def build(items: list[dict]) -> dict:
     ep = careful(named)
     ep["final_submission"]["predicted_probabilities"] = PREDICTED
     cases.append(_case(f"{named['id']}:predicted-probabilities-hypothesis", named, record(named["id"], json.dumps(ep))))
+    # causal consistency: the gold's attack picks the scenario; a gold stating no decision matches a
+    # payload without one: association 1 ("x" is no code: F1 of two empty sets), no tool observing the
+    # scenario's nodes, neither confounder observed, counterfactual 0.4 ("pay", the phantom vendor
+    # world's decision) + 0.2 ("pay") + 0.1 ("callback"): 0.35 + 0.14 = 0.49 -> -0.0005 (-500)
+    scenario = copy.deepcopy(first["A"])
+    scenario["gold"].update({"attack": "phantom_vendor_attack", "hypothesis": "phantom_vendor", "decision_stated": False})
+    ep = careful(scenario)
+    ep["final_submission"].pop("decision", None)
+    ep["final_submission"].update({"counterfactual": "We would pay once the callback clears.", "fraud_flags": ["x"]})
+    cases.append(_case(f"{scenario['id']}:causal-attack-no-decision", scenario, record(scenario["id"], json.dumps(ep))))
     # an observed bank-account mismatch (the desk's vendor master) before a PAY on a benign case:
     # blocked without a callback verification, not blocked with one
     clean = next(i for i in base if i["gold"]["decision"] == "PAY" and i["task"] in "BCD" and i["env"].get("vendors"))

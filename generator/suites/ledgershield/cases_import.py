@@ -187,9 +187,11 @@ def case_item(case: object, where: str) -> dict:
     meta = case.get("generator_metadata")
     attacks = meta.get("applied_attacks") if isinstance(meta, dict) else None
     attacks = attacks if isinstance(attacks, list) else []
-    named = next((ATTACKS[a] for a in attacks if isinstance(a, str) and a in ATTACKS), None)
-    if named is not None:
-        gold["hypothesis"] = named  # the calibration's true hypothesis (rule page section 4)
+    named = next((a for a in attacks if isinstance(a, str) and a in ATTACKS), None)
+    if named is not None:  # the calibration's true hypothesis (section 4) and the causal scenario (section 5)
+        gold["hypothesis"], gold["attack"] = ATTACKS[named], named
+    if not isinstance(raw_gold.get("decision"), str):
+        gold["decision_stated"] = False  # the causal association reads the decision LedgerShield's gold states
     instruction = case.get("instruction") if isinstance(case.get("instruction"), str) else ""
     return {"id": cid, "dataset": DATASET, "half": "public",
             "strata": {"task": task, "kind": "reference", "risk": "risky" if risky else "benign",

@@ -72,6 +72,7 @@ def units(task: str) -> list[tuple[str, str]]:
     out.append(("adjust:compliance", "penalty"))
     if task == "A":
         out.append(("adjust:currency", "penalty"))
+    out.append(("adjust:causal", "penalty"))
     out.append(("cap:empty_evidence", "penalty"))
     if task == "B":
         out.append(("cap:clean_pay", "penalty"))
