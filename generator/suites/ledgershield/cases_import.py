@@ -15,6 +15,7 @@ import random
 from pathlib import Path
 
 from ...ids import id_problem
+from . import thread_reading
 from .calibration import ATTACKS
 from .codes import canonical_codes
 from .text import normalize_text
@@ -207,6 +208,7 @@ TABLE_FILES = {"vendors": ("vendors.json", "vendor_key", "vendors"), "pos": ("po
                "receipts": ("receipts.json", "receipt_id", "receipts"), "policy": ("policy_rules.json", "rule_id", None)}
 # the desk's row lists (kept as arrays of objects): env key -> (file, the context_overrides key replacing it)
 ROW_FILES = {"ledger": ("ledger_index.json", "ledger_index"), "vendor_history": ("vendor_history.json", "vendor_history")}
+THREAD_FILE = "email_threads.json"  # read for the threads' readings only (thread_reading.py)
 
 
 def _keyed(rows: object, key: str) -> dict | None:
@@ -220,7 +222,7 @@ def _keyed(rows: object, key: str) -> dict | None:
 def read_tables(folder: Path) -> dict[str, dict]:
     """The desk's tables found as LedgerShield's fixture files in `folder` (those present only)."""
     tables: dict[str, dict] = {}
-    for name, (file, key, _override) in TABLE_FILES.items():
+    for name, (file, key, _override) in [*TABLE_FILES.items(), ("_threads", (THREAD_FILE, "thread_id", None))]:
         path = folder / file
         if not path.is_file():
             continue
@@ -262,7 +264,20 @@ def _with_tables(item: dict, case: dict, tables: dict[str, dict]) -> dict:
         rows = [r for r in own if isinstance(r, dict)] if isinstance(own, list) else tables.get(name)
         if rows is not None:
             item["env"][name] = rows
+    _read_threads(item, case, tables.get("_threads") or {})
     return item
+
+
+def _read_threads(item: dict, case: dict, rows: dict) -> None:
+    """Each thread's `observation` as LedgerShield's desk reads it: from its document's thread_data,
+    else from the fixture's email_threads.json row of its id, else from the document's text."""
+    docs = {d["doc_id"]: d for d in case.get("documents") or [] if isinstance(d, dict) and isinstance(d.get("doc_id"), str)}
+    for tid, thread in item["env"]["threads"].items():
+        doc = docs.get(tid, {})
+        row = doc.get("thread_data") if isinstance(doc.get("thread_data"), dict) else rows.get(tid)
+        seen = thread_reading.from_row(row) if row is not None else thread_reading.from_document(case, doc)
+        if seen is not None:
+            thread["observation"] = seen
 
 
 def read_cases(path: Path) -> list[dict]:

@@ -25,6 +25,9 @@ LIKELIHOODS: dict[str, dict[str, tuple[int, ...]]] = {
     "search_ledger": {
         "duplicate_found": (3, 10, 92, 14, 8, 6, 16, 20, 72, 80, 88, 74),
         "no_duplicate": (97, 90, 8, 86, 92, 94, 84, 80, 28, 20, 12, 26)},
+    "inspect_email_thread": {
+        "domain_spoof_detected": (1, 78, 5, 92, 94, 62, 87, 55, 50, 67, 18, 24),
+        "domain_clean": (99, 22, 95, 8, 6, 38, 13, 45, 50, 33, 82, 76)},
     "lookup_vendor_history": {
         "suspicious_history": (10, 74, 18, 70, 30, 82, 78, 60, 52, 48, 35, 32),
         "clean_history": (90, 26, 82, 30, 70, 18, 22, 40, 48, 52, 65, 68)},
