@@ -609,6 +609,13 @@ def test_a_risky_case_is_blocked_until_the_callback_makes_the_test_ready():
     called = episode([("request_callback_verification", {}), ("route_to_security", {}), ("lookup_policy", {}),
                       ("lookup_policy", {})], sub)
     assert orders(it, called)["cap:result_class"] == "valid_success"
+    # resolution: blocked, the escalation prevents no fraud (the effective decision is NEEDS_REVIEW): no
+    # interventions, the callback's artifact missing, readiness 0.0833, + 0.08 for the risky escalation;
+    # not blocked: both done, the artifact revealed, readiness 1 (multi_entity_layering's ratio
+    # (40/94)(46/1) = 19.6 passes 18), + 0.08 and + 0.05 (fraud prevented)
+    assert readiness(*obs) == 1 and F(40, 94) * 46 > 18
+    assert got["dim:resolution"] == bp((20 + 15 * F(833, 10000)) / 100 + F(8, 100)) == "2925"
+    assert orders(it, called)["dim:resolution"] == bp(F(20 + 25 + 20 + 15, 100) + F(8 + 5, 100)) == "9300"
     # the callback requested but its artifact still pending at the submission: only callback_clean,
     # not ready (and a follow-up due): blocked
     early = episode([("route_to_security", {}), ("lookup_policy", {}), ("request_callback_verification", {})], sub)

@@ -421,14 +421,14 @@ def resolution_score(decision: str | None, gold: dict, env: dict, state: State) 
     r = risky(gold)
     if r and decision in NOT_PAY:
         score += Fraction(8, 100)
-        if decision == "ESCALATE_FRAUD":
-            score += Fraction(5, 100)
     if r and state.pending and decision == "PAY":
         score -= Fraction(20, 100)
     if not r and decision == "PAY":
-        score += Fraction(8, 100) + (Fraction(5, 100) if not state.pending else Fraction(0))
+        score += Fraction(8, 100)
     if not r and state.tools_ok & set(CONTAINING):
         score -= Fraction(15, 100)
+    if effective(decision, gold, state) == ("ESCALATE_FRAUD" if r else "PAY"):  # fraud prevented, payment cleared
+        score += Fraction(5, 100)
     return clamp01(score)
 
 
