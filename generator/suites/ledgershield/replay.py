@@ -312,7 +312,7 @@ def history_flags(rows: list[dict]) -> set[str]:
     return out
 
 
-def _read_threads(env: dict) -> bool:
+def _has_readings(env: dict) -> bool:
     """The desk carries LedgerShield's readings of its threads (an imported case): some thread has an
     `observation`."""
     return any(isinstance(t, dict) and "observation" in t for t in _table(env, "threads").values())
@@ -326,7 +326,7 @@ def _observe(env: dict, state: State, tool: object, payload: object, outcome: st
         return
     if not isinstance(payload, dict):
         return
-    if tool == "inspect_email_thread" and _read_threads(env):
+    if tool == "inspect_email_thread" and _has_readings(env):
         thread = _table(env, "threads").get(payload.get("thread_id")) if outcome == OK else None
         seen = thread.get("observation") if isinstance(thread, dict) else None
         state.observations.append((tool, seen if seen in ("domain_spoof_detected", "domain_clean") else "domain_clean"))
