@@ -117,6 +117,16 @@ def build(items: list[dict]) -> dict:
         ep = careful(first["A"])
         ep["action_trace"][0:0] = steps
         cases.append(_case(f"{first['A']['id']}:{name}", first["A"], record(first["A"]["id"], json.dumps(ep))))
+    # out-of-range numbers in payloads (no value): two written with the same characters are equal (a repeat);
+    # written differently, or beside a number with a value, they are not
+    for name, first_lit, second_lit in (("payload-out-of-range-repeated", "1e-1000001", "1e-1000001"),
+                                        ("payload-out-of-range-written-apart", "1e-1000001", "1E-1000001"),
+                                        ("payload-out-of-range-then-zero", "1e-1000001", "0")):
+        ep = careful(first["A"])
+        ep["action_trace"][0:0] = [{"tool_name": "lookup_policy", "payload": {"rule_id": "@N1@"}},
+                                   {"tool_name": "lookup_policy", "payload": {"rule_id": "@N2@"}}]
+        text = json.dumps(ep).replace('"@N1@"', first_lit).replace('"@N2@"', second_lit)
+        cases.append(_case(f"{first['A']['id']}:{name}", first["A"], record(first["A"]["id"], text)))
     # LedgerShield's reading of confidence (float(confidence or 0.5), clamped) and a text amount whose
     # exponent is out of range (0, not a billion-digit number); on B the falsifier's two findings
     for name, task, edit in (("confidence-true", "A", {"confidence": True}),
@@ -208,7 +218,7 @@ def _case(cid: str, item: dict, rec: dict) -> dict:
     from ..parse.response import read_outcome
     from ..suites.ledgershield.scoring import score
 
-    it = Item(item["id"], item["dataset"], item["half"], item["strata"], item["document"], item, "", "")
+    it = Item(item["id"], item["dataset"], item["half"], item["strata"], item["document"], item, "", b"")
     rows = score(it, read_outcome(rec, extract_answer, "episode"), "case", 0)
     out = {"id": cid, "item": item, "record": rec, "expected": [[r.unit, r.verdict] for r in rows],
            "orders": [[r.unit, r.order] for r in rows]}

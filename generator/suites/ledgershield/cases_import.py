@@ -15,6 +15,7 @@ import random
 from pathlib import Path
 
 from ...ids import id_problem
+from ...jsonl import jsonl_values
 from . import thread_reading
 from .calibration import ATTACKS
 from .codes import canonical_codes
@@ -125,7 +126,7 @@ def _desk(case: dict, task: str, gold: dict, risky: bool, signals: set[str]) -> 
         pages: dict[int, list] = {}
         for tok in doc.get("accurate_ocr") or []:
             if isinstance(tok, dict):
-                page = tok.get("page") if isinstance(tok.get("page"), int) else 1
+                page = found if isinstance(found := tok.get("page"), int) else 1
                 pages.setdefault(page, []).append({"id": tok.get("token_id"), "text": tok.get("text"),
                                                    "bbox": tok.get("bbox")})
         documents[doc["doc_id"]] = {"doc_id": doc["doc_id"], "doc_type": doc.get("doc_type"),
@@ -253,7 +254,7 @@ def read_tables(folder: Path) -> dict[str, dict]:
 
 def _with_tables(item: dict, case: dict, tables: dict[str, dict]) -> dict:
     """The item's desk with the fixture tables, a case's own context_overrides replacing them."""
-    overrides = case.get("context_overrides") if isinstance(case.get("context_overrides"), dict) else {}
+    overrides = found if isinstance(found := case.get("context_overrides"), dict) else {}
     for name, (_file, key, override) in TABLE_FILES.items():
         own = _keyed(overrides.get(override), key) if override else None
         table = own if own is not None else tables.get(name)
@@ -310,10 +311,8 @@ def write_reference_items(suite_dir: Path, items: list[dict]) -> Path:
     path = suite_dir / "items" / f"{DATASET}.public.jsonl"
     old: dict[str, dict] = {}
     if path.is_file():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                row = json.loads(line)
-                old[row["id"]] = row
+        for row in jsonl_values(path.read_bytes(), path):
+            old[row["id"]] = row
     old.update({it["id"]: it for it in items})
     text = "".join(json.dumps(old[k], ensure_ascii=False, sort_keys=True) + "\n" for k in sorted(old))
     path.write_text(text, encoding="utf-8")

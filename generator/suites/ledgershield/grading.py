@@ -604,8 +604,8 @@ def _gold_signals(gold: dict) -> set[str]:
 
 def _applies(control: str, task: str, gold: dict, instruction: str) -> bool:
     signals = _gold_signals(gold)
-    checks = gold.get("policy_checks") if isinstance(gold.get("policy_checks"), dict) else {}
-    checks = {normalize_text(k): normalize_text(v) for k, v in checks.items()}
+    given = found if isinstance(found := gold.get("policy_checks"), dict) else {}
+    checks = {normalize_text(k): normalize_text(v) for k, v in given.items()}
     if control == "SOX-AP-002":
         return task == "B" or "three_way_match" in checks or "three way match" in instruction \
             or "3-way match" in instruction

@@ -284,7 +284,7 @@ def ledger_hits(env: dict, payload: dict) -> list[int]:
             signal += 30
         if query is not None:
             theirs = amount(row.get("amount"))
-            similarity = 1 - abs(theirs - query) / max(abs(theirs), abs(query), 1)
+            similarity = 1 - abs(theirs - query) / max(abs(theirs), abs(query), Fraction(1))
             signal += 25 if similarity >= Fraction(98, 100) else 18 if similarity >= Fraction(92, 100) else \
                 10 if similarity >= Fraction(80, 100) else 0
         if signal and score + signal >= 45:

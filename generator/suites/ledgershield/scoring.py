@@ -121,7 +121,7 @@ def grade(item_raw: dict, episode: dict) -> list[tuple[str, str, str, str, str]]
     degenerate = sum(DEGENERATE[n] for n in PENALTIES[task] if penalty_applies(n, payload, gold))
     klass, cap = result_class(task, payload, gold, state, degenerate)
     capped_class = cap is not None and raw > cap
-    if capped_class:
+    if capped_class and cap is not None:
         raw = cap
     rows.append(("cap:result_class", "penalty", WRONG if capped_class else CORRECT, klass,
                  f"{klass}={cap}" if cap is not None else klass))
