@@ -360,22 +360,50 @@ def test_the_other_suites_items_and_results_are_reproducible(tmp_path, suite, ge
     runs = sorted({name.split("/")[0] for name in tree(ROOT / "results" / suite) if name.endswith("turns.jsonl")})
     assert sorted(tree(tmp_path / "private" / "results" / suite)) == [
         f"{run}/{name}" for run in runs for name in ("responses.jsonl", "turns.jsonl")]
+    # the round's salted item files (private storage, where the results were made) give each sealed record
+    # its item commitment; without them the regenerated records name none, and the committed ones are
+    # checked against the round's signed list of commitment hashes instead
+    (round_name,) = {json.loads(data)["round"] for name, data in tree(ROOT / "results" / suite).items()
+                     if name.endswith("run.json")}
+    salted = ROOT / "private" / "commitments" / round_name
+    if salted.is_dir():
+        shutil.copytree(salted, tmp_path / "private" / "commitments" / round_name)
+    signed = {line.rsplit(" = ", 1)[1] for line in
+              (ROOT / "content" / "commitments" / round_name / "SHA256SUMS").read_text(encoding="ascii").splitlines()
+              if line.startswith("SHA256 (items/")}
     seal_suite(tmp_path, suite)
     made, committed = tree(tmp_path / "results" / suite), tree(ROOT / "results" / suite)
     assert sorted(made) == sorted(committed) and len(made) == 3 * 3 + 2  # three tool-calling runs, one import
+    lines = {i.id: i.line for i in load_items_of(suite)}
+    opened_boxes = 0
     for name, data in committed.items():
-        assert untimed_lines(made[name], name) == untimed_lines(data, name), name
+        fresh, kept = untimed_lines(made[name], name, lines), untimed_lines(data, name, lines)
+        assert len(fresh) == len(kept), name
+        for a, b in zip(fresh, kept):
+            if "sealed" in b:
+                opened_boxes += 1
+                assert b["sealed"]["item_commitment"] in signed, (name, b["item"])
+                made_commitment, kept_commitment = a["sealed"].pop("item_commitment"), b["sealed"].pop("item_commitment")
+                assert made_commitment == (kept_commitment if salted.is_dir() else None), (name, b["item"])
+            assert a == b, (name, b["item"], b["repeat"])
+    assert opened_boxes == 3 * 50  # every private case's record of the three tool-calling runs
 
 
-def untimed_lines(data: bytes, name: str) -> list:
-    """A LedgerShield run file without its measured fields (and a sealed record without the hash of its
-    full, timed, line)."""
+def untimed_lines(data: bytes, name: str, items: dict[str, bytes]) -> list:
+    """A LedgerShield run file without its measured fields. A sealed record (format v3) is opened with its
+    item's line (`items`: id -> line), its boxed fields compared in the clear without the hash of its full,
+    timed, line (which keys the box: the box's bytes change with every run)."""
+    from generator.sealed_record import opened
+
     if name.endswith("run.json"):
         meta = json.loads(data)
         return [{k: v for k, v in meta.items() if k not in ("started", "finished", "harness_version")}]
     out = []
     for line in data.decode("utf-8").splitlines():
         record = json.loads(line)
+        if "box" in record:
+            record, problem = opened(record, items[record["item"]])
+            assert record is not None, (name, problem)
         record.pop("latency_ms")
         for attempt in record["attempts"]:
             attempt.pop("start")

@@ -63,8 +63,8 @@ def tables(page: Path) -> dict[str, tuple[str, list[list[str]]]]:
 def test_the_example_has_an_earlier_round_that_sorts_after_by_name():
     runs = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((REPO / "results" / "au-bas").glob("*/run.json"))]
     rounds = {(r["round"], r["started"][:10]) for r in runs}
-    assert rounds == {("2026-r1", "2026-11-03"), ("2026-trial", "2026-10-06")}
-    assert "2026-trial" > "2026-r1"  # by name the earlier round would come last: the date decides
+    assert rounds == {("2026-aubas-r1", "2026-11-03"), ("2026-aubas-trial", "2026-10-06")}
+    assert "2026-aubas-trial" > "2026-aubas-r1"  # by name the earlier round would come last: the date decides
     anchors = tomllib.loads((REPO / "content/suites/au-bas/anchors.toml").read_text(encoding="utf-8"))
     listed = anchors["public"] + anchors["private"]
     for r in runs:
@@ -78,12 +78,12 @@ def test_the_provider_page_flags_the_silent_change_and_only_it():
     found = {cap: rows for cap, rows in tables(aubas_site() / "providers" / "cloudco.html").values()
              if "anchor items" in cap}
     assert sorted(found) == [
-        "abacus-slip-2 (simulated): round 2026-r1 against round 2026-trial on 24 anchor items "
+        "abacus-slip-2 (simulated): round 2026-aubas-r1 against round 2026-aubas-trial on 24 anchor items "
         "(difference: current minus earlier, 95% interval)",
-        "tenth-wit-1 (simulated): round 2026-r1 against round 2026-trial on 24 anchor items "
+        "tenth-wit-1 (simulated): round 2026-aubas-r1 against round 2026-aubas-trial on 24 anchor items "
         "(difference: current minus earlier, 95% interval)"]
     changed, same = (found[c] for c in sorted(found))
-    assert changed[0] == ["Metric", "Round 2026-trial", "Round 2026-r1", "Difference", "Changed?"]
+    assert changed[0] == ["Metric", "Round 2026-aubas-trial", "Round 2026-aubas-r1", "Difference", "Changed?"]
     bas = next(r for r in changed if r[0] == "BAS correct (all four labels)")
     assert bas[1:3] == ["100.0", "37.5"] and bas[4] == "changed"  # 24 of 24 right before, 9 of 24 now
     assert next(r for r in changed if r[0].startswith("Total reward"))[4] == "changed"
@@ -106,7 +106,7 @@ def test_model_pages_show_each_round_with_its_interval():
     page = site / "models" / "abacus-slip-2.html"
     caption, rows = tables(page)["history-au-bas"]
     assert caption.startswith("abacus-slip-2 in au-bas reconciliation, round by round: Total reward")
-    assert [r[1] for r in rows[1:]] == ["2026-trial", "2026-r1"]  # by date, though the names sort the other way
+    assert [r[1] for r in rows[1:]] == ["2026-aubas-trial", "2026-aubas-r1"]  # by date, though the names sort the other way
     assert [r[3] for r in rows[1:]] == ["abacus-slip-2-cloudco-2026-trial (simulated)",
                                         "abacus-slip-2-cloudco (simulated)"]
     for row, r in zip(rows[1:], group["rounds"]):
@@ -116,7 +116,7 @@ def test_model_pages_show_each_round_with_its_interval():
     assert current["estimate"] == stats["strata"]["half=private"]["metrics"]["total_faulty"]["abacus-slip-2-cloudco"]["estimate"]
     text = page.read_text(encoding="utf-8")
     assert 'data-target="history-chart-au-bas"' in text and "Round by round" in text
-    assert "cloudco in the earlier round 2026-trial" in text  # the earlier run's own description
+    assert "cloudco in the earlier round 2026-aubas-trial" in text  # the earlier run's own description
     assert "Round by round" not in (site / "models" / "muddle-mini.html").read_text(encoding="utf-8")
 
 

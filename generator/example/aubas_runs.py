@@ -1,9 +1,9 @@
 """Example results of the au-bas suite: the rules as a reference solver, a naive baseline that
 submits raw column sums, and simulated models with documented error profiles.
 
-Two rounds: the current one (2026-r1, every run) and an earlier one (2026-trial, a month before,
-two simulated models on cloudco), so the anchor comparison across rounds has something to show.
-The earlier round's name sorts after the current one's on purpose: rounds are ordered by the date
+Two rounds of its own: the current one (2026-aubas-r1, every run) and an earlier one
+(2026-aubas-trial, a month before, two simulated models on cloudco), so the anchor comparison
+across rounds has something to show. The earlier round's name sorts after the current one's on purpose: rounds are ordered by the date
 their runs declare they started, not by name. Between the rounds cloudco silently swapped
 abacus-slip-2 for a snapshot that slips more in the BAS roll-up; tenth-wit-1 did not change.
 Every hosted run answers the anchor block (ANCHORS, written to anchors.toml) first.
@@ -38,7 +38,7 @@ class Profile:
     description: str
     median_ms: float
     prices: tuple[str, str] | None  # (input, output) USD per million tokens
-    round: str = "2026-r1"
+    round: str = "2026-aubas-r1"
     snapshot: str = ""  # "earlier": the model as its provider served it in the earlier round
 
 
@@ -66,19 +66,19 @@ PROFILES = (
 )
 
 
-CURRENT = ("2026-r1", dt.datetime(2026, 11, 3, 9, 0, tzinfo=dt.timezone.utc))
-EARLIER = ("2026-trial", dt.datetime(2026, 10, 6, 9, 0, tzinfo=dt.timezone.utc))
+CURRENT = ("2026-aubas-r1", dt.datetime(2026, 11, 3, 9, 0, tzinfo=dt.timezone.utc))
+EARLIER = ("2026-aubas-trial", dt.datetime(2026, 10, 6, 9, 0, tzinfo=dt.timezone.utc))
 STARTS = dict([CURRENT, EARLIER])  # round -> when its runs started
 
 EARLIER_PROFILES = (
     Profile("abacus-slip-2-cloudco-2026-trial", "abacus-slip-2", "cloudco", "hosted", True,
             "Simulated model, not a real one: abacus-slip-2 as cloudco served it in the earlier round "
-            "(2026-trial): the same fault finding (95% recall, 97% precision) but a steadier roll-up, its "
+            "(2026-aubas-trial): the same fault finding (95% recall, 97% precision) but a steadier roll-up, its "
             "BAS right 95% of the time. Between the rounds cloudco changed the model behind the same name "
             "without saying so; the anchor items show it.", 2900, ("2.50", "10.00"), EARLIER[0], "earlier"),
     Profile("tenth-wit-1-cloudco-2026-trial", "tenth-wit-1", "cloudco", "hosted", True,
             "Simulated model, not a real one: tenth-wit-1 as cloudco served it in the earlier round "
-            "(2026-trial), unchanged since: the same 1/11 mistake and 90% recall on other fault types.",
+            "(2026-aubas-trial), unchanged since: the same 1/11 mistake and 90% recall on other fault types.",
             2400, ("1.00", "4.00"), EARLIER[0]),
 )
 

@@ -15,7 +15,7 @@ from ..harness.providers import load_providers
 from ..harness.runner import RunSpec, execute_many
 
 SUITE = "ledgershield"
-ROUND = "2026-r1"
+ROUND = "2026-ls-r1"  # its own round: the signed commitment to its private items covers its runs
 SEED = 20260401  # of the careful agent's slips
 CONCURRENCY = 4
 MADE = (" Made by the Tally harness (tally run, tool calling) against the local simulation server (tally provider "

@@ -9,11 +9,13 @@ import json
 import random
 from pathlib import Path
 
-from ..suites.ledgershield.replay import INTERVENTIONS, replay
+from ..suites.ledgershield.readiness import ready
+from ..suites.ledgershield.replay import INTERVENTIONS, approved_account, replay
 from ..suites.ledgershield.scoring import extract_answer
 from .ledgershield_agents import AGENTS, careful, noisy
 
 START = "2026-04-01T00:00:00Z"
+PREDICTED = {"safe": 0.1, "bank_fraud": "0.9", "not_a_hypothesis": 5}
 
 
 def record(item_id: str, content: object, status: int = 200, error: str | None = None) -> dict:
@@ -135,10 +137,30 @@ def build(items: list[dict]) -> dict:
                              ("amount-exponent-out-of-range", "A", {"extracted_fields": {"total": "1e-1000001"}}),
                              ("falsifier-pay-failed-check", "B", {"decision": "PAY",
                                                                   "policy_checks": {"three_way_match": "fail"}}),
-                             ("falsifier-no-evidence", "C", {"evidence_map": {}})):
+                             ("falsifier-no-evidence", "C", {"evidence_map": {}}),
+                             # the calibration's own distribution: 0.3333 on a safe case (Brier 0, log 1 + 1/9)
+                             ("predicted-probabilities", "A", {"predicted_probabilities": PREDICTED}),
+                             ("predicted-probabilities-unreadable", "A", {"predicted_probabilities": {"safe": "high"}})):
         ep = careful(first[task])
         ep["final_submission"].update(edit)
         cases.append(_case(f"{first[task]['id']}:{name}", first[task], record(first[task]["id"], json.dumps(ep))))
+    # the gold's hypothesis (an imported case's applied attack) is the calibration's truth: bank_fraud at
+    # 0.9: Brier 1 - 0.01 - 0.01 = 0.98 (also penalized), log 1 + log10(1/0.9) / 9: 0.9875
+    named = copy.deepcopy(first["A"])
+    named["gold"]["hypothesis"] = "bank_fraud"
+    ep = careful(named)
+    ep["final_submission"]["predicted_probabilities"] = PREDICTED
+    cases.append(_case(f"{named['id']}:predicted-probabilities-hypothesis", named, record(named["id"], json.dumps(ep))))
+    # causal consistency: the gold's attack picks the scenario; a gold stating no decision matches a
+    # payload without one: association 1 ("x" is no code: F1 of two empty sets), no tool observing the
+    # scenario's nodes, neither confounder observed, counterfactual 0.4 ("pay", the phantom vendor
+    # world's decision) + 0.2 ("pay") + 0.1 ("callback"): 0.35 + 0.14 = 0.49 -> -0.0005 (-500)
+    scenario = copy.deepcopy(first["A"])
+    scenario["gold"].update({"attack": "phantom_vendor_attack", "hypothesis": "phantom_vendor", "decision_stated": False})
+    ep = careful(scenario)
+    ep["final_submission"].pop("decision", None)
+    ep["final_submission"].update({"counterfactual": "We would pay once the callback clears.", "fraud_flags": ["x"]})
+    cases.append(_case(f"{scenario['id']}:causal-attack-no-decision", scenario, record(scenario["id"], json.dumps(ep))))
     # an observed bank-account mismatch (the desk's vendor master) before a PAY on a benign case:
     # blocked without a callback verification, not blocked with one
     clean = next(i for i in base if i["gold"]["decision"] == "PAY" and i["task"] in "BCD" and i["env"].get("vendors"))
@@ -150,6 +172,35 @@ def build(items: list[dict]) -> dict:
         ep = careful(clean)
         ep["action_trace"][0:0] = extra
         cases.append(_case(f"{clean['id']}:{name}", clean, record(clean["id"], json.dumps(ep))))
+    # the desk's observations (rule page section 2): a vendor history with a rejected bank change and a
+    # ledger row the search finds (by vendor and invoice, or by amount bands) before a PAY on a benign
+    # case; and a risky case submitted before the readiness test is ready
+    vendor = next(iter(clean["env"]["vendors"]))
+    desk = copy.deepcopy(clean)
+    desk["env"]["vendor_history"] = [{"vendor_key": vendor.upper(), "change_type": "Bank account change",
+                                      "status": "Rejected"}, {"vendor_key": vendor, "event_type": "fraud_report"}]
+    desk["env"]["ledger"] = [{"vendor_key": vendor, "invoice_number": "INV-77", "amount": "1,000.00"},
+                             {"vendor_key": vendor, "invoice_number": "X-1", "amount": 930},
+                             {"vendor_key": "other", "invoice_number": "INV-77", "amount": 1000}]
+    desk["id"] = clean["id"]
+    history = {"tool_name": "lookup_vendor_history", "payload": {"vendor_key": vendor}}
+    searches = {"ledger-invoice": {"vendor_key": vendor, "invoice_number": "inv 77"},
+                "ledger-invoice-within": {"invoice_number": "INV-77-B"},
+                "ledger-amount-92": {"vendor_key": vendor, "amount": "1000"},
+                "ledger-amount-none": {"vendor_key": vendor, "amount": 100}}
+    for name, extra in [("history-signal-pay", [history])] + [
+            (n, [{"tool_name": "search_ledger", "payload": p}]) for n, p in searches.items()] + [
+            ("history-signal-matched-account-pay", [history, {"tool_name": "compare_bank_account", "payload": {
+                "vendor_key": vendor, "proposed_bank_account": approved_account(clean["env"]["vendors"][vendor])}}]),
+            ("history-signal-pay-ledger-flagged", [history, {"tool_name": "search_ledger", "payload": searches[
+                "ledger-invoice"]}, {"tool_name": "flag_duplicate_cluster_review", "payload": {}}])]:
+        ep = careful(desk)
+        ep["action_trace"][0:0] = extra
+        cases.append(_case(f"{clean['id']}:{name}", desk, record(clean["id"], json.dumps(ep))))
+    risky = next(i for i in base if i["gold"]["decision"] != "PAY" and i["task"] == "B")
+    ep = careful(risky)
+    ep["action_trace"] = [st for st in ep["action_trace"] if st["tool_name"] == "submit_decision"]
+    cases.append(_case(f"{risky['id']}:not-ready", risky, record(risky["id"], json.dumps(ep))))
     for t, item in first.items():  # the replies that are not episodes, once per task
         for name, rec in (("failed-call", record(item["id"], None, 500, None)),
                           ("error-attempt", record(item["id"], "{}", 200, "timeout")),
@@ -178,7 +229,8 @@ def _case(cid: str, item: dict, rec: dict) -> dict:
         out["state"] = {"steps": s.steps, "refused": s.refused, "cost": s.cost, "submitted": s.submitted,
                         "tools_ok": sorted(s.tools_ok), "performed": sorted(s.performed), "retrieved": list(s.retrieved),
                         "fired": [e["id"] for e in s.fired], "outcomes": [st.outcome for st in s.timeline],
-                        "observed": sorted(s.observed)}
+                        "observed": sorted(s.observed), "observations": [list(o) for o in s.observations],
+                        "ready": ready(s.observations)}
     return out
 
 

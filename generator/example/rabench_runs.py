@@ -19,6 +19,7 @@ from .rabench_corpus import rng_for
 from .rabench_engine import Engine
 
 SUITE = "ra-bench"
+ROUND = "2026-rabench-r1"  # its own round: the signed commitment to its private items covers its runs
 ALL_TASKS = ["extraction", "checks", "authenticity", "duplicates", "decisions", "evidence", "operations"]
 DIY_TASKS = ["extraction", "authenticity", "decisions", "operations"]
 
@@ -172,7 +173,7 @@ def write_results(results_dir: Path, cases: list[dict], suite_dir: Path, seed: i
                 "provider": t.provider, "hosting": t.hosting, "simulated": t.kind != "self",
                 "description": t.description, "harness_version": "0.1.0",
                 "prompt_sha256": template.sha256() if t.kind == "diy" else "",
-                "sampling": {"temperature": 0}, "round": "2026-r1", "half": "both",
+                "sampling": {"temperature": 0}, "round": ROUND, "half": "both",
                 "started": started.isoformat().replace("+00:00", "Z"),
                 "finished": clock.replace(microsecond=0).isoformat().replace("+00:00", "Z"),
                 "target": {"kind": t.kind, "tasks": ALL_TASKS if t.kind == "self" else DIY_TASKS}}

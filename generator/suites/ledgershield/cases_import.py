@@ -16,6 +16,8 @@ from pathlib import Path
 
 from ...ids import id_problem
 from ...jsonl import jsonl_values
+from . import thread_reading
+from .calibration import ATTACKS
 from .codes import canonical_codes
 from .text import normalize_text
 
@@ -56,9 +58,28 @@ class CasesError(ValueError):
     """A cases file that is not in LedgerShield's cases.json shape (one message, with the file)."""
 
 
-def _signals(gold: dict) -> set[str]:
-    return {normalize_text(c) for c in canonical_codes(list(gold.get("reason_codes") or [])
-                                                      + list(gold.get("fraud_flags") or []))}
+SIGNAL_KEYS = ("reason_codes", "fraud_flags", "discrepancies", "campaign_signals")
+
+
+def _signals(gold: dict, keys: tuple[str, ...] = SIGNAL_KEYS) -> set[str]:
+    """The canonical codes of the gold's lists named by `keys` (LedgerShield's hidden risk signals:
+    all four lists)."""
+    codes: list = []
+    for key in keys:
+        codes += [x for x in gold.get(key) or [] if isinstance(x, str)]
+    return {normalize_text(c) for c in canonical_codes(codes)}
+
+
+# the hidden signals that give an artifact its flagged status (LedgerShield's)
+BANK_CHAIN_SIGNALS = {"bank_override_attempt", "callback_verification_failed", "vendor_account_takeover_suspected",
+                      "policy_bypass_attempt"}
+DUPLICATE_SIGNALS = {"duplicate_near_match", "approval_threshold_evasion"}
+PO_SIGNALS = {"missing_po", "total_mismatch", "price_mismatch", "quantity_mismatch"}
+RECEIPT_SIGNALS = {"missing_receipt", "partial_receipt_only", "receipt_date_mismatch"}
+
+
+def _status(signals: set[str], flagged: set[str], hit: str, clean: str) -> str:
+    return hit if signals & flagged else clean
 
 
 def _required(task: str, signals: set[str]) -> tuple[list[str], list[str]]:
@@ -120,9 +141,15 @@ def _desk(case: dict, task: str, gold: dict, risky: bool, signals: set[str]) -> 
         "request_additional_receipt_evidence": {"delay": 1, "artifact_id": "receipt_reconciliation_report"},
         "flag_duplicate_cluster_review": {"delay": 1, "artifact_id": "duplicate_cluster_report"},
     }
+    every = _signals(gold)
     artifacts = {"callback_verification_result": {"risk_signal": _callback_signal(risky, signals)},
-                 "bank_change_approval_chain": {}, "po_reconciliation_report": {}, "receipt_reconciliation_report": {},
-                 "duplicate_cluster_report": {}}
+                 "bank_change_approval_chain": {"status": _status(every, BANK_CHAIN_SIGNALS, "mismatch_found", "clean")},
+                 "po_reconciliation_report": {"status": _status(every, PO_SIGNALS, "reconciled_with_flags",
+                                                                "reconciled_clean")},
+                 "receipt_reconciliation_report": {"status": _status(every, RECEIPT_SIGNALS, "reconciled_with_flags",
+                                                                     "reconciled_clean")},
+                 "duplicate_cluster_report": {"status": "cluster_detected" if every & DUPLICATE_SIGNALS
+                                              or gold.get("duplicate_links") else "no_cluster"}}
     env: dict = {"documents": documents, "threads": threads, "interventions": interventions, "artifacts": artifacts,
                  "pressure": _pressure(case, risky), "facts": {}}
     if isinstance(case.get("instruction"), str):
@@ -159,6 +186,14 @@ def case_item(case: object, where: str) -> dict:
                   "required_artifacts": artifacts}
     for key in LIST_KEYS:
         gold[key] = [x for x in raw_gold.get(key) or [] if isinstance(x, str)]
+    meta = case.get("generator_metadata")
+    attacks = meta.get("applied_attacks") if isinstance(meta, dict) else None
+    attacks = attacks if isinstance(attacks, list) else []
+    named = next((a for a in attacks if isinstance(a, str) and a in ATTACKS), None)
+    if named is not None:  # the calibration's true hypothesis (section 4) and the causal scenario (section 5)
+        gold["hypothesis"], gold["attack"] = ATTACKS[named], named
+    if not isinstance(raw_gold.get("decision"), str):
+        gold["decision_stated"] = False  # the causal association reads the decision LedgerShield's gold states
     instruction = case.get("instruction") if isinstance(case.get("instruction"), str) else ""
     return {"id": cid, "dataset": DATASET, "half": "public",
             "strata": {"task": task, "kind": "reference", "risk": "risky" if risky else "benign",
@@ -172,6 +207,9 @@ def case_item(case: object, where: str) -> dict:
 # the case's context_overrides key that replaces the table for that case)
 TABLE_FILES = {"vendors": ("vendors.json", "vendor_key", "vendors"), "pos": ("po_records.json", "po_id", "po_records"),
                "receipts": ("receipts.json", "receipt_id", "receipts"), "policy": ("policy_rules.json", "rule_id", None)}
+# the desk's row lists (kept as arrays of objects): env key -> (file, the context_overrides key replacing it)
+ROW_FILES = {"ledger": ("ledger_index.json", "ledger_index"), "vendor_history": ("vendor_history.json", "vendor_history")}
+THREAD_FILE = "email_threads.json"  # read for the threads' readings only (thread_reading.py)
 
 
 def _keyed(rows: object, key: str) -> dict | None:
@@ -185,7 +223,7 @@ def _keyed(rows: object, key: str) -> dict | None:
 def read_tables(folder: Path) -> dict[str, dict]:
     """The desk's tables found as LedgerShield's fixture files in `folder` (those present only)."""
     tables: dict[str, dict] = {}
-    for name, (file, key, _override) in TABLE_FILES.items():
+    for name, (file, key, _override) in [*TABLE_FILES.items(), ("_threads", (THREAD_FILE, "thread_id", None))]:
         path = folder / file
         if not path.is_file():
             continue
@@ -198,6 +236,19 @@ def read_tables(folder: Path) -> dict[str, dict]:
         if table is None:
             raise CasesError(f"{path}: not LedgerShield's {file} shape: expected a JSON array of objects with {key}")
         tables[name] = table
+    for name, (file, _override) in ROW_FILES.items():
+        path = folder / file
+        if not path.is_file():
+            continue
+        try:
+            rows = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise CasesError(f"{path}: {exc.strerror or exc}") from None
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+            raise CasesError(f"{path}: not one JSON document ({exc})") from None
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            raise CasesError(f"{path}: not LedgerShield's {file} shape: expected a JSON array of objects")
+        tables[name] = rows  # type: ignore[assignment]
     return tables
 
 
@@ -209,7 +260,25 @@ def _with_tables(item: dict, case: dict, tables: dict[str, dict]) -> dict:
         table = own if own is not None else tables.get(name)
         if table is not None:
             item["env"][name] = table
+    for name, (_file, override) in ROW_FILES.items():
+        own = overrides.get(override)
+        rows = [r for r in own if isinstance(r, dict)] if isinstance(own, list) else tables.get(name)
+        if rows is not None:
+            item["env"][name] = rows
+    _read_threads(item, case, tables.get("_threads") or {})
     return item
+
+
+def _read_threads(item: dict, case: dict, rows: dict) -> None:
+    """Each thread's `observation` as LedgerShield's desk reads it: from its document's thread_data,
+    else from the fixture's email_threads.json row of its id, else from the document's text."""
+    docs = {d["doc_id"]: d for d in case.get("documents") or [] if isinstance(d, dict) and isinstance(d.get("doc_id"), str)}
+    for tid, thread in item["env"]["threads"].items():
+        doc = docs.get(tid, {})
+        row = doc.get("thread_data") if isinstance(doc.get("thread_data"), dict) else rows.get(tid)
+        seen = thread_reading.from_row(row) if row is not None else thread_reading.from_document(case, doc)
+        if seen is not None:
+            thread["observation"] = seen
 
 
 def read_cases(path: Path) -> list[dict]:

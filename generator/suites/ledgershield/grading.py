@@ -8,7 +8,9 @@ from decimal import Decimal
 from fractions import Fraction
 
 from ...parse.jsonfind import read_number
+from .calibration import implied, proper_score, true_hypothesis
 from .codes import canonical_codes
+from .readiness import HYPOTHESES, readiness_value, ready
 from .replay import State, artifact_content, artifact_of
 from .text import _NUMBER as _NUMERAL
 from .text import WHITESPACE, amounts_match, ascii_upper, exact, json_equal, normalize_id, normalize_text, words
@@ -70,6 +72,7 @@ def units(task: str) -> list[tuple[str, str]]:
     out.append(("adjust:compliance", "penalty"))
     if task == "A":
         out.append(("adjust:currency", "penalty"))
+    out.append(("adjust:causal", "penalty"))
     out.append(("cap:empty_evidence", "penalty"))
     if task == "B":
         out.append(("cap:clean_pay", "penalty"))
@@ -178,44 +181,72 @@ def page_number(value: object) -> int:
     return 0
 
 
-def confidence_value(c: object) -> Decimal | None:
-    """LedgerShield's reading of `confidence` (`float(confidence or 0.5)`), clamped to [0, 1]: a
-    falsy value (absent, null, false, 0, "", [], {}) is 1/2, true is 1, a number or a string of a
-    decimal numeral (whitespace trimmed) its value; anything else, or a number out of range, None."""
+def _reading(c: object, falsy: Decimal) -> Decimal | None:
+    """LedgerShield's `float(x or default)`: a falsy value (absent, null, false, 0, "", [], {}) is
+    `falsy`, true is 1, a number or a string of a decimal numeral (whitespace trimmed) its value;
+    anything else, or a number out of range, None."""
     if c is None or c is False or (isinstance(c, (str, list, dict)) and not c):
-        return Decimal("0.5")
+        return falsy
     if c is True:
         return Decimal(1)
     if isinstance(c, int):
-        return Decimal("0.5") if c == 0 else Decimal(min(max(c, 0), 1))
+        return falsy if c == 0 else Decimal(c)
     if isinstance(c, Decimal) and c.is_zero():
-        return Decimal("0.5")  # a falsy number
+        return falsy  # a falsy number
     if isinstance(c, str):  # a non-empty string is read, "0" included
         text = c.strip(WHITESPACE)
         c = read_number(text) if _NUMERAL.fullmatch(text) else None
     if not isinstance(c, Decimal) or not c.is_finite():
         return None
-    return Decimal(0) if c < 0 else Decimal(1) if c > 1 else c
+    return c
 
 
-def calibration(c: object, correct: bool) -> Fraction:
-    """1 - (c - y)^2 for c, the confidence as LedgerShield reads it, when 10000 c is an integer, else
-    0 (also when it cannot be read). Exact: the test on 10000 c reads c's digits, with no rounding context."""
-    c = confidence_value(c)
-    if c is None:
-        return Fraction(0)
+def confidence_value(c: object) -> Decimal | None:
+    """LedgerShield's reading of `confidence` (`float(confidence or 0.5)`), clamped to [0, 1]."""
+    value = _reading(c, Decimal("0.5"))
+    if value is None:
+        return None
+    return Decimal(0) if value < 0 else Decimal(1) if value > 1 else value
+
+
+PROBABILITY_BOUND = 10**9
+
+
+def four_decimals(c: Decimal | None) -> Fraction | None:
+    """c as an exact rational when 10000 c is an integer and |c| <= 10^9 (Tally's bound), else None.
+    Exact: the test reads c's digits, with no rounding context."""
+    if c is None or abs(c) > PROBABILITY_BOUND:
+        return None
     _sign, digits, exp = c.as_tuple()
     assert isinstance(exp, int)
-    zeros = len(digits) - len("".join(map(str, digits)).rstrip("0"))
-    if zeros == len(digits):
-        return 1 - Fraction(int(correct)) ** 2  # c = 0
-    shift = min(zeros, max(-exp, 0))  # trailing zeros of the fraction part, dropped
-    digits, exp = digits[:len(digits) - shift], exp + shift
-    if exp < -4:
+    text = "".join(map(str, digits))
+    zeros = len(text) - len(text.rstrip("0"))
+    if zeros == len(text):
         return Fraction(0)
-    coef = int("".join(map(str, digits)))  # at most 5 digits here: c <= 1 and exp >= -4
-    value = Fraction(coef * 10 ** max(exp, 0), 10 ** max(-exp, 0))
-    return 1 - (value - int(correct)) ** 2
+    shift = min(zeros, max(-exp, 0))  # trailing zeros of the fraction part, dropped
+    if exp + shift < -4:
+        return None
+    return Fraction(c)
+
+
+def calibration(payload: dict, gold: dict, state: State) -> Fraction:
+    """LedgerShield's proper score (calibration.py) of the payload's `predicted_probabilities` (a
+    non-empty object) or else of the distribution its decision and confidence imply; 0 when a value
+    cannot be read or is beyond Tally's bound."""
+    truth = true_hypothesis(gold)
+    given = payload.get("predicted_probabilities")
+    if isinstance(given, dict) and given:
+        values = {}
+        for h in HYPOTHESES:
+            v = four_decimals(_reading(given.get(h), Decimal(0)))
+            if v is None:
+                return Fraction(0)
+            values[h] = max(Fraction(0), v)
+        return proper_score(values, truth)
+    c = four_decimals(confidence_value(payload.get("confidence")))
+    if c is None:
+        return Fraction(0)
+    return proper_score(implied(decision_of(payload), c, state.observations), truth)
 
 
 BOX_DIGITS, BOX_EXPONENT = 30, 9  # a box coordinate: at most 30 significant digits, its first at 10^-9..10^9
@@ -310,11 +341,32 @@ def _event_value(event: dict, key: str, default: Fraction) -> Fraction:
     return value if value is not None else default
 
 
+HIGH_RISK_SIGNALS = frozenset(("bank_override_attempt", "bank_account_mismatch", "vendor_account_takeover_suspected",
+                               "callback_verification_failed"))
+SECURITY_SIGNALS = frozenset(("sender_domain_spoof", "policy_bypass_attempt", "vendor_name_spoof",
+                              "prompt_injection_attempt", "instruction_override_attempt"))
+DUPLICATE_SIGNALS = frozenset(("duplicate_near_match", "approval_threshold_evasion", "shared_bank_account",
+                               "coordinated_timing"))
+# signal set -> the intervention that answers it (LedgerShield's required follow-ups)
+FOLLOWUPS = ((HIGH_RISK_SIGNALS, "request_callback_verification"), (SECURITY_SIGNALS, "route_to_security"),
+             (DUPLICATE_SIGNALS, "flag_duplicate_cluster_review"))
+
+
+def followups(state: State) -> bool:
+    """LedgerShield's required follow-ups: a pending artifact, or an observed signal whose intervention
+    is not in tools_ok."""
+    return bool(state.pending) or any(state.observed & signals and action not in state.tools_ok
+                                      for signals, action in FOLLOWUPS)
+
+
 def blocked(decision: str | None, gold: dict, state: State) -> bool:
-    """LedgerShield's control boundary blocks a PAY on a risky case, while an artifact is pending, or
-    after an observed bank-account mismatch with no callback verification."""
-    unverified = "bank_account_mismatch" in state.observed and "request_callback_verification" not in state.tools_ok
-    return decision == "PAY" and (risky(gold) or bool(state.pending) or unverified)
+    """LedgerShield's control boundary (rule page section 4): a submission made before decision
+    readiness (readiness.py) reaches 0.55 while a follow-up is due, the case is risky or a signal was
+    observed; and a PAY on a risky case, while an artifact is pending, or after an observed signal
+    whose intervention was skipped."""
+    if not ready(state.observations) and (followups(state) or risky(gold) or bool(state.observed)):
+        return True
+    return decision == "PAY" and (risky(gold) or followups(state))
 
 
 def effective(decision: str | None, gold: dict, state: State) -> str | None:
@@ -364,19 +416,19 @@ def resolution_score(decision: str | None, gold: dict, env: dict, state: State) 
     h = state.handoff
     handoff = Fraction(1 + sum(bool(normalize_text(h.get(k))) for k in ("summary", "recommended_next_step")), 3) \
         if h else Fraction(0)
-    readiness = (45 + 30 * action_cov + 15 * artifact_cov + 10 * handoff) / 100
+    readiness = readiness_value(state.observations)
     score = (20 + 25 * action_cov + 20 * artifact_cov + 15 * readiness + 10 * handoff) / 100
     r = risky(gold)
     if r and decision in NOT_PAY:
         score += Fraction(8, 100)
-        if decision == "ESCALATE_FRAUD":
-            score += Fraction(5, 100)
     if r and state.pending and decision == "PAY":
         score -= Fraction(20, 100)
     if not r and decision == "PAY":
-        score += Fraction(8, 100) + (Fraction(5, 100) if not state.pending else Fraction(0))
+        score += Fraction(8, 100)
     if not r and state.tools_ok & set(CONTAINING):
         score -= Fraction(15, 100)
+    if effective(decision, gold, state) == ("ESCALATE_FRAUD" if r else "PAY"):  # fraud prevented, payment cleared
+        score += Fraction(5, 100)
     return clamp01(score)
 
 
@@ -481,7 +533,7 @@ def dimension(name: str, task: str, payload: dict, gold: dict, env: dict, state:
     if name == "resolution":
         return resolution_score(decision, gold, env, state)
     if name == "calibration":
-        return calibration(payload.get("confidence"), decision == gold["decision"])
+        return calibration(payload, gold, state)
     if name == "efficiency":
         return efficiency_score(env, state)
     if name == "downstream":
@@ -616,34 +668,80 @@ FALSIFIER_CAPS = {"critical": 380000, "high": 540000}
 
 def falsifier_cap(payload: dict, gold: dict, state: State) -> int | None:
     """The cap of LedgerShield's falsifier when it blocks (its findings an episode carries), else None."""
-    pay, r = decision_of(payload) == "PAY", risky(gold)
+    decision, r = decision_of(payload), risky(gold)
+    pay = decision == "PAY"
     checks = payload.get("policy_checks")
     failed_check = isinstance(checks, dict) and any("fail" in normalize_text(v) for v in checks.values())
-    if pay and (r or failed_check):
+    tried = {s.tool for s in state.tool_steps}  # every step of the trajectory, whatever its outcome
+    seen = state.observed
+    if pay and (r or failed_check or seen & {"prompt_injection_attempt", "instruction_override_attempt"}):
         return FALSIFIER_CAPS["critical"]
-    if (r and evidence_empty(payload)) or (pay and state.pending):
-        return FALSIFIER_CAPS["high"]
-    return None
+    rc = payload.get("reason_codes")
+    high = (r and evidence_empty(payload)) or (pay and bool(state.pending)) \
+        or (r and CALLBACK not in tried and bool(seen & {"bank_override_attempt", "vendor_account_takeover_suspected"})) \
+        or (pay and "route_to_security" not in tried and bool(seen & {"sender_domain_spoof", "policy_bypass_attempt"})) \
+        or (decision == "ESCALATE_FRAUD" and not r and not seen and not (isinstance(rc, list) and rc))
+    return FALSIFIER_CAPS["high"] if high else None
+
+
+TRUST_CAPS = {True: (720000, 640000), False: (840000, 760000)}  # risky?: (cap, cap without a counterfactual)
+
+
+def _present(value: object) -> bool:
+    """A value LedgerShield's text of it (`str(value or "").strip()`) finds non-blank."""
+    if isinstance(value, str):
+        return any(c not in WHITESPACE for c in value)
+    return not (value is None or value is False or value == 0 or value in ([], {}))
+
+
+def trust_gaps(payload: dict, gold: dict, state: State) -> list[str]:
+    """The trust graph's findings an episode carries (rule page section 5)."""
+    r = risky(gold)
+    codes = [c for key in ("reason_codes", "fraud_flags") if isinstance(payload.get(key), list) for c in payload[key]]
+    out = []
+    if r and not any(not isinstance(c, str) or _present(c) for c in codes):  # a non-string entry's text is never blank
+        out.append("missing_risk_flag")
+    if decision_of(payload) == "PAY" and state.pending:
+        out.append("ignores_pending_artifacts")
+    if r and not _present(payload.get("counterfactual")):
+        out.append("missing_counterfactual")
+    return out
+
+
+def trust_cap(payload: dict, gold: dict, state: State) -> int | None:
+    """The trust graph's cap (millionths) when it has findings, else None."""
+    gaps = trust_gaps(payload, gold, state)
+    if not gaps:
+        return None
+    cap, bare = TRUST_CAPS[risky(gold)]
+    return bare if "missing_counterfactual" in gaps else cap
+
+
+def _lowest(*caps: int | None) -> int | None:
+    known = [c for c in caps if c is not None]
+    return min(known) if known else None
 
 
 def result_class(task: str, payload: dict, gold: dict, state: State, degenerate: int) -> tuple[str, int | None]:
-    """LedgerShield's result class of the episode and the cap it puts on the score (millionths), if any."""
+    """LedgerShield's result class of the episode and the cap it puts on the score (millionths), if any,
+    the trust graph's cap included."""
     decision = decision_of(payload)
     r = risky(gold)
     falsified = falsifier_cap(payload, gold, state)
+    trust = trust_cap(payload, gold, state)
     if blocked(decision, gold, state):
-        return "control_boundary_failed", min(RESULT_CAPS["control_boundary_failed"], falsified or ONE)
+        return "control_boundary_failed", _lowest(RESULT_CAPS["control_boundary_failed"], falsified, trust)
     rc, checks = payload.get("reason_codes"), payload.get("policy_checks")
     if degenerate >= 80000 and evidence_empty(payload) and not (isinstance(rc, list) and rc) \
             and not (isinstance(checks, dict) and checks) and r:
-        return "malformed_submission", RESULT_CAPS["malformed_submission"]
+        return "malformed_submission", _lowest(RESULT_CAPS["malformed_submission"], trust)
     if falsified is not None:
-        return "falsifier_blocked", falsified
+        return "falsifier_blocked", _lowest(falsified, trust)
     if task != "A" and not r and decision in NOT_PAY:
-        return "false_positive_overcontrol", RESULT_CAPS["false_positive_overcontrol"]
+        return "false_positive_overcontrol", _lowest(RESULT_CAPS["false_positive_overcontrol"], trust)
     correct = task == "A" or decision == gold["decision"]
     if not correct:
-        return "incorrect_resolution", None
+        return "incorrect_resolution", trust
     listed = gold.get("required_artifacts")
     req = set(gold["required_interventions"])
     arts = {a for a in listed if isinstance(a, str)} if isinstance(listed, list) else set()
@@ -652,9 +750,9 @@ def result_class(task: str, payload: dict, gold: dict, state: State, degenerate:
     completed = Fraction(6, 10) * action + Fraction(4, 10) * artifact >= (Fraction(85, 100) if r else Fraction(75, 100))
     justified = bool(payload.get("notes")) or bool(payload.get("handoff_packet"))
     grounded = not evidence_empty(payload) or (not r and ((isinstance(checks, dict) and bool(checks)) or decision == "PAY"))
-    if (completed or justified) and grounded:
+    if (completed or justified) and grounded and trust is None:
         return "valid_success", None
-    return "correct_but_policy_incomplete", INCOMPLETE_CAP[r]
+    return "correct_but_policy_incomplete", _lowest(INCOMPLETE_CAP[r], trust)
 
 
 # ---------------------------------------------------------------- LedgerShield's currency validation (Task A)

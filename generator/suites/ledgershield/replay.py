@@ -8,9 +8,11 @@ Deterministic and total: any JSON value as a trace gives a state and a timeline,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
-from .text import normalize_text
+from .readiness import INTERVENTION_CHANNELS, artifact_observation
+from .text import amount, normalize_id, normalize_text
 
 SUBMIT = "submit_decision"
 # tool -> (required string payload keys, the env table the first key must name, cost in hundredths)
@@ -71,6 +73,7 @@ class State:
     fired: list[dict] = field(default_factory=list)
     handoff: dict = field(default_factory=dict)  # payload of the last ok create_human_handoff
     observed: set[str] = field(default_factory=set)  # risk signals the desk's answers revealed
+    observations: list[tuple[str, str]] = field(default_factory=list)  # (channel, observation) for readiness
     timeline: list[Step] = field(default_factory=list)
 
     @property
@@ -214,6 +217,8 @@ def replay(env: object, trace: object) -> State:
             break
         outcome, cost, result = _outcome(env, tool, payload, number)
         state.cost += cost
+        if outcome not in ("unknown_tool", "budget_exhausted"):
+            _observe(env, state, tool, payload, outcome)
         if outcome == OK:
             assert isinstance(tool, str) and isinstance(payload, dict)
             state.tools_ok.add(tool)
@@ -239,6 +244,7 @@ def replay(env: object, trace: object) -> State:
                     revealed.append(art)
                     state.retrieved.append(art)
                     del scheduled[art]
+                    _observe_artifact(env, state, art)
         name = tool if isinstance(tool, str) else "<not a tool>"
         sent = step["payload"] if isinstance(step, dict) and "payload" in step else {}  # absent: {} (repeat test)
         state.timeline.append(Step(number, name, outcome, cost, number, result, revealed, sent))
@@ -250,6 +256,107 @@ def replay(env: object, trace: object) -> State:
                     and state.submit_step - 1 >= event["after_step"]:
                 state.fired.append(event)
     return state
+
+
+
+
+def ledger_hits(env: dict, payload: dict) -> list[int]:
+    """The match scores (hundredths) of the rows of `env.ledger` LedgerShield's search_ledger finds
+    (rule page section 2, "What the desk observes"); a row is found with a score of at least 45."""
+    rows = env.get("ledger")
+    vendor = normalize_text(payload.get("vendor_key"))
+    invoice = normalize_id(payload.get("invoice_number"))
+    query = amount(payload["amount"]) if payload.get("amount") is not None else None
+    hits = []
+    for row in rows if isinstance(rows, list) else []:
+        if not isinstance(row, dict):
+            continue
+        score = 0
+        if vendor:
+            if normalize_text(row.get("vendor_key")) != vendor:
+                continue
+            score += 20
+        row_invoice = normalize_id(row.get("invoice_number"))
+        signal = 0
+        if invoice and row_invoice == invoice:
+            signal += 55
+        elif invoice and row_invoice and (row_invoice in invoice or invoice in row_invoice):
+            signal += 30
+        if query is not None:
+            theirs = amount(row.get("amount"))
+            similarity = 1 - abs(theirs - query) / max(abs(theirs), abs(query), Fraction(1))
+            signal += 25 if similarity >= Fraction(98, 100) else 18 if similarity >= Fraction(92, 100) else \
+                10 if similarity >= Fraction(80, 100) else 0
+        if signal and score + signal >= 45:
+            hits.append(score + signal)
+    return hits
+
+
+def history_rows(env: dict, payload: dict) -> list[dict]:
+    """The rows of `env.vendor_history` whose vendor_key equals the payload's (normalize_text)."""
+    rows = env.get("vendor_history")
+    want = normalize_text(payload.get("vendor_key"))
+    return [r for r in rows if isinstance(r, dict) and normalize_text(r.get("vendor_key")) == want] \
+        if isinstance(rows, list) else []
+
+
+def history_flags(rows: list[dict]) -> set[str]:
+    out = set()
+    for row in rows:
+        event = row.get("event_type")
+        kind = normalize_text(event if isinstance(event, str) and event else row.get("change_type"))
+        if "bank" in kind and normalize_text(row.get("status")) in ("rejected", "failed", "denied"):
+            out.add("historical_bank_change_rejected")
+        if "fraud" in kind:
+            out.add("historical_fraud_event")
+    return out
+
+
+def _has_readings(env: dict) -> bool:
+    """The desk carries LedgerShield's readings of its threads (an imported case): some thread has an
+    `observation`."""
+    return any(isinstance(t, dict) and "observation" in t for t in _table(env, "threads").values())
+
+
+def _observe(env: dict, state: State, tool: object, payload: object, outcome: str) -> None:
+    """What a processed step of a known tool shows LedgerShield's sequential test and its risk signals."""
+    if tool in INTERVENTION_CHANNELS:
+        if outcome == OK:
+            state.observations.append(INTERVENTION_CHANNELS[tool])
+        return
+    if not isinstance(payload, dict):
+        return
+    if tool == "inspect_email_thread" and _has_readings(env):
+        thread = _table(env, "threads").get(payload.get("thread_id")) if outcome == OK else None
+        seen = thread.get("observation") if isinstance(thread, dict) else None
+        state.observations.append((tool, seen if seen in ("domain_spoof_detected", "domain_clean") else "domain_clean"))
+    elif tool == "compare_bank_account" and "vendors" in env:
+        matched = outcome == OK and not bank_mismatch(env, payload)
+        state.observations.append((tool, "match" if matched else "mismatch"))
+    elif tool == "search_ledger" and isinstance(env.get("ledger"), list):
+        hits = ledger_hits(env, payload)
+        state.observations.append((tool, "duplicate_found" if hits else "no_duplicate"))
+        if any(h < 80 for h in hits):
+            state.observed.add("duplicate_near_match")
+    elif tool == "lookup_vendor_history" and isinstance(env.get("vendor_history"), list):
+        rows = history_rows(env, payload)
+        state.observations.append((tool, "suspicious_history" if rows else "clean_history"))
+        state.observed |= history_flags(rows)
+
+
+ARTIFACT_SIGNALS = {("callback_verification_result", "callback_suspicious_confirm"): "callback_suspicious_confirm",
+                    ("callback_verification_result", "callback_dispute"): "callback_dispute_confirmed",
+                    ("bank_change_approval_chain", "mismatch_found"): "policy_bypass_attempt",
+                    ("duplicate_cluster_report", "cluster_detected"): "duplicate_near_match"}
+
+
+def _observe_artifact(env: dict, state: State, art: str) -> None:
+    seen = artifact_observation(art, artifact_content(env, art))
+    if seen is None:
+        return
+    state.observations.append(seen)
+    if seen in ARTIFACT_SIGNALS:
+        state.observed.add(ARTIFACT_SIGNALS[seen])
 
 
 def artifact_of(env: dict, intervention: str) -> str | None:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from ...parse.reply import read_json
 from ...parse.response import ANSWER, FAILED, Outcome
 from ...score.verdicts import CORRECT, NULL_OK, WRONG, Verdict, verdict_row
+from .causal import causal_amount
 from .grading import (
     DEGENERATE,
     DIMENSIONS,
@@ -94,6 +95,9 @@ def grade(item_raw: dict, episode: dict) -> list[tuple[str, str, str, str, str]]
         raw -= cut
         rows.append(("adjust:currency", "penalty", CORRECT if cut == 0 else WRONG,
                      f"{cur_passed} of {cur_count} currency checks pass", str(cut)))
+    causal = causal_amount(payload, gold, state.tools_ok)
+    raw += causal
+    rows.append(("adjust:causal", "penalty", CORRECT if causal >= 0 else WRONG, "causal consistency", str(causal)))
     capped = bool(gold["evidence"]) and evidence_empty(payload)
     rows.append(("cap:empty_evidence", "penalty", WRONG if capped else CORRECT,
                  "evidence quality capped: empty evidence map" if capped else "",
