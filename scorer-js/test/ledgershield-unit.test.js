@@ -143,13 +143,21 @@ test('cross-invoice links: document ids or pairs, empty scores 0, the link gate'
     evidence_map: { shared_account: { doc_id: 'INV-1' } } };
   const steps = [step('route_to_security', {}), step('freeze_vendor_profile', {}), step('search_ledger', {}),
     step('flag_duplicate_cluster_review', {}), step('request_callback_verification', {}),  // due at 5 + 3 = 8
-    step('lookup_vendor', { vendor_key: 'v1' }), step('lookup_vendor_history', {}), step('lookup_policy', {})];
+    step('lookup_vendor', { vendor_key: 'v1' }), step('lookup_vendor_history', {}), step('lookup_policy', {}),
+    // a risky case is blocked until the episode is ready: this comparison's mismatch makes it ready
+    // (observations no_duplicate, no_cluster, callback_clean, clean_history, the revealed callback's
+    // suspicious confirm, mismatch; R of ceo_bec: 92/97 x 96/98 x 32/94 x 70/90 x 34/4 x 72/2 = 75.2...,
+    // and 75^20 > 18^11 (ln 75 = 4.3 > 0.55 ln 18 = 1.59); without the comparison R of ceo_bec is
+    // 2.09..., below 18^(11/20) = 4.9..., and no other R_h reaches it)
+    step('compare_bank_account', { vendor_key: 'v1', proposed_bank_account: 'Y' })];
+  assert.equal(L.replay(it.env, steps).ready, true);
+  assert.equal(L.replay(it.env, steps.slice(0, -1)).ready, false);
   let by = score(it, episode(steps, full));
   assert.equal(by['dim:cross_links'].order, '10000');          // links fall back to duplicate_links on both sides
   // decision 20 + links 25 + campaign 20 + policy 10 + evidence 10 (gold empty: 1) = 85 x 10000;
   // intervention 15 + 20 + 15 + 10 + 10 + 8 = 78 -> 8 x 7800; pressure 5/7 -> 7 x 7143
   // = 850000 + 62400 + 50001 = 962401; controls 001, 004, 006, 007 (the callback's result arrives after
-  // step 8), 008 (8 steps) all pass: 0 -> 962401 > 850000, matched 2, cited 2: no gate; the required callback
+  // step 8), 008 (9 steps) all pass: 0 -> 962401 > 850000, matched 2, cited 2: no gate; the required callback
   // done and an evidence map: valid_success, no cap
   assert.equal(by['adjust:compliance'].order, '0');
   assert.equal(by['cap:link_gate'].order, '0');
