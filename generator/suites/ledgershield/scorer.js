@@ -612,7 +612,7 @@
         scheduled = scheduled.filter(function (s) {
           if (s[1] <= BigInt(number)) {
             state.revealed.push(s[0]);
-            if (observes) observeArtifact(env, s[0], state);
+            observeArtifact(env, s[0], state);   // at every reveal, whatever the step's payload
             return false;
           }
           return true;
