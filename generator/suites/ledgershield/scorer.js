@@ -2,9 +2,10 @@
  * Tally scorer B, LedgerShield suite: accounts-payable agent episodes.
  *
  * Written from the suite's rule page (content/pages/scoring-ledgershield.md) alone; section
- * numbers in comments refer to that page. One classic script, no build step, loaded after
+ * numbers in comments refer to that page. A classic script, no build step, loaded after
  * scorer B's core (scorer-js/core.js, the global TallyCore), whose exact JSON parser, decimals
- * and record reader it uses. It registers itself under the suite's name, 'ledgershield'
+ * and record reader it uses, and after hypotheses.js next to it (the twelve hypotheses of the
+ * decision-readiness test, the global TallyLedgerShieldParts.hypotheses). It registers itself under the suite's name, 'ledgershield'
  * (TallyCore.scorer('ledgershield')); under Node it is also a CommonJS module exporting its api.
  *
  * What it does for one response: read the episode (section 1), replay its trajectory against
@@ -19,10 +20,14 @@
   if (!C || typeof C.register !== 'function') {
     throw new Error('the ledgershield scorer needs scorer B\'s core: load core.js (TallyCore) first');
   }
-  var api = factory(C);
+  var parts = root.TallyLedgerShieldParts;
+  if (!parts || !parts.hypotheses) {
+    throw new Error('the ledgershield scorer needs its hypotheses: load hypotheses.js (next to it) first');
+  }
+  var api = factory(C, parts.hypotheses);
   C.register('ledgershield', api);
   if (typeof module === 'object' && module && module.exports) module.exports = api;
-})(typeof globalThis !== 'undefined' ? globalThis : this, function (C) {
+})(typeof globalThis !== 'undefined' ? globalThis : this, function (C, H) {
   'use strict';
 
   var hasOwn = C.hasOwn;
@@ -515,51 +520,6 @@
     }
   }
 
-  // ---------------------------------------------------------------------------------------
-  // Section 2: decision readiness (the sequential test over twelve hypotheses, exact)
-  // ---------------------------------------------------------------------------------------
-
-  /** Likelihoods (hundredths) per observation, hypotheses in the page's order, `safe` first. */
-  var LIKELIHOOD = {
-    'compare_bank_account mismatch': [2, 95, 5, 88, 72, 60, 84, 46, 68, 64, 18, 16],
-    'compare_bank_account match': [98, 5, 95, 12, 28, 40, 16, 54, 32, 36, 82, 84],
-    'search_ledger duplicate_found': [3, 10, 92, 14, 8, 6, 16, 20, 72, 80, 88, 74],
-    'search_ledger no_duplicate': [97, 90, 8, 86, 92, 94, 84, 80, 28, 20, 12, 26],
-    'lookup_vendor_history suspicious_history': [10, 74, 18, 70, 30, 82, 78, 60, 52, 48, 35, 32],
-    'lookup_vendor_history clean_history': [90, 26, 82, 30, 70, 18, 22, 40, 48, 52, 65, 68],
-    'callback_verification_result callback_dispute': [1, 88, 4, 85, 36, 66, 82, 40, 46, 40, 10, 8],
-    'callback_verification_result callback_clean': [94, 5, 90, 8, 32, 24, 15, 55, 40, 44, 78, 82],
-    'callback_verification_result callback_suspicious_confirm': [4, 8, 6, 20, 34, 12, 28, 62, 36, 28, 10, 12],
-    'duplicate_cluster_report cluster_detected': [2, 6, 95, 10, 4, 6, 12, 18, 76, 82, 90, 78],
-    'duplicate_cluster_report no_cluster': [98, 94, 5, 90, 96, 94, 88, 82, 24, 18, 10, 22],
-    'bank_change_approval_chain mismatch_found': [1, 92, 5, 78, 40, 55, 84, 62, 48, 44, 8, 6],
-    'bank_change_approval_chain chain_clean': [99, 8, 95, 22, 60, 45, 16, 38, 52, 56, 92, 94],
-    'po_reconciliation_report reconciled_with_flags': [4, 8, 70, 12, 10, 74, 34, 58, 22, 24, 42, 46],
-    'po_reconciliation_report po_clean': [96, 92, 30, 88, 90, 26, 66, 42, 78, 76, 58, 54],
-    'receipt_reconciliation_report reconciled_with_flags': [6, 10, 62, 14, 10, 70, 30, 50, 20, 20, 38, 40],
-    'receipt_reconciliation_report receipt_clean': [94, 90, 38, 86, 90, 30, 70, 50, 80, 80, 62, 60]
-  };
-  var HYPOTHESES = 12;
-
-  /**
-   * Ready when the posterior of `safe`, 1 / (1 + sum of R_h), is at least 55/100, or some R_h
-   * has R_h^20 >= 18^11. Every R_h = n_h / d shares d, the product of L(safe).
-   */
-  function isReady(observations) {
-    var d = 1n;
-    var n = [];
-    for (var h = 1; h < HYPOTHESES; h++) n.push(1n);
-    observations.forEach(function (o) {
-      var l = LIKELIHOOD[o[0] + ' ' + o[1]];
-      d *= BigInt(l[0]);
-      for (var h = 1; h < HYPOTHESES; h++) n[h - 1] *= BigInt(l[h]);
-    });
-    var sum = n.reduce(function (s, x) { return s + x; }, 0n);
-    // 1 / (1 + sum/d) >= 55/100  <=>  100 d >= 55 (d + sum)  <=>  45 d >= 55 sum
-    if (45n * d >= 55n * sum) return true;
-    var bound = (18n ** 11n) * (d ** 20n);
-    return n.some(function (x) { return x ** 20n >= bound; });
-  }
 
   /**
    * Replay the trajectory against the desk: the state of section 2.
@@ -620,7 +580,7 @@
       }
     }
     state.pending = scheduled.map(function (s) { return s[0]; });
-    state.ready = isReady(state.observations);
+    state.ready = H.isReady(state.observations);
     var pressure = isObjectValue(env) && Array.isArray(env.pressure) ? env.pressure : [];
     if (state.submitted) {
       pressure.forEach(function (ev) {
