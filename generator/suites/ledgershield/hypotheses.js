@@ -3,7 +3,9 @@
  * content/pages/scoring-ledgershield.md, section 2, decision readiness).
  *
  * LedgerShield's sequential test over twelve hypotheses, in exact arithmetic: the likelihood of
- * each observation the desk makes, the ratios R_h, readiness. A classic script with no
+ * each observation the desk makes, the ratios R_h, readiness, and the calibration dimension's
+ * proper score over the hypotheses (section 4: the posterior as the grader gets it, the
+ * distribution, the truth, log10 in integers) and resolution's numeric readiness. A classic script with no
  * dependency, loaded before the suite's scorer.js (which reads it from the global
  * TallyLedgerShieldParts.hypotheses); under Node it is also a CommonJS module exporting its api.
  */
@@ -71,10 +73,166 @@
     return r.n.some(function (x) { return x ** 20n >= bound; });
   }
 
+  // ---------------------------------------------------------------------------------------
+  // Section 4, calibration: LedgerShield's proper score over the twelve hypotheses, exact
+  // ---------------------------------------------------------------------------------------
+
+  function frac(n, d) { return { n: BigInt(n), d: BigInt(d) }; }
+  var ZERO = frac(0, 1);
+  var ONE = frac(1, 1);
+  var FLOOR = frac(1, 1000000000);   // 10^-9
+  function gcd(a, b) {
+    if (a < 0n) a = -a;
+    while (b !== 0n) { var t = a % b; a = b; b = t; }
+    return a;
+  }
+  function reduce(a) {
+    var g = gcd(a.n, a.d);
+    return g > 1n ? { n: a.n / g, d: a.d / g } : a;
+  }
+  function add(a, b) { return reduce({ n: a.n * b.d + b.n * a.d, d: a.d * b.d }); }
+  function sub(a, b) { return reduce({ n: a.n * b.d - b.n * a.d, d: a.d * b.d }); }
+  function mul(a, b) { return reduce({ n: a.n * b.n, d: a.d * b.d }); }
+  function div(a, b) { return reduce(b.n < 0n ? { n: -a.n * b.d, d: a.d * -b.n } : { n: a.n * b.d, d: a.d * b.n }); }
+  function cmp(a, b) {
+    var x = a.n * b.d;
+    var y = b.n * a.d;
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  function max(a, b) { return cmp(a, b) >= 0 ? a : b; }
+
+  /** n / d (d > 0, n >= 0) rounded to four decimals, a tie to even: a fraction over 10000. */
+  function roundFour(a) {
+    var num = a.n * 10000n;
+    var q = num / a.d;
+    var r = num - q * a.d;
+    if (2n * r > a.d || (2n * r === a.d && q % 2n === 1n)) q += 1n;
+    return reduce({ n: q, d: 10000n });
+  }
+
+  /**
+   * The posterior of the test as LedgerShield hands it to its grader: pi_safe = 1 / (1 + sum R),
+   * pi_h = R_h / (1 + sum R), each rounded to four decimals (a tie to even), each then divided by
+   * the sum of the twelve rounded values and raised to at least 10^-9. Fractions, in order.
+   */
+  function posterior(observations) {
+    var r = ratios(observations);
+    var total = r.n.reduce(function (s, x) { return s + x; }, r.d);   // d (1 + sum R)
+    var rounded = [r.d].concat(r.n).map(function (x) { return roundFour({ n: x, d: total }); });
+    var sum = rounded.reduce(add, ZERO);
+    return rounded.map(function (x) { return max(FLOOR, div(x, sum)); });
+  }
+
+  /**
+   * The distribution p over the hypotheses: from v (twelve non-negative fractions) when given,
+   * else spread by the posterior: on PAY v_safe = c, v_h = (1 - c) pi_h / S, otherwise
+   * v_safe = 1 - c, v_h = c pi_h / S, S the sum of the risky pi_h. T = sum v: T <= 0 -> 1/12 each;
+   * else p_h = max(10^-9, v_h / T).
+   */
+  function distribution(v, c, pay, observations) {
+    if (v === null) {
+      var pi = posterior(observations);
+      var s = pi.slice(1).reduce(add, ZERO);
+      var risky = pay ? sub(ONE, c) : c;
+      v = [pay ? c : sub(ONE, c)].concat(pi.slice(1).map(function (x) { return div(mul(risky, x), s); }));
+    }
+    var t = v.reduce(add, ZERO);
+    if (cmp(t, ZERO) <= 0) return v.map(function () { return frac(1, 12); });
+    return v.map(function (x) { return max(FLOOR, div(x, t)); });
+  }
+
+  /** The truth: the gold's hypothesis when it is one of the twelve, else the rules on the code set G. */
+  function truth(hypothesis, codes) {
+    if (typeof hypothesis === 'string' && HYPOTHESES.indexOf(hypothesis) >= 0) return hypothesis;
+    function has(c) { return codes.has(c); }
+    if (has('shared_bank_account') && has('coordinated_timing') && has('vendor_account_takeover_suspected')) {
+      return 'multi_entity_layering';
+    }
+    if (has('shared_bank_account') || has('coordinated_timing')) return 'campaign_fraud';
+    if (has('vendor_account_takeover_suspected') && has('bank_override_attempt')) return 'supply_chain_compromise';
+    if (has('policy_bypass_attempt') && has('approval_threshold_evasion')) return 'insider_collusion';
+    if (has('urgent_payment_pressure') || has('sender_domain_spoof')) return 'ceo_bec';
+    if (has('sender_domain_spoof') || has('vendor_account_takeover_suspected')) return 'vendor_takeover';
+    if (has('duplicate_near_match') && has('approval_threshold_evasion')) return 'split_payment';
+    if (has('approval_threshold_evasion')) return 'threshold_evasion';
+    if (has('duplicate_near_match')) return 'duplicate_billing';
+    if (has('bank_override_attempt')) return 'bank_fraud';
+    return 'safe';
+  }
+
+  function digits(n) { return n.toString().length; }
+
+  /**
+   * D = log10(x) truncated to 12 decimals, for a fraction x >= 1, in integers: k with
+   * 10^k <= x < 10^(k+1), Y = floor(x 10^(40 - k)), then 12 times Y := floor(Y^10 / 10^360),
+   * the next decimal d = digits(Y) - 41, Y := floor(Y / 10^d). A fraction over 10^12.
+   */
+  function log10Truncated(x) {
+    var k = 0n;
+    while (x.n >= x.d * 10n ** (k + 1n)) k += 1n;
+    var y = x.n * 10n ** (40n - k) / x.d;
+    var out = k;
+    for (var i = 0; i < 12; i++) {
+      y = y ** 10n / 10n ** 360n;
+      var d = BigInt(digits(y) - 41);
+      y = y / 10n ** d;
+      out = out * 10n + d;
+    }
+    return reduce({ n: out, d: 10n ** 12n });
+  }
+
+  /**
+   * The proper score of the distribution p (fractions, in order) against the truth t:
+   * 4/10 B + 3/10 Lambda + 3/10 Q (Lambda = 1 + D / 9 lies between 1 and 2, so the score can pass 1).
+   */
+  function properScore(p, t) {
+    var ti = HYPOTHESES.indexOf(t);
+    var squares = ZERO;
+    var other = null;
+    p.forEach(function (x, h) {
+      var e = h === ti ? sub(x, ONE) : x;
+      squares = add(squares, mul(e, e));
+      if (h !== ti) other = other === null ? x : max(other, x);
+    });
+    var brier = max(ZERO, sub(ONE, squares));
+    var pt = p[ti];
+    var lambda = add(ONE, div(log10Truncated(div(ONE, max(pt, FLOOR))), frac(9, 1)));
+    var penalized = max(ZERO, sub(brier, mul(frac(3, 10), max(ZERO, sub(other, pt)))));
+    return add(add(mul(frac(4, 10), brier), mul(frac(3, 10), lambda)), mul(frac(3, 10), penalized));
+  }
+
+  /** log10(18) truncated to 12 decimals. */
+  var LOG18 = null;
+
+  /**
+   * Section 4, resolution: the numeric readiness, 1 - the smallest of the distances, each rounded
+   * to four decimals (a tie to even): safe's, 1 - pi_safe, and each risky hypothesis's with
+   * R_h >= 1, max(0, 1 - log10(R_h) / log10(18)), the logarithms truncated to 12 decimals.
+   */
+  function numericReadiness(observations) {
+    if (LOG18 === null) LOG18 = log10Truncated(frac(18, 1));
+    var r = ratios(observations);
+    var total = r.n.reduce(function (s, x) { return s + x; }, r.d);
+    var nearest = roundFour({ n: total - r.d, d: total });   // 1 - pi_safe
+    r.n.forEach(function (x) {
+      if (x < r.d) return;   // R_h < 1: farther than safe's distance, which is below 1
+      var distance = max(ZERO, sub(ONE, div(log10Truncated({ n: x, d: r.d }), LOG18)));
+      var rounded = roundFour(distance);
+      if (cmp(rounded, nearest) < 0) nearest = rounded;
+    });
+    return sub(ONE, nearest);
+  }
+
   return {
     HYPOTHESES: HYPOTHESES,
+    numericReadiness: numericReadiness,
     LIKELIHOOD: LIKELIHOOD,
     ratios: ratios,
-    isReady: isReady
+    isReady: isReady,
+    posterior: posterior,
+    distribution: distribution,
+    truth: truth,
+    log10Truncated: log10Truncated,
+    properScore: properScore
   };
 });
