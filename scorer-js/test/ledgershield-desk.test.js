@@ -228,3 +228,15 @@ test('the trust graph: no risk flag, pending ignored, no counterfactual, and its
   const g = L.grade(benign, { action_trace: [step('request_callback_verification', {})], final_submission: Object.assign({ decision: 'PAY' }, EVIDENCE) });
   assert.deepEqual(g.result.trust.findings, ['pending ignored']);
 });
+
+test('the handoff: an empty payload {} is no handoff (resolution as without one), a field makes one', () => {
+  const it = item({}, { interventions: {} });
+  const res = (payload) => {
+    const sub = Object.assign({ decision: 'PAY' }, EVIDENCE);
+    const g = L.grade(it, { action_trace: [step('create_human_handoff', payload)], final_submission: sub });
+    return g.dimensions.find((d) => d.id === 'resolution').bp;
+  };
+  assert.equal(res({}), res('refused'));          // a refused step (bad payload) leaves no handoff at all
+  assert.ok(res({ other: 1 }) > res({}));          // a handoff: (1 + 0) / 3
+  assert.ok(res({ summary: 'call the vendor' }) > res({ other: 1 }));
+});

@@ -950,7 +950,8 @@
     var artifact = arts.length === 0 ? ONE
       : frac(arts.filter(function (a) { return state.revealed.indexOf(a) >= 0; }).length, arts.length);
     var handoff = ZERO;
-    if (state.handoff !== null) {
+    // an empty handoff (the payload {}) is no handoff, as LedgerShield reads it (section 2)
+    if (state.handoff !== null && Object.keys(state.handoff).length > 0) {
       var n = 1;
       if (normText(field(state.handoff, 'summary')) !== '') n++;
       if (normText(field(state.handoff, 'recommended_next_step')) !== '') n++;
