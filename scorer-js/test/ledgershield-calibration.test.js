@@ -18,6 +18,11 @@ test('log10 truncated to 12 decimals, in integers', () => {
     [f(10, 1), f(1, 1)], [f(1000000000, 1), f(9, 1)], [f(18, 1), f(1255272505103n, 10n ** 12n)],   // 1.25527250510330...
     [f(100, 99), f(4364805402n, 10n ** 12n)], [f(10, 9), f(45757490560n, 10n ** 12n)]];            // 0.00436480540245, 0.04575749056067
   for (const [x, want] of cases) assert.ok(same(H.log10Truncated(x), want), x.n + '/' + x.d);
+  // beyond 10^40 (forty bank mismatches: R of bank_fraud 47.5^40): log10(3 x 10^50) = 50.47712125471966...
+  assert.ok(same(H.log10Truncated(f(3n * 10n ** 50n, 1n)), f(50477121254719n, 10n ** 12n)));
+  assert.ok(same(H.log10Truncated(f(10n ** 60n, 7n)), f(59154901959985n, 10n ** 12n)));   // 60 - 0.84509804001425...
+  const forty = Array.from({ length: 40 }, () => ['compare_bank_account', 'mismatch']);
+  assert.ok(same(H.numericReadiness(forty), f(1, 1)));
 });
 
 test('the posterior as the grader gets it: rounded to four decimals, renormalized, at least 10^-9', () => {

@@ -168,9 +168,10 @@
    * the next decimal d = digits(Y) - 41, Y := floor(Y / 10^d). A fraction over 10^12.
    */
   function log10Truncated(x) {
-    var k = 0n;
-    while (x.n >= x.d * 10n ** (k + 1n)) k += 1n;
-    var y = x.n * 10n ** (40n - k) / x.d;
+    // 10^(len(n) - 1) <= n < 10^len(n), the same for d: k is len(n) - len(d) or one less
+    var k = BigInt(digits(x.n) - digits(x.d));
+    if (x.n < x.d * 10n ** k) k -= 1n;
+    var y = k <= 40n ? x.n * 10n ** (40n - k) / x.d : x.n / (x.d * 10n ** (k - 40n));
     var out = k;
     for (var i = 0; i < 12; i++) {
       y = y ** 10n / 10n ** 360n;
