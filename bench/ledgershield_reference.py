@@ -1,13 +1,17 @@
 """How close Tally's LedgerShield grade comes to the reference environment's own `final_score`.
 
     python bench/ledgershield_reference.py --reference CHECKOUT [--python PY] [--show N] [--json OUT]
+                                           [--one-environment]
 
 CHECKOUT is a work tree of LedgerShield's reference environment (the user's own checkout; nothing
 of it is copied into the project) and PY a Python that can import it (its dependencies installed;
 by default the one running this bench). In a temporary folder outside the project, the bench
 plays scripted agents (`ledgershield_reference_agents.py`: careful, hasty, yielding, empty,
 sloppy) through the reference environment on the checkout's own fixture cases, one episode file
-per (behaviour, case) as the reference harness writes them; imports each behaviour's files with
+per (behaviour, case) as the reference harness writes them (each episode in a fresh environment;
+with --one-environment one environment per behaviour serves all its cases, so LedgerShield's
+state kept across episodes, its institutional loss and its authority gate, carries over);
+imports each behaviour's files with
 `tally import --suite ledgershield --cases CHECKOUT/server/fixtures/cases.json` into a temporary
 project; rescores every stored episode with scorer A; and prints how many grades are within 0.01
 and 0.05 of the reference's `final_score`, the largest difference, and, per dimension, how many
@@ -115,6 +119,8 @@ def main() -> None:
     ap.add_argument("--python", default=sys.executable, help="a Python that can import the reference")
     ap.add_argument("--show", type=int, default=25, help="how many of the largest differences to list")
     ap.add_argument("--json", type=Path, help="also write every row here")
+    ap.add_argument("--one-environment", action="store_true",
+                    help="one reference environment per behaviour for all its cases (its state carries over)")
     args = ap.parse_args()
     reference = args.reference.resolve()
     cases = reference / "server" / "fixtures" / "cases.json"
@@ -123,7 +129,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="ls-reference-bench-") as tmp:
         folder = Path(tmp)
         episodes = folder / "episodes"
-        played = subprocess.run([args.python, str(AGENTS), str(reference), str(episodes)], cwd=folder,
+        extra = ["--one-environment"] if args.one_environment else []
+        played = subprocess.run([args.python, str(AGENTS), str(reference), str(episodes), *extra], cwd=folder,
                                 capture_output=True, text=True)
         if played.returncode != 0:
             raise SystemExit(f"the reference environment failed:\n{played.stderr[-4000:]}")

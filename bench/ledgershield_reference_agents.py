@@ -1,10 +1,12 @@
 """Scripted agents played through LedgerShield's reference environment (run by the reference's own
 Python, from `bench/ledgershield_reference.py`; it imports nothing of Tally's).
 
-Usage: python ledgershield_reference_agents.py REFERENCE_CHECKOUT OUT_DIR
+Usage: python ledgershield_reference_agents.py REFERENCE_CHECKOUT OUT_DIR [--one-environment]
 
 For every case of the checkout's `server/fixtures/cases.json` and every behaviour below, one
-episode is played in a fresh environment (so no state carries over between episodes) and written
+episode is played in a fresh environment (so no state carries over between episodes; with
+--one-environment, one environment per behaviour serves all its cases in order, as a harness
+running one model through the cases does, and its state carries over) and written
 as `OUT_DIR/<behaviour>/<case_id>.json` in the shape LedgerShield's harness writes (`model`,
 `case_id`, `task_type`, `score`, `action_trace`, `final_submission`, `final_info`,
 `score_breakdown`, `error`). The agents are scripted, not models; the careful one reads the case
@@ -151,7 +153,7 @@ def _jsonable(value: Any) -> Any:
     return json.loads(json.dumps(value, default=str))
 
 
-def play(reference: Path, out: Path) -> int:
+def play(reference: Path, out: Path, one_environment: bool = False) -> int:
     sys.path.insert(0, str(reference))
     from models import LedgerShieldAction  # the reference's own modules
     from server.environment import LedgerShieldEnvironment
@@ -162,8 +164,10 @@ def play(reference: Path, out: Path) -> int:
     for behaviour in BEHAVIOURS:
         folder = out / behaviour
         folder.mkdir(parents=True, exist_ok=True)
+        env = LedgerShieldEnvironment()
         for case in cases:
-            env = LedgerShieldEnvironment()
+            if not one_environment:
+                env = LedgerShieldEnvironment()
             env.reset(case_id=case["case_id"])
             trace: list[dict[str, Any]] = []
             info: dict[str, Any] = {}
@@ -189,4 +193,4 @@ def play(reference: Path, out: Path) -> int:
 
 
 if __name__ == "__main__":
-    print(play(Path(sys.argv[1]).resolve(), Path(sys.argv[2]).resolve()))
+    print(play(Path(sys.argv[1]).resolve(), Path(sys.argv[2]).resolve(), "--one-environment" in sys.argv[3:]))

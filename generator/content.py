@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import orjson
-
 from .errors import ErrorLog
 from .ids import id_problem
+from .iso_date import is_iso_date
+from .jsonl import jsonl_lines
 from .page_images import document_problems
 from .stored_files import StoredFileError, both_problem, read_stored, stored_file
 
@@ -152,9 +151,7 @@ def load_suite(root: Path, log: ErrorLog) -> SuiteConfig | None:
                 problems.append(problem)
         if raw["name"] != root.name:
             problems.append(f"name {raw['name']!r} differs from its folder {root.name!r}")
-        try:
-            dt.date.fromisoformat(raw["reference_date"])
-        except ValueError:
+        if not is_iso_date(raw["reference_date"]):
             problems.append("reference_date must be YYYY-MM-DD")
     problems += _freeze_problems(raw)
     for key in ("order", "min_stratum_items", "resamples"):
@@ -202,21 +199,11 @@ def load_suite(root: Path, log: ErrorLog) -> SuiteConfig | None:
     )
 
 
-def _is_date(value: object) -> bool:
-    if not isinstance(value, str) or len(value) != 10:
-        return False
-    try:
-        dt.date.fromisoformat(value)
-    except ValueError:
-        return False
-    return True
-
-
 def _freeze_problems(raw: dict) -> list[str]:
     """Problems of `frozen` (a date) and `published_before_freeze` (["dimension=value", ...], only with
     `frozen`)."""
     problems = []
-    if "frozen" in raw and not _is_date(raw["frozen"]):
+    if "frozen" in raw and not is_iso_date(raw["frozen"]):
         problems.append("frozen must be a date, YYYY-MM-DD (the day the test set was frozen)")
     if "published_before_freeze" in raw:
         sel = raw["published_before_freeze"]
@@ -279,13 +266,9 @@ def _read_item_file(path: Path, dataset: str, half: str, parse_spec, log: ErrorL
         return
     if data and not data.endswith(b"\n"):
         log.add(path, data.count(b"\n") + 1, "file does not end with a newline (truncated?)")
-    for number, line in enumerate(data.split(b"\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            raw = orjson.loads(line)
-        except orjson.JSONDecodeError as exc:
-            log.add(path, number, f"not valid JSON: {exc}")
+    for number, line, raw, error in jsonl_lines(data):
+        if error is not None:
+            log.add(path, number, error)
             continue
         problems = _common_problems(raw, dataset, half)
         if not problems:
@@ -323,6 +306,6 @@ def _common_problems(raw: object, dataset: str, half: str) -> list[str]:
         problems.append("document must be an object")
     elif "locale" in document and not isinstance(document["locale"], str):
         problems.append("document.locale must be a string")
-    if isinstance(document, dict) and "published" in document and not _is_date(document["published"]):
+    if isinstance(document, dict) and "published" in document and not is_iso_date(document["published"]):
         problems.append("document.published must be a date, YYYY-MM-DD (the day the document was first published)")
     return problems

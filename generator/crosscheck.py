@@ -23,6 +23,7 @@ import orjson
 
 from . import sealing
 from .errors import ErrorLog, ScorerBFailed, ScorerBUnavailable, visible
+from .jsonl import jsonl_lines
 from .parse.response import read_outcome
 from .suite_api import Suite
 
@@ -305,14 +306,12 @@ class Gate:
                                                         self._value(run_score, key, unit)))
 
     def _value(self, run_score, key: tuple[str, int], unit: str) -> str:
-        for line in _run_bytes(run_score.run.responses).split(b"\n"):
-            if line.strip():
-                record = orjson.loads(line)
-                if record.get("item") == key[0] and record.get("repeat") == key[1]:
-                    outcome = read_outcome(record, self.suite.extract_answer, self.suite.answer_what)
-                    if outcome.answer is None:
-                        return f"<{outcome.status}>"
-                    return self.suite.answer_value(outcome.answer, unit)
+        for _number, _line, record, _error in jsonl_lines(_run_bytes(run_score.run.responses)):
+            if isinstance(record, dict) and record.get("item") == key[0] and record.get("repeat") == key[1]:
+                outcome = read_outcome(record, self.suite.extract_answer, self.suite.answer_what)
+                if outcome.answer is None:
+                    return f"<{outcome.status}>"
+                return self.suite.answer_value(outcome.answer, unit)
         return "<not found>"
 
 

@@ -195,7 +195,7 @@ def _score_suite(ls: LoadedSuite, root: Path, jobs: int, gate: bool, progress: P
     if log.errors:
         return None
     runs = sorted(fresh + list(stored.cached.values()), key=lambda r: r.run.id)
-    sealed_checked = check_runs(ls.plugin, {i.id: i.half for i in ls.items}, runs, log) if check_sealed else 0
+    sealed_checked = check_runs(ls.plugin, {i.id: i for i in ls.items}, runs, log) if check_sealed else 0
     if log.errors:
         if g is not None:
             g.abort()

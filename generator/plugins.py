@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .config import CONFIG_FILE, load_config
 from .errors import TallyError
+from .plugin_requires import import_hint, requirement_problems
 from .suite_api import Suite, declaration_problems
 
 GROUP = "tally.suites"
@@ -120,10 +121,13 @@ def load_registry(root: Path | None) -> Registry:
             if path.name.startswith(("_", ".")) or not (is_module or is_package):
                 continue
             origin = f"plugin {path}"
+            if needs := requirement_problems(path):  # checked before the plugin's code runs
+                reg.problems[origin] = needs
+                continue
             try:
                 suite = _load_file(path, _module_name(path))
             except Exception as exc:
-                reg.problems[origin] = [f"{type(exc).__name__}: {exc}"]
+                reg.problems[origin] = [import_hint(exc, path)]
                 continue
             reg._add(origin, suite)
     return reg

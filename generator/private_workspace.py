@@ -1,24 +1,46 @@
-"""Files that may hold private items (an audit workspace, a labeller's worksheet, an adjudication
-sheet) are written only outside the project: inside, they could be committed or published. One guard
-for every command that writes them."""
+"""Private data is kept outside the project: files that may hold private items (an audit workspace, a
+labeller's worksheet, an adjudication sheet) and private signing keys are never written or read inside
+it, where they could be committed or published. One guard (`holding_project`) for every command
+that handles them, and one default place for the workspaces (`private_home`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from .commit.keyfiles import git_work_tree
+
+def git_work_tree(start: Path) -> Path | None:
+    """The top of the git work tree holding `start` (a folder with `.git`, a folder or a worktree's
+    file), or None."""
+    here = Path(start).resolve()
+    for folder in (here, *here.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+def holding_project(path: Path, root: Path) -> Path | None:
+    """The project's git work tree (or, when the project is in none, the project folder) when `path`
+    lies inside it, else None. Paths are resolved: `..`, symbolic links and the current folder make no
+    difference."""
+    tree = (git_work_tree(root) or Path(root)).resolve()
+    try:
+        Path(path).resolve().relative_to(tree)
+    except ValueError:
+        return None
+    return tree
+
+
+def private_home(*parts: str) -> Path:
+    """The default place of a private workspace: in the user's home folder, outside any project."""
+    return Path.home().joinpath(".local", "share", "tally", *parts)
 
 
 def refuse_inside_project(out: Path, root: Path, what: str, error: type[Exception]) -> None:
-    """Raise `error` when the folder `out` is inside the project's git work tree (or, outside git, the
-    project folder). Paths are resolved: `..` and symbolic links make no difference."""
-    tree = git_work_tree(root) or Path(root).resolve()
-    try:
-        Path(out).resolve().relative_to(tree.resolve())
-    except ValueError:
-        return
-    raise error(f"{out}: {what} may hold private items: keep it outside the project ({tree}); "
-                "the default is in your home folder")
+    """Raise `error` when the folder `out` is inside the project (`holding_project`)."""
+    tree = holding_project(out, root)
+    if tree is not None:
+        raise error(f"{out}: {what} may hold private items: keep it outside the project ({tree}); "
+                    "the default is in your home folder")
 
 
 def write_private(texts: dict[str, str], out: Path, root: Path, what: str, error: type[Exception]) -> list[Path]:

@@ -15,7 +15,7 @@ from typing import cast
 import numpy as np
 import orjson
 
-from . import sealing
+from . import sealed_record, sealing
 from .calls import call_row, missing_row
 from .content import Item
 from .errors import ErrorLog
@@ -221,17 +221,21 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> ScoredRun:
         repeat = record["repeat"]
         k = position[item.id]
         if sealing.is_sealed(record):  # private storage not here: the stored verdicts, not re-derived
-            if (problem := sealing.stub_problem(record)) is not None or item.half != "private":
-                s.log.add(run.responses, _line, problem or f"item {item.id!r} is public: it is never sealed")
+            if item.half != "private":
+                s.log.add(run.responses, _line, f"item {item.id!r} is public: it is never sealed")
                 continue
-            rows = sealing.stub_rows(record, run_id)
-            stored = sealing.stub_figures(record)
+            record, problem = sealed_record.opened(record, item.line)
+            if record is None or (problem := sealed_record.stub_problem(record)) is not None:
+                s.log.add(run.responses, _line, problem or "the sealed record does not open with its item")
+                continue
+            rows = sealed_record.stub_rows(record, run_id)
+            stored = sealed_record.stub_figures(record)
             if stored is not None and len(stored) != width:
                 s.log.add(run.responses, _line, f"a sealed record's figures must be {width} numbers")
                 continue
             scored = _Scored(record["outcome"], None, rows, stored or item_figures(rows), tuple(record["answers"]))
             per_response.append((k, repeat, scored, False))
-            calls.append(call_row(run_id, sealing.stub_call_record(record), record["outcome"]))
+            calls.append(call_row(run_id, sealed_record.stub_call_record(record), record["outcome"]))
             result.sealed += 1
         else:
             source = read_content(record)
@@ -296,8 +300,8 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> ScoredRun:
         start = len(table)
         table.extend_columns(item_id, repeat, scored.columns)
         if len(scored):
-            first = spans.get(item_id)
-            spans[item_id] = (start if first is None else first[0], start + len(scored))
+            span = spans.get(item_id)
+            spans[item_id] = (start if span is None else span[0], start + len(scored))
         if is_stored:
             digest.update(_digest_lines(run_id, item_id, repeat, scored))
             result.stored_rows += len(scored)

@@ -13,6 +13,8 @@ import orjson
 
 from .errors import ErrorLog
 from .ids import id_problem
+from .iso_date import is_iso_date
+from .money import read_price
 from .page_images import STORED_INPUT_KINDS
 from .stored_files import both_problem, read_stored, responses_file
 
@@ -38,7 +40,6 @@ class Run:
 
 MAX_LATENCY_MS = 86_400_000  # a day: a stored latency above it is an error, not a measurement
 MAX_RECORD_BYTES = 32 * 1024 * 1024  # one stored record (its request and response) at most
-_PRICE = re.compile(r"[0-9]{1,9}(\.[0-9]{1,12})?")
 
 
 def list_run_dirs(results_root: Path, suite: str) -> list[Path]:
@@ -94,26 +95,16 @@ def _prices_problems(prices: object) -> list[str]:
         return ["prices must be an object"]
     problems = []
     for key in ("input_per_mtok", "output_per_mtok"):
-        if key in prices and not (isinstance(prices[key], str) and _PRICE.fullmatch(prices[key])):
+        if key in prices and read_price(prices[key]) is None:
             problems.append(f"prices.{key} must be a decimal string like \"0.40\" (per million tokens), "
                             f"got {prices[key]!r}")
     date = prices.get("date")
-    if date is not None and not _is_date(date):
+    if date is not None and not is_iso_date(date):
         problems.append(f"prices.date must be the date of the list prices, YYYY-MM-DD, got {str(date)[:60]!r}")
     currency = prices.get("currency")
     if currency is not None and not (isinstance(currency, str) and _CURRENCY.fullmatch(currency)):
         problems.append(f"prices.currency must be a currency code of three capitals (USD), got {str(currency)[:60]!r}")
     return problems
-
-
-def _is_date(value: object) -> bool:
-    if not isinstance(value, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
-        return False
-    try:
-        dt.date.fromisoformat(value)
-    except ValueError:
-        return False
-    return True
 
 
 def load_run(run_dir: Path, suite_name: str, log: ErrorLog) -> Run | None:

@@ -1,4 +1,4 @@
-"""`tally results seal`: keep private-item records out of results/ (see generator/sealing.py)."""
+"""`tally results seal`: keep private-item records out of results/ (see generator/seal_command.py)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ def seal(suite_names: tuple[str, ...], all_suites: bool, root: Path) -> None:
     are regenerated."""
     from .folders import refuse_links
     from .pipeline import suite_names as known
-    from .sealing import PRIVATE_RESULTS, private_file, seal_suite
+    from .seal_command import seal_suite
+    from .sealing import PRIVATE_RESULTS, private_file
 
     if bool(suite_names) == all_suites:
         raise click.UsageError("name the suites to seal, or pass --all")
@@ -42,5 +43,9 @@ def seal(suite_names: tuple[str, ...], all_suites: bool, root: Path) -> None:
                 " (item commitment hashes missing: the salted item files of the round named in run.json are not "
                 "in private storage, or do not hold these items)")
             turns = f", and {r.turns_moved} turns of their episodes" if r.turns_moved else ""
+            if r.revealed:
+                click.echo(f"{name}/{r.run}: left as committed: round {r.revealed} is revealed (its items are "
+                           f"public, its {r.private} sealed records signed in its responses commitment)")
+                continue
             click.echo(f"{name}/{r.run}: {r.public} public records kept, {r.private} private records sealed "
                        f"({r.sealed_now} moved now{turns}) -> {where}{note}")

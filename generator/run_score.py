@@ -220,52 +220,6 @@ class RunScore:
                 out.write(chunk)
 
 
-class _Table(VerdictTable):
-    """A verdict table that is also a call giving itself (see PluginRun)."""
-
-    __slots__ = ()
-
-    def __call__(self) -> VerdictTable:
-        return self
-
-
-class _Calls(list):  # type: ignore[type-arg]
-    """A list of calls that is also a call giving itself (see PluginRun)."""
-
-    def __call__(self) -> list[Call]:
-        return self
-
-
-class PluginRun:
-    """A scored run as a suite plugin's `report_tables` sees it: the handle, whose `verdicts` and
-    `calls` also work as the attributes they were before runs were artifacts (`r.verdicts.rows()`,
-    `r.calls[0]`), so a plugin written then keeps working; each is read from the artifact once, on
-    first use, and kept while the plugin holds this view (the plugin's call)."""
-
-    def __init__(self, handle: RunScore) -> None:
-        self._handle = handle
-        self._table: _Table | None = None
-        self._calls: _Calls | None = None
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._handle, name)
-
-    @property
-    def verdicts(self) -> _Table:
-        if self._table is None:
-            table = self._handle.verdicts()
-            self._table = _Table(table.run)
-            for column in VerdictTable.__slots__[1:]:
-                setattr(self._table, column, getattr(table, column))
-        return self._table
-
-    @property
-    def calls(self) -> _Calls:
-        if self._calls is None:
-            self._calls = _Calls(self._handle.calls())
-        return self._calls
-
-
 def _chunks(r: RunScore, start: int, length: int, size: int = 1 << 20) -> Iterator[bytes]:
     end = start + length
     while start < end:

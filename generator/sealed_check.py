@@ -1,6 +1,6 @@
 """The private half at publication: sealed records checked against their full records.
 
-A run's private records are published as sealed records (generator/sealing.py): the verdicts,
+A run's private records are published as sealed records (generator/sealed_record.py): the verdicts,
 figures and call figures that a reader without private storage scores from. When the full records
 are here (private storage, or the round's revealed responses), both scorers rescore them: scorer A
 alongside scorer B, through the agreement gate like every public record. Then every sealed record in
@@ -22,19 +22,20 @@ from pathlib import Path
 
 import orjson
 
-from . import sealing
+from . import sealed_record, sealing
 from .errors import ErrorLog
+from .jsonl import jsonl_lines
 
 LISTED = 5  # differing sealed records named per run; the rest are counted
 
 
-def check_runs(plugin, half: dict[str, str], runs: Sequence, log: ErrorLog) -> int:
+def check_runs(plugin, items: dict, runs: Sequence, log: ErrorLog) -> int:
     """Check the sealed records of every run (RunScore) whose full records were scored; return how
-    many were checked. Each difference is added to `log` as an error."""
-    return sum(check_run(plugin, half, r, log) for r in runs)
+    many were checked (`items`: the suite's items by id). Each difference is added to `log` as an error."""
+    return sum(check_run(plugin, items, r, log) for r in runs)
 
 
-def check_run(plugin, half: dict[str, str], run_score, log: ErrorLog) -> int:
+def check_run(plugin, items: dict, run_score, log: ErrorLog) -> int:
     """The sealed records of one scored run compared with what sealing its full records gives."""
     responses: Path = run_score.run.responses
     revealed = sealing.revealed_file_of(responses)
@@ -45,15 +46,16 @@ def check_run(plugin, half: dict[str, str], run_score, log: ErrorLog) -> int:
     if not sealed:
         return 0
     data = sealing.read_run(responses, ErrorLog(log.root), public).data
-    parsed = [(line, orjson.loads(line)) for line in data.split(b"\n") if line.strip()]
-    expected = sealing.stubs_of(plugin, half, sealing.rows_by_record(run_score), parsed, {})
+    parsed = [(line.raw, line.value) for line in jsonl_lines(data) if line.error is None]  # others: reported by loading
+    expected = sealed_record.stubs_of(plugin, items, sealed_record.rows_by_record(run_score), parsed, {})
     run_id = run_score.run.id
     differing = 0
     for number, line in sealed:
         stored = orjson.loads(line)
         want = expected.get(str(stored["sealed"].get("record_sha256")))
-        problem = "its full record is not a private item's" if want is None else _difference(
-            _comparable(_upgraded(stored, plugin, run_id)), _comparable(want))
+        item = items.get(stored.get("item"))
+        problem = "its full record is not a private item's" if want is None or item is None else _difference(
+            _comparable(_upgraded(stored, plugin, run_id, item.line), item.line), _comparable(want, item.line))
         if problem is None:
             continue
         differing += 1
@@ -68,16 +70,17 @@ def check_run(plugin, half: dict[str, str], run_score, log: ErrorLog) -> int:
     return len(sealed)
 
 
-def _upgraded(stored: dict, plugin, run_id: str) -> dict:
+def _upgraded(stored: dict, plugin, run_id: str, item_line: bytes) -> dict:
     """A sealed record of an earlier format as `tally results seal` would upgrade it (when it can)."""
-    if stored.get("sealed", {}).get("format") != sealing.SEALED_FORMAT and sealing.stub_problem(stored) is None:
-        return sealing.upgrade_stub(stored, plugin, run_id)
+    if stored.get("sealed", {}).get("format") != sealed_record.SEALED_FORMAT and sealed_record.stub_problem(stored) is None:
+        return sealed_record.upgrade_stub(stored, plugin, run_id, item_line)
     return stored
 
 
-def _comparable(stub: dict) -> dict:
-    """The record as JSON reads it back, without its item commitment hash."""
-    out = orjson.loads(orjson.dumps(stub))
+def _comparable(stub: dict, item_line: bytes) -> dict:
+    """The record as JSON reads it back, its box opened (one that does not open stays closed, and then
+    differs), without its item commitment hash."""
+    out = orjson.loads(orjson.dumps(sealed_record.opened(stub, item_line)[0] or stub))
     if isinstance(out.get("sealed"), dict):
         out["sealed"].pop("item_commitment", None)
     return out
@@ -88,7 +91,7 @@ def _difference(stored: dict, want: dict) -> str | None:
     if stored == want:
         return None
     if stored.get("verdicts") != want.get("verdicts"):
-        a, b = stored.get("verdicts"), want.get("verdicts")
+        a, b = stored.get("verdicts"), want.get("verdicts") or []
         if not isinstance(a, list) or len(a) != len(b):
             return f"{len(a) if isinstance(a, list) else 'no'} verdict rows stored, {len(b)} rescored"
         k = next(k for k in range(len(b)) if a[k] != b[k])

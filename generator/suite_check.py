@@ -17,7 +17,7 @@ from .errors import ErrorLog, InputProblem, TallyError, visible
 from .ids import id_problem
 from .parse.response import read_outcome
 from .prompts import TEMPLATE_FILE
-from .suite_api import Suite, case_rows, declaration_problems
+from .suite_api import Suite, case_rows, declaration_notes, declaration_problems
 
 SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
 SHOWN = 10  # disagreeing cases listed per scorer
@@ -42,6 +42,7 @@ def check_suite(root: Path, plugin: Suite, content_name: str | None, node: bool 
                 fuzz: int = FUZZ_CASES) -> Report:
     report = Report(content_name or plugin.name)
     report.problems += declaration_problems(plugin, files=True)
+    report.notes += declaration_notes(plugin)
     if report.problems:
         return report
     if content_name is not None:

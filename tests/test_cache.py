@@ -112,7 +112,8 @@ def test_a_change_invalidates_exactly_what_depends_on_it(tmp_path):
     assert misses() == {"misses": 4, "hits": 4, "runs": 8}
     assert misses() == {"misses": 0, "hits": 8, "runs": 8}
     # private records: sealing changes the suite's results; then the private file of one run is its input too
-    from generator.sealing import private_file, seal_suite
+    from generator.seal_command import seal_suite
+    from generator.sealing import private_file
 
     seal_suite(root, "mini")
     assert misses() == {"misses": 4, "hits": 4, "runs": 8}
@@ -296,7 +297,8 @@ def test_item_pages_from_the_page_cache_equal_a_clean_build(tmp_path, monkeypatc
 def test_sealed_records_read_from_the_cache_are_counted_as_when_scored(tmp_path):
     """Without private storage, private records are scored from their sealed records and scorer B does
     not see them; a build whose runs come from the cache says so the same (agreement.json's count)."""
-    from generator.sealing import private_file, seal_suite
+    from generator.seal_command import seal_suite
+    from generator.sealing import private_file
 
     root = project(tmp_path)
     seal_suite(root, "mini")

@@ -16,6 +16,7 @@ from test_commit_support import failed_checks, fingerprint_of, items_dir, make_p
 from generator.cli import main
 from generator.commit.chain import walk
 from tests.conftest import chat_record, run_meta
+from tests.sealed_support import edited, opened_record
 
 GOOD = '{"total": %s, "count": %d, "tax_id": null}'
 ROUND = "2026-r5"
@@ -138,20 +139,29 @@ def _add_revealed(root):
     shutil.copy(round_dir(root, ROUND) / "responses" / "model-b.jsonl", round_dir(root, ROUND) / "responses" / "x.jsonl")
 
 
-def _changed_stub_verdict(root):
+def _edit_stub(root, wanted, change):
+    """The first sealed record of model-a whose opened fields `wanted` accepts, changed by `change` and
+    closed again (as someone holding the item could)."""
     path = root / "results/extracting/model-a/responses.jsonl"
     lines = path.read_text().splitlines()
-    k = next(i for i, line in enumerate(lines) if '"wrong"' in line and '"sealed"' in line)
-    lines[k] = lines[k].replace('"wrong",0', '"correct",1')
-    path.write_text("\n".join(lines) + "\n")
+    for k, line in enumerate(lines):
+        record = json.loads(line)
+        if "sealed" in record and wanted(opened_record(record, root, "extracting")):
+            lines[k] = json.dumps(edited(record, root, "extracting", change), sort_keys=True, separators=(",", ":"))
+            path.write_text("\n".join(lines) + "\n")
+            return
+    raise AssertionError("no such sealed record")
+
+
+def _changed_stub_verdict(root):
+    def flip(view):
+        row = next(r for r in view["verdicts"] if r[2] == "wrong")
+        row[2], row[3] = "correct", 1
+    _edit_stub(root, lambda view: any(r[2] == "wrong" for r in view["verdicts"]), flip)
 
 
 def _changed_stub_figures(root):
-    path = root / "results/extracting/model-a/responses.jsonl"
-    lines = path.read_text().splitlines()
-    k = next(i for i, line in enumerate(lines) if '"figures":[' in line)
-    lines[k] = lines[k].replace('"figures":[', '"figures":[9', 1)
-    path.write_text("\n".join(lines) + "\n")
+    _edit_stub(root, lambda view: True, lambda view: view["figures"].__setitem__(0, 9 + view["figures"][0]))
 
 
 def _dropped_stub(root):
@@ -294,7 +304,7 @@ def test_a_retired_round_whose_revealed_responses_rescore_to_other_verdicts_fail
 
     def flipped(*args, **kw):
         lines = real(*args, **kw)
-        return [lines[0].replace(b'"correct",1', b'"wrong",0', 1)] + lines[1:]
+        return [lines[0].replace(b'"outcome":"', b'"outcome":"not ', 1)] + lines[1:]
 
     monkeypatch.setattr(rescored, "_sealed_again", flipped)  # as if the scorer gave another verdict
     failed = [str(c) for c in verify(root).failed()]

@@ -345,7 +345,7 @@ def test_the_other_suites_items_and_results_are_reproducible(tmp_path, suite, ge
         return
     # made by the harness against the local server: equal but for what is measured (times, latencies);
     # private items' records and turns went to private storage, sealed here as for the committed results
-    from generator.sealing import seal_suite
+    from generator.seal_command import seal_suite
 
     runs = sorted({name.split("/")[0] for name in tree(ROOT / "results" / suite) if name.endswith("turns.jsonl")})
     assert sorted(tree(tmp_path / "private" / "results" / suite)) == [

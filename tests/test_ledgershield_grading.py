@@ -10,4 +10,21 @@ def test_a_step_without_a_payload_repeats_an_empty_payload_and_null_is_its_own()
 
     cases = json.loads((Path(__file__).parent / "vectors" / "ledgershield.json").read_text(encoding="utf-8"))["cases"]
     got = {c["id"]: dict(c["orders"])["dim:efficiency"] for c in cases if ":payload-" in c["id"]}
-    assert got == {"TLY-A-001:payload-absent-then-empty": "9572", "TLY-A-001:payload-null-then-absent": "9872"}
+    assert got == {"TLY-A-001:payload-absent-then-empty": "9572", "TLY-A-001:payload-null-then-absent": "9872",
+                   # out-of-range numbers (no value): equal only when written with the same characters
+                   "TLY-A-001:payload-out-of-range-repeated": "9572",
+                   "TLY-A-001:payload-out-of-range-written-apart": "9872",
+                   "TLY-A-001:payload-out-of-range-then-zero": "9872"}
+
+
+def test_out_of_range_numbers_are_equal_only_when_written_alike():
+    """The fuzzer's case (seed 204): repeated zoom steps with `1e-1000001` in the box counted no repeat on scorer A
+    (an out-of-range number compared by identity) and two on scorer B (by its text); the rule: by its text."""
+    from generator.parse.jsonfind import OutOfRange
+    from generator.suites.ledgershield.text import json_equal
+
+    assert json_equal([OutOfRange("1e-1000001")], [OutOfRange("1e-1000001")])
+    assert not json_equal(OutOfRange("1e-1000001"), OutOfRange("1E-1000001"))
+    assert not json_equal(OutOfRange("1e-1000001"), 0)
+    assert not json_equal(0, OutOfRange("1e-1000001"))
+    assert not json_equal(OutOfRange("1e-1000001"), None)

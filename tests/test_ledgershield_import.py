@@ -105,7 +105,10 @@ def test_episode_files_import_as_written_with_the_operators_cases(project):
     item = json.loads(items.splitlines()[1])
     # the converted desk: the email document is a thread, a case without vendors accepts any vendor_key,
     # the callback's artifact is revealed two steps on (bank override among the signals), risky -> required
-    assert item["env"]["threads"] == {"OPS-THR-1": {"thread_id": "OPS-THR-1", "derived_from": "email document"}}
+    # its reading: the sender's domain acme-payments.net shares no word of more than two letters with
+    # the vendor's name (the invoice's first text, "Total: 900.00": total, 900): not aligned, a spoof
+    assert item["env"]["threads"] == {"OPS-THR-1": {"thread_id": "OPS-THR-1", "derived_from": "email document",
+                                                    "observation": "domain_spoof_detected"}}
     assert item["gold"]["required_artifacts"] == ["callback_verification_result", "bank_change_approval_chain"]
     # a hard case unsafe to pay gets LedgerShield's pressure event after half its 18 steps
     event = item["env"]["pressure"][0]
@@ -224,3 +227,57 @@ def test_ledger_and_vendor_history_files_and_the_artifacts_statuses(project):
     assert state.observations == [("lookup_vendor_history", "suspicious_history"),
                                   ("bank_change_approval_chain", "chain_clean"),
                                   ("bank_change_approval_chain", "mismatch_found")]
+
+
+def test_the_hidden_signals_read_all_four_gold_lists_and_the_attack_names_the_hypothesis():
+    """LedgerShield derives its hidden risk signals from the gold's reason codes, fraud flags,
+    discrepancies and campaign signals: a discrepancy alone (price_mismatch) requires the PO
+    reconciliation report and flags it, a campaign signal (shared_bank_account) requires the cluster
+    review, the freeze and their artifacts; the first applied attack the table names is the hypothesis."""
+    from generator.suites.ledgershield.cases_import import case_item
+
+    case = {"case_id": "OPS-B-07", "task_type": "task_b", "documents": [],
+            "generator_metadata": {"applied_attacks": ["unknown_attack", "split_payment_attack", "ceo_fraud_attack"]},
+            "gold": {"decision": "HOLD", "unsafe_if_pay": True, "discrepancies": ["price_mismatch"],
+                     "campaign_signals": ["shared_bank_account"]}}
+    it = case_item(case, "cases.json[0]")
+    assert it["gold"]["required_artifacts"] == ["duplicate_cluster_report", "callback_verification_result",
+                                                "po_reconciliation_report"]
+    assert it["gold"]["required_interventions"] == ["lookup_policy", "lookup_po", "lookup_receipt",
+                                                    "flag_duplicate_cluster_review", "freeze_vendor_profile"]
+    assert it["env"]["artifacts"]["po_reconciliation_report"]["status"] == "reconciled_with_flags"
+    assert it["gold"]["hypothesis"] == "split_payment"
+    del case["generator_metadata"]
+    assert "hypothesis" not in case_item(case, "cases.json[0]")["gold"]
+
+
+def test_an_email_threads_reading_is_ledgershields(tmp_path: Path):
+    """inspect_email_thread is an observation of the readiness test: domain_spoof_detected when the
+    sender's domain is not the expected one (or, with none expected, shares no word with the vendor's
+    name), or the text urges, discourages the callback or overrides the workflow; else domain_clean.
+    The row of email_threads.json beside the cases file comes before the document's own text."""
+    from generator.suites.ledgershield.cases_import import read_cases
+    from generator.suites.ledgershield.thread_reading import observation
+
+    assert observation("a@acme.example", "Invoice", "Attached.", "acme.example") == "domain_clean"
+    assert observation("a@acme-pay.example", "Invoice", "Attached.", "acme.example") == "domain_spoof_detected"
+    assert observation("A@Acme.example", "Invoice", "Please  Do not   verify by phone.", "acme.example") == \
+        "domain_spoof_detected"  # lowercased, whitespace runs as one space
+    assert observation("a@acme.example", "Pay TODAY", "", "acme.example") == "domain_spoof_detected"
+    assert observation("billing@northwind.example", "", "ok", "", "Northwind Industrial Ltd") == "domain_clean"
+    assert observation("billing@nw-remit.example", "", "ok", "", "Northwind Industrial Ltd") == "domain_spoof_detected"
+    assert observation("billing@nw-remit.example", "", "ok", "", "Co Ltd") == "domain_clean"  # no vendor word left
+    case = _case_d()
+    (tmp_path / "cases.json").write_text(json.dumps([case]), encoding="utf-8")
+    assert read_cases(tmp_path / "cases.json")[0]["env"]["threads"]["OPS-THR-1"]["observation"] == "domain_spoof_detected"
+    row = {"thread_id": "OPS-THR-1", "from": "ap@acme.example", "subject": "Invoice 7", "messages": ["Attached."],
+           "vendor_domain": "acme.example"}
+    (tmp_path / "email_threads.json").write_text(json.dumps([row]), encoding="utf-8")
+    item = read_cases(tmp_path / "cases.json")[0]
+    assert item["env"]["threads"]["OPS-THR-1"]["observation"] == "domain_clean"
+    # the replay: the thread's reading, and domain_clean for a thread the desk does not hold
+    steps = [{"action_type": "inspect_email_thread", "payload": {"thread_id": "OPS-THR-1"}},
+             {"action_type": "inspect_email_thread", "payload": {"thread_id": "THR-404"}}]
+    assert replay(item["env"], steps).observations == [("inspect_email_thread", "domain_clean")] * 2
+    item["env"]["threads"]["OPS-THR-1"]["observation"] = "domain_spoof_detected"
+    assert replay(item["env"], steps[:1]).observations == [("inspect_email_thread", "domain_spoof_detected")]

@@ -168,8 +168,10 @@ def test_step_limit_ends_the_episode_without_a_submission(project):
 
 def _spec(project: Path, url: str, run_id: str, limit: int) -> RunSpec:
     provider = load_providers(project)["local"]
+    # backoff sped up 1,000 times; the per-attempt timeout scaled to 30 s, not 0.18 s, so that a loaded machine's
+    # slow local answer is never a timeout (an extra attempt the retry test would count)
     return RunSpec(project, "ledgershield", "script-careful", provider, run_id=run_id, limit=limit, base_url=url,
-                   time_scale=0.001)
+                   time_scale=0.001, timeout_s=30_000)
 
 
 def test_transport_failures_are_retried_and_a_refusal_is_not(project):

@@ -9,6 +9,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from generator.suite_api import Estimate, ReportTable
+from generator.suite_report import scored_runs
 from generator.suites.rabench.findings import HEADLINES, findings
 from generator.suites.rabench.tables import latency_kind, run_target
 
@@ -85,7 +86,7 @@ def test_the_example_engine_says_its_latency_is_nominal_and_gets_no_speed_or_cos
     meta = json.loads((ROOT / "results" / "ra-bench" / "ra-engine-self" / "run.json").read_text(encoding="utf-8"))
     assert meta["target"]["latency"] == "nominal" and meta["hosting"] == "self-hosted"
     [scored] = load_and_score(ROOT, ["ra-bench"], gate=False)
-    report = {t.id: t for t in scored.plugin.report_tables(scored)}
+    report = {t.id: t for t in scored.plugin.report_tables(scored_runs(scored))}
     rows = [r for r in report["findings"].rows if r[3] in ("latency p50", "cost per check")]
     assert rows and all(r[6].startswith("not compared") for r in rows)
     assert "Holm's step-down correction" in report["findings"].note

@@ -9,6 +9,7 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 from generator.suite_api import Estimate
+from generator.suite_report import scored_runs
 from generator.suites.rabench import measure as m
 from generator.suites.rabench.findings import call
 
@@ -90,7 +91,7 @@ def test_auc_equals_scikit_learn_on_the_example():
         ours = m.rank_estimates([t.base[c] for c in fakes], [t.base[c] for c in genuine], "x")["auc"].value
         scores = np.array([m.case_score(t.base[c]) for c in fakes + genuine])
         assert abs(ours - roc_auc_score([1] * len(fakes) + [0] * len(genuine), scores)) < 1e-12
-    tables = {t.id: t for t in scored.plugin.report_tables(scored)}
+    tables = {t.id: t for t in scored.plugin.report_tables(scored_runs(scored))}
     dup = {row[0]: row for row in tables["duplicates"].rows}
     assert dup["diy-lumen-2-cloudco"][2] == "not supported"  # never shown as 0
     assert isinstance(dup["ra-engine-self"][2], Estimate) and dup["ra-engine-self"][1] == 64

@@ -15,6 +15,7 @@ from generator import crosscheck
 from generator.cli import main
 from generator.errors import Disagreement, InputProblem
 from tests.conftest import GOOD, chat_record
+from tests.sealed_support import edited, opened_record
 from tests.site_support import build, make_project, missing_node
 
 pytestmark = pytest.mark.skipif(missing_node() is not None, reason=missing_node() or "")
@@ -43,8 +44,10 @@ def _flip(public: Path, item: str, repeat: int) -> int:
     for number, line in enumerate(lines, start=1):
         record = json.loads(line)
         if "sealed" in record and (record["item"], record["repeat"]) == (item, repeat):
-            row = next(r for r in record["verdicts"] if r[2] != "correct")
-            row[2], row[3] = "correct", 1
+            def change(view):
+                row = next(r for r in view["verdicts"] if r[2] != "correct")
+                row[2], row[3] = "correct", 1
+            record = edited(record, public.parents[3], public.parents[1].name, change)
             lines[number - 1] = json.dumps(record, sort_keys=True, separators=(",", ":"))
             public.write_text("\n".join(lines) + "\n")
             return number
@@ -69,8 +72,7 @@ def test_a_flipped_sealed_verdict_is_caught_when_private_storage_is_here(project
     assert _invoke("rescore", "--root", project.root, "-q", "--out", tmp_path / "again").exit_code == 0
     lines = public.read_text().splitlines()
     k = next(k for k, line in enumerate(lines) if '"sealed"' in line)
-    record = json.loads(lines[k])
-    record["figures"][0] += 1
+    record = edited(json.loads(lines[k]), project.root, "extracting", lambda view: view["figures"].__setitem__(0, 1 + view["figures"][0]))
     lines[k] = json.dumps(record, sort_keys=True, separators=(",", ":"))
     public.write_text("\n".join(lines) + "\n")
     result = _invoke("rescore", "--root", project.root, "-q", "--out", tmp_path / "f")
@@ -84,7 +86,7 @@ def test_the_site_build_refuses_a_flipped_sealed_verdict(tmp_path):
     root = make_project(tmp_path / "p")
     assert _invoke("results", "seal", "mini", "--root", root).exit_code == 0
     public = root / "results" / "mini" / "careful-other" / "responses.jsonl"
-    stubs = [json.loads(x) for x in public.read_text().splitlines() if '"sealed"' in x]
+    stubs = [opened_record(json.loads(x), root, "mini") for x in public.read_text().splitlines() if '"sealed"' in x]
     item = next(s for s in stubs if any(r[2] != "correct" for r in s["verdicts"]))
     _flip(public, item["item"], item["repeat"])
     with pytest.raises(InputProblem, match=f"run careful-other, item '{item['item']}'"):
@@ -191,7 +193,8 @@ def test_the_example_s_sealed_rows_are_as_sealing_blinds_them_today():
     import tomllib
 
     from generator.plugins import load_registry
-    from generator.sealing import blind_rows, sealed_info, stub_rows
+    from generator.sealed_record import blind_rows, stub_rows
+    from generator.sealing import sealed_info
 
     root = Path(__file__).resolve().parents[1]
     registry = load_registry(root)  # the project's plugin folders too (LongListBench)

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from tests.conftest import GOOD, chat_record
+from tests.sealed_support import opened_record
 
 PRIVATE = ["i-prv-1", "r-prv-1"]
 ALL_ITEMS = ["i-prv-1", "i-pub-1", "r-prv-1", "r-pub-1", "r-pub-2"]
@@ -49,8 +50,10 @@ def test_seal_keeps_private_requests_out_of_results(project):
     for record in stored:
         if record["item"] in PRIVATE:
             assert "request" not in record and "response" not in record
-            assert record["sealed"]["format"] == "tally-sealed-record-v2"
-            assert all(len(v) == 5 for v in record["verdicts"])
+            assert record["sealed"]["format"] == "tally-sealed-record-v3"
+            assert not {"verdicts", "figures", "answers", "usage"} & set(record)  # in the box
+            view = opened_record(record, project.root, "extracting")
+            assert all(len(v) == 5 for v in view["verdicts"]) and view["usage"]["prompt_tokens"] > 0
         else:
             assert "request" in record and "sealed" not in record
     full = [json.loads(line) for line in private.read_text().splitlines()]
@@ -142,7 +145,7 @@ def test_a_rejected_response_body_is_not_kept_in_a_sealed_record(project):
 def test_a_v1_sealed_record_is_upgraded_without_its_private_record(project, tmp_path):
     """Records sealed before format v2 lose their units naming item parts, their `order`s quoting the key
     and rejected bodies, in place and without private storage; the private scores stay the same."""
-    from generator.sealing import SEALED_FORMAT
+    from generator.sealed_record import SEALED_FORMAT
 
     public = _project(project)
     assert _invoke("results", "seal", "--all", "--root", str(project.root)).exit_code == 0
@@ -153,6 +156,7 @@ def test_a_v1_sealed_record_is_upgraded_without_its_private_record(project, tmp_
     for line in lines:
         record = json.loads(line)
         if "sealed" in record:
+            record = opened_record(record, project.root, "extracting")
             record.pop("figures")
             record["sealed"]["format"] = "tally-sealed-record-v1"
             record["attempts"][0]["body"] = "quoted"
@@ -160,7 +164,8 @@ def test_a_v1_sealed_record_is_upgraded_without_its_private_record(project, tmp_
     public.write_text("\n".join(old) + "\n")
     assert _invoke("results", "seal", "--all", "--root", str(project.root)).exit_code == 0
     upgraded = [json.loads(line) for line in public.read_text().splitlines()]
-    assert all(r["sealed"]["format"] == SEALED_FORMAT and "figures" in r for r in upgraded if "sealed" in r)
+    assert all(r["sealed"]["format"] == SEALED_FORMAT and "figures" not in r and "box" in r
+               for r in upgraded if "sealed" in r)
     assert "quoted" not in public.read_text()
     _, after = _rescore(project.root, tmp_path / "after")
     assert after == before

@@ -14,13 +14,12 @@ import random
 from collections import defaultdict
 from pathlib import Path
 
-import orjson
-
 from ..csvsafe import csv_row
 from ..csvsafe import writer as csv_writer
 from ..errors import TallyError
+from ..jsonl import jsonl_lines
 from ..pipeline import ScoredSuite
-from ..private_workspace import write_private
+from ..private_workspace import private_home, write_private
 from ..stored_files import read_stored
 
 SAMPLE_FORMAT = "tally-audit-sample-v1"
@@ -42,7 +41,7 @@ class AuditError(TallyError):
 
 def default_workspace(suite: str, seed: int) -> Path:
     """Private storage in the user's home, outside any project."""
-    return Path.home() / ".local" / "share" / "tally" / "audits" / f"{suite}-seed{seed}"
+    return private_home("audits", f"{suite}-seed{seed}")
 
 
 def draw(rows: list[tuple[str, str, int, str, str]], per_model: int, rng: random.Random) -> list[int]:
@@ -77,12 +76,8 @@ def _content(record: dict) -> str:
 
 def _records(path: Path, wanted: set[tuple[str, int]]) -> dict[tuple[str, int], dict]:
     out = {}
-    for line in read_stored(path).split(b"\n"):
-        if not line.strip():
-            continue
-        try:
-            record = orjson.loads(line)
-        except orjson.JSONDecodeError:
+    for _number, _line, record, error in jsonl_lines(read_stored(path)):
+        if error is not None or not isinstance(record, dict):
             continue
         key = (record.get("item"), record.get("repeat"))
         if key in wanted:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from nacl.signing import SigningKey
 
+from ..private_workspace import git_work_tree, holding_project
 from . import CommitError
 from .sshwire import Reader, armor, string, u32, unarmor
 
@@ -102,31 +103,13 @@ def parse_private_key(text: str) -> SigningKey:
     return key
 
 
-def _inside(path: Path, folder: Path) -> bool:
-    try:
-        path.resolve().relative_to(folder.resolve())
-        return True
-    except ValueError:
-        return False
-
-
-def git_work_tree(start: Path) -> Path | None:
-    """The top of the git work tree holding `start` (a folder with `.git`, a folder or a worktree's
-    file), or None."""
-    here = Path(start).resolve()
-    for folder in (here, *here.parents):
-        if (folder / ".git").exists():
-            return folder
-    return None
-
-
 def refuse_inside_project(path: Path, root: Path) -> None:
     """A private key must be outside the project's git work tree (or, when the project is not in
     one, outside the project folder): there it could be committed, published or deleted by a build.
     Paths are resolved, so `..`, symbolic links and the current folder make no difference."""
     tree = git_work_tree(root)
     where = f"the project's git work tree {tree}" if tree else f"the project folder {Path(root).resolve()}"
-    if _inside(path, tree or root):
+    if holding_project(path, root) is not None:
         raise CommitError(f"{path}: a private key must not be inside {where}: it could be committed "
                           "or published. Keep it outside, for example in a folder of your home directory")
 

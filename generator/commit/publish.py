@@ -75,7 +75,7 @@ def holds_private_key(path: Path) -> bool:
         return _holds_key(f)
 
 
-def _holds_key(f: BinaryIO, limit: int | None = None) -> bool:
+def _holds_key(f: BinaryIO | gzip.GzipFile, limit: int | None = None) -> bool:
     tail, read = b"", 0
     while chunk := f.read(_CHUNK):
         if PRIVATE_KEY.search(tail + chunk):

@@ -21,12 +21,15 @@ import orjson
 
 from ..content import Item
 from ..ids import is_safe_id
-from ..sealing import SEALED_FORMAT, _answer_classes, blind_rows, line_sha256, sealed_info, stub_of
+from ..sealed_record import SEALED_FORMAT, _answer_classes, answers_of, blind_rows, opened, stub_of
+from ..sealing import line_sha256, sealed_info
 from ..stored_files import read_stored, responses_file
 from . import ITEMS, MANIFEST, RESPONSES_DIR, SUMS
 from .canonical import sha256_hex
 from .checks import Checks
 from .layout import round_dir
+
+V2 = "tally-sealed-record-v2"
 
 
 def declared_round(root: Path, suite: str, run_id: str) -> object:
@@ -127,7 +130,10 @@ def check_rescored(root: Path, name: str, folder: Path, runs: list[dict], form: 
             moved.append(f"{entry['run']} ({other})")
             if form != RESPONSES_FORMAT:
                 continue  # a v1 commitment does not cover the verdicts: nothing published is left to compare
-            lines = _sealed_again(revealed, items, hashes, plugin, entry["run"], problems)
+            made = [_sealed_again(revealed, items, hashes, plugin, entry["run"], problems if form == V2 else [], form)
+                    for form in (SEALED_FORMAT, V2)]  # the round may have committed to records of format v2
+            lines = next((x for x in made if tree_root([line_sha256(y) for y in x]) == entry.get("merkle_root")),
+                         made[0])
             compared += len(lines)
             if lines and (len(lines) != entry.get("records") or
                           tree_root([line_sha256(x) for x in lines]) != entry.get("merkle_root")):
@@ -158,7 +164,8 @@ def _compare_with_results(root: Path, suite: str, run_id: str, revealed: list[by
             continue
         outcome = read_outcome(record, plugin.extract_answer, plugin.answer_what)
         rows = plugin.score(item, outcome, run_id, record["repeat"])
-        if stub["sealed"].get("format") == SEALED_FORMAT:
+        if stub["sealed"].get("format") != "tally-sealed-record-v1":  # v2, or v3 with its box opened
+            stub = opened(stub, item.line)[0] or {}
             got = blind_rows(plugin, rows)
             same_figures = stub.get("figures") == list(plugin.item_figures(rows))
         else:
@@ -171,11 +178,11 @@ def _compare_with_results(root: Path, suite: str, run_id: str, revealed: list[by
 
 
 def _sealed_again(revealed: list[bytes], items: dict, hashes: dict[str, str], plugin, run_id: str,
-                  problems: list[str]) -> list[bytes]:
+                  problems: list[str], form: str) -> list[bytes]:
     """The run's sealed record lines made again from its revealed records, in their order (the order of
-    the sealed records they were committed as); empty when a record cannot be rescored."""
+    the sealed records they were committed as), in format `form`; empty when a record cannot be
+    rescored."""
     from ..parse.response import read_outcome
-    from ..rescore import _answers
 
     scored = []
     answers: dict[str, dict[int, tuple[str, ...]]] = {}
@@ -191,9 +198,10 @@ def _sealed_again(revealed: list[bytes], items: dict, hashes: dict[str, str], pl
             return []
         outcome = read_outcome(record, plugin.extract_answer, plugin.answer_what)
         rows = plugin.score(item, outcome, run_id, record["repeat"])
-        answers.setdefault(item.id, {})[record["repeat"]] = _answers(plugin, outcome, rows)
+        answers.setdefault(item.id, {})[record["repeat"]] = answers_of(plugin, outcome, rows)
         scored.append((line, record, rows, outcome))
     classes = {item: _answer_classes(a) for item, a in answers.items()}
     return [orjson.dumps(stub_of(record, line, rows, classes[record["item"]][record["repeat"]],
-                                 hashes.get(record["item"]), outcome, plugin), option=orjson.OPT_SORT_KEYS)
+                                 hashes.get(record["item"]), outcome, plugin, items[record["item"]].line, form),
+                         option=orjson.OPT_SORT_KEYS)
             for line, record, rows, outcome in scored]

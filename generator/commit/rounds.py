@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
-import json
 import os
 import secrets
 import shutil
@@ -14,6 +13,7 @@ from pathlib import Path
 from .. import __version__
 from ..folders import refuse_links
 from ..ids import id_problem
+from ..jsonl import jsonl_lines
 from ..stored_files import StoredFileError, read_stored
 from . import (
     ITEMS,
@@ -57,14 +57,10 @@ def read_private_items(items_dir: Path) -> list[dict]:
             data = read_stored(path)
         except StoredFileError as exc:
             raise CommitError(str(exc)) from None
-        for number, line in enumerate(data.split(b"\n"), start=1):
-            if not line.strip():
-                continue
+        for number, line, item, error in jsonl_lines(data):
             where = f"{path}:{number}"
-            try:
-                item = json.loads(line)
-            except ValueError as exc:
-                raise CommitError(f"{where}: not valid JSON: {exc}") from None
+            if error is not None:
+                raise CommitError(f"{where}: {error}")
             if not isinstance(item, dict) or (p := id_problem(item.get("id"), "item id")) is not None:
                 raise CommitError(f"{where}: {p if isinstance(item, dict) else 'an item must be an object'}")
             if item.get("half") != "private":

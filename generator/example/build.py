@@ -11,13 +11,15 @@ import json
 import shutil
 from pathlib import Path
 
+from ..jsonl import jsonl_values
+
 SUITE = "extracting"
 
 
 def load_generated_items(items_dir: Path) -> list[dict]:
     items = []
     for path in sorted(items_dir.glob("*.jsonl")):
-        items += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        items += jsonl_values(path.read_bytes(), path)
     return sorted(items, key=lambda i: i["id"])
 
 
@@ -116,7 +118,7 @@ def generate_example(root: Path, seed: int = 20261020, progress: bool = True) ->
 
     written.append(write_example_audit(root))
     from ..pipeline import suite_names
-    from ..sealing import seal_suite
+    from ..seal_command import seal_suite
 
     for name in suite_names(root):  # private-item records to private storage, sealed records in results/
         seal_suite(root, name)

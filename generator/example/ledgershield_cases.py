@@ -13,6 +13,7 @@ import json
 import random
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 from ..suites.ledgershield.signals import composite_codes
 
@@ -70,7 +71,8 @@ class Desk:
                 date: str = "2026-03-28") -> tuple[str, dict, list[dict], dict]:
         doc = f"{PREFIX}INV-{self.short}" if not self.env["documents"] else \
             f"{PREFIX}INV-{self.short}-{len(self.env['documents'])}"
-        items = [{"description": d, "qty": q, "unit_price": Decimal(p), "line_total": Decimal(p) * q} for d, q, p in lines]
+        items: list[dict[str, Any]] = [{"description": d, "qty": q, "unit_price": Decimal(p), "line_total": Decimal(p) * q}
+                                       for d, q, p in lines]
         sub = sum((i["line_total"] for i in items), Decimal(0))
         tax = (sub * Decimal(rate)).quantize(Decimal("0.01"))
         fields = {"vendor_name": self.vendor["name"], "invoice_number": number, "invoice_date": date,
@@ -363,9 +365,15 @@ def _rng(seed: int, *parts: object) -> random.Random:
     return random.Random(int.from_bytes(hashlib.sha256(repr((seed,) + parts).encode()).digest()[:8], "big"))
 
 
+def _whole_exponent(value: Decimal) -> bool:
+    """Whether a finite Decimal is written without a fractional part (its exponent is 0 or more)."""
+    exponent = value.as_tuple().exponent
+    return isinstance(exponent, int) and exponent >= 0
+
+
 def _jsonable(value: object) -> object:
     if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() and value.as_tuple().exponent >= 0 else float(value)
+        return int(value) if value == value.to_integral_value() and _whole_exponent(value) else float(value)
     if isinstance(value, dict):
         return {k: _jsonable(v) for k, v in value.items()}
     if isinstance(value, list):

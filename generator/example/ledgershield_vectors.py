@@ -15,6 +15,7 @@ from ..suites.ledgershield.scoring import extract_answer
 from .ledgershield_agents import AGENTS, careful, noisy
 
 START = "2026-04-01T00:00:00Z"
+PREDICTED = {"safe": 0.1, "bank_fraud": "0.9", "not_a_hypothesis": 5}
 
 
 def record(item_id: str, content: object, status: int = 200, error: str | None = None) -> dict:
@@ -116,6 +117,16 @@ def build(items: list[dict]) -> dict:
         ep = careful(first["A"])
         ep["action_trace"][0:0] = steps
         cases.append(_case(f"{first['A']['id']}:{name}", first["A"], record(first["A"]["id"], json.dumps(ep))))
+    # out-of-range numbers in payloads (no value): two written with the same characters are equal (a repeat);
+    # written differently, or beside a number with a value, they are not
+    for name, first_lit, second_lit in (("payload-out-of-range-repeated", "1e-1000001", "1e-1000001"),
+                                        ("payload-out-of-range-written-apart", "1e-1000001", "1E-1000001"),
+                                        ("payload-out-of-range-then-zero", "1e-1000001", "0")):
+        ep = careful(first["A"])
+        ep["action_trace"][0:0] = [{"tool_name": "lookup_policy", "payload": {"rule_id": "@N1@"}},
+                                   {"tool_name": "lookup_policy", "payload": {"rule_id": "@N2@"}}]
+        text = json.dumps(ep).replace('"@N1@"', first_lit).replace('"@N2@"', second_lit)
+        cases.append(_case(f"{first['A']['id']}:{name}", first["A"], record(first["A"]["id"], text)))
     # LedgerShield's reading of confidence (float(confidence or 0.5), clamped) and a text amount whose
     # exponent is out of range (0, not a billion-digit number); on B the falsifier's two findings
     for name, task, edit in (("confidence-true", "A", {"confidence": True}),
@@ -126,10 +137,30 @@ def build(items: list[dict]) -> dict:
                              ("amount-exponent-out-of-range", "A", {"extracted_fields": {"total": "1e-1000001"}}),
                              ("falsifier-pay-failed-check", "B", {"decision": "PAY",
                                                                   "policy_checks": {"three_way_match": "fail"}}),
-                             ("falsifier-no-evidence", "C", {"evidence_map": {}})):
+                             ("falsifier-no-evidence", "C", {"evidence_map": {}}),
+                             # the calibration's own distribution: 0.3333 on a safe case (Brier 0, log 1 + 1/9)
+                             ("predicted-probabilities", "A", {"predicted_probabilities": PREDICTED}),
+                             ("predicted-probabilities-unreadable", "A", {"predicted_probabilities": {"safe": "high"}})):
         ep = careful(first[task])
         ep["final_submission"].update(edit)
         cases.append(_case(f"{first[task]['id']}:{name}", first[task], record(first[task]["id"], json.dumps(ep))))
+    # the gold's hypothesis (an imported case's applied attack) is the calibration's truth: bank_fraud at
+    # 0.9: Brier 1 - 0.01 - 0.01 = 0.98 (also penalized), log 1 + log10(1/0.9) / 9: 0.9875
+    named = copy.deepcopy(first["A"])
+    named["gold"]["hypothesis"] = "bank_fraud"
+    ep = careful(named)
+    ep["final_submission"]["predicted_probabilities"] = PREDICTED
+    cases.append(_case(f"{named['id']}:predicted-probabilities-hypothesis", named, record(named["id"], json.dumps(ep))))
+    # causal consistency: the gold's attack picks the scenario; a gold stating no decision matches a
+    # payload without one: association 1 ("x" is no code: F1 of two empty sets), no tool observing the
+    # scenario's nodes, neither confounder observed, counterfactual 0.4 ("pay", the phantom vendor
+    # world's decision) + 0.2 ("pay") + 0.1 ("callback"): 0.35 + 0.14 = 0.49 -> -0.0005 (-500)
+    scenario = copy.deepcopy(first["A"])
+    scenario["gold"].update({"attack": "phantom_vendor_attack", "hypothesis": "phantom_vendor", "decision_stated": False})
+    ep = careful(scenario)
+    ep["final_submission"].pop("decision", None)
+    ep["final_submission"].update({"counterfactual": "We would pay once the callback clears.", "fraud_flags": ["x"]})
+    cases.append(_case(f"{scenario['id']}:causal-attack-no-decision", scenario, record(scenario["id"], json.dumps(ep))))
     # an observed bank-account mismatch (the desk's vendor master) before a PAY on a benign case:
     # blocked without a callback verification, not blocked with one
     clean = next(i for i in base if i["gold"]["decision"] == "PAY" and i["task"] in "BCD" and i["env"].get("vendors"))
@@ -187,7 +218,7 @@ def _case(cid: str, item: dict, rec: dict) -> dict:
     from ..parse.response import read_outcome
     from ..suites.ledgershield.scoring import score
 
-    it = Item(item["id"], item["dataset"], item["half"], item["strata"], item["document"], item, "", "")
+    it = Item(item["id"], item["dataset"], item["half"], item["strata"], item["document"], item, "", b"")
     rows = score(it, read_outcome(rec, extract_answer, "episode"), "case", 0)
     out = {"id": cid, "item": item, "record": rec, "expected": [[r.unit, r.verdict] for r in rows],
            "orders": [[r.unit, r.order] for r in rows]}

@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 from ..prompts import load_template
 from .rabench_corpus import rng_for
@@ -167,7 +168,7 @@ def write_results(results_dir: Path, cases: list[dict], suite_dir: Path, seed: i
         records.sort(key=lambda r: (r["item"], r["repeat"]))
         run_dir = results_dir / SUITE / t.run_id
         run_dir.mkdir(parents=True, exist_ok=True)
-        meta = {"format": 1, "suite": SUITE, "suite_version": "0.2.0", "run_id": t.run_id, "model": t.model,
+        meta: dict[str, Any] = {"format": 1, "suite": SUITE, "suite_version": "0.2.0", "run_id": t.run_id, "model": t.model,
                 "provider": t.provider, "hosting": t.hosting, "simulated": t.kind != "self",
                 "description": t.description, "harness_version": "0.1.0",
                 "prompt_sha256": template.sha256() if t.kind == "diy" else "",

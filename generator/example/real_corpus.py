@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import pathlib
 
+from ..jsonl import jsonl_values
 from . import real_nws, real_sroie
 from .balance import balance_report
 
@@ -28,8 +29,7 @@ def candidates(data: pathlib.Path = DATA) -> tuple[dict[str, list[dict]], list[d
     """Labelled real documents per dataset (item bodies without id and half), and the left-out list."""
     out: dict[str, list[dict]] = {"receipts": [], "tables": [], "govforms": []}
     left: list[dict] = []
-    for line in (data / SROIE_FILE).read_text(encoding="utf-8").splitlines():
-        record = json.loads(line)
+    for record in jsonl_values((data / SROIE_FILE).read_bytes(), data / SROIE_FILE):
         origin = f"SROIE test set, receipt {record['key']}"
         body, problems = real_sroie.label(record)
         if body is None:

@@ -8,16 +8,20 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
 from .. import options
 from ..errors import EXIT_INPUT as EXIT_INPUT_ERRORS
 
+if TYPE_CHECKING:
+    from .importer import ImportOutcome
+
 _ROOT = options.ROOT
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     click.echo(f"error: {message}", err=True)
     sys.exit(EXIT_INPUT_ERRORS)
 
@@ -150,7 +154,7 @@ def import_cmd(batch_files: tuple[Path, ...], suite: str, model: str, provider_i
     if kind != "batch" and (requests_file is not None or cases_file is not None):
         _fail(f"--requests and --cases are for Batch API output and a suite's own files, not --from {kind}")
     try:
-        outcome = None
+        outcome: ImportOutcome | None = None
         if kind == "predictions":
             from .import_predictions import import_predictions
             outcome = import_predictions(spec, files, str(name_pattern), item_id, harness_name, harness_version)
@@ -167,6 +171,7 @@ def import_cmd(batch_files: tuple[Path, ...], suite: str, model: str, provider_i
             _fail(f"suite {suite!r} reads no cases file (--cases)")
         if outcome is None:
             outcome = import_batch(spec, files, requests_file)
+        done = outcome
     except BatchImportError as exc:
         for error in exc.errors:
             click.echo(f"error: {error}", err=True)
@@ -174,8 +179,8 @@ def import_cmd(batch_files: tuple[Path, ...], suite: str, model: str, provider_i
         sys.exit(EXIT_INPUT_ERRORS)
     except (PlanError, StoreError) as exc:
         _fail(str(exc))
-    click.echo(f"{outcome.run_id}: {outcome.stored} record(s) stored from {outcome.lines} line(s), "
-               f"{outcome.skipped} already stored, {outcome.failed} failed -> {outcome.run_dir}")
+    click.echo(f"{done.run_id}: {done.stored} record(s) stored from {done.lines} line(s), "
+               f"{done.skipped} already stored, {done.failed} failed -> {done.run_dir}")
 
 
 def _suite_import(root: Path, suite: str):
@@ -188,7 +193,7 @@ def _suite_import(root: Path, suite: str):
     if config is None:
         return None
     try:
-        return getattr(load_registry(Path(root)).get(config.scorer), "import_files", None)
+        return load_registry(Path(root)).get(config.scorer).import_files
     except TallyError:
         return None
 

@@ -32,7 +32,7 @@ def build_models(config: ServerConfig) -> Simulation:
     from .plan import load_plan
 
     plan = load_plan(Path(config.root), config.suite, "both")
-    if (target := getattr(plan.plugin, "local_simulation", None)) is not None:
+    if (target := plan.plugin.local_simulation) is not None:
         return load_simulation(target)(plan.items, plan.messages, config.seed, config.faults)
     from ..example.simmodels import SimModels  # the example's simulated document readers, imported only to serve them
 

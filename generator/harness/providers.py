@@ -8,35 +8,22 @@ HTTP header can carry). A base URL, from the file or `--base-url`, must be http(
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import re
 import tomllib
 import urllib.parse
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from generator.ids import id_problem
+from generator.iso_date import is_iso_date
+from generator.money import read_price
 
 PROVIDERS_FILE = Path("content") / "providers.toml"
 DEFAULT_TIMEOUT_S = 180.0
 HOSTING = ("hosted", "self-hosted")
 _ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]{0,99}")
-_PRICE = re.compile(r"[0-9]+(?:\.[0-9]+)?")
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _CURRENCY = re.compile(r"[A-Z]{3}")
-
-
-def _is_date(value: object) -> bool:
-    """A real calendar date written YYYY-MM-DD."""
-    if not isinstance(value, str) or not _DATE.fullmatch(value):
-        return False
-    try:
-        dt.date.fromisoformat(value)
-    except ValueError:
-        return False
-    return True
 
 
 class ProviderError(ValueError):
@@ -115,13 +102,10 @@ def url_problem(url: object) -> str | None:
 def _price(value: object, where: str) -> str | None:
     if value is None:
         return None
-    if not isinstance(value, str) or not _PRICE.fullmatch(value):
-        raise ProviderError(f"{where}: a price is a decimal string such as \"2.50\", got {value!r}")
-    try:
-        Decimal(value)
-    except InvalidOperation as exc:  # pragma: no cover - the regex already rules this out
-        raise ProviderError(f"{where}: bad price {value!r}") from exc
-    return value
+    if read_price(value) is None:
+        raise ProviderError(f"{where}: a price is a decimal string such as \"2.50\" (at most nine digits before "
+                            f"the point and twelve after), got {value!r}")
+    return str(value)
 
 
 def _model(name: str, raw: object, where: str) -> Model:
@@ -162,7 +146,7 @@ def _provider(pid: str, raw: object) -> Provider:
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= 3600:
         raise ProviderError(f"{where}: timeout_s must be a number of seconds from 0 to 3600")
     date = raw.get("prices_date")
-    if date is not None and not _is_date(date):
+    if date is not None and not is_iso_date(date):
         raise ProviderError(f"{where}: prices_date must be a date YYYY-MM-DD, got {date!r}")
     currency = raw.get("prices_currency", "USD")
     if not isinstance(currency, str) or not _CURRENCY.fullmatch(currency):

@@ -126,7 +126,7 @@ async def execute(spec: RunSpec, progress: Progress | None = None) -> RunOutcome
     if private_path is not None:
         refuse_links(private_path.parent, "private storage", Path(spec.root))
     store = RunStore(run_dir, private_path, private_items)
-    environment = getattr(plan.plugin, "tool_environment", None)
+    environment = plan.plugin.tool_environment
     meta = run_meta(spec, plan.template.sha256(), plan.suite.version, plan.anchors)
     if environment is not None:
         meta["tools"] = {"sha256": environment.tools_sha256(), "max_steps": spec.max_steps}

@@ -25,6 +25,7 @@ import os
 import time
 from pathlib import Path
 
+from ..jsonl import jsonl_lines
 from ..results import MAX_RECORD_BYTES
 from ..stored_files import RESPONSES_GZ
 
@@ -151,11 +152,10 @@ class RunStore:
         data = path.read_bytes()
         complete = data[: data.rfind(b"\n") + 1]  # a torn tail is not a record
         if complete:
-            for number, line in enumerate(complete.split(b"\n")[:-1], start=1):
-                if not line.strip():
-                    continue
+            for number, _line, record, error in jsonl_lines(complete):
                 try:
-                    record = json.loads(line)
+                    if error is not None:
+                        raise ValueError(error)
                     key = (record["item"], record["repeat"])
                     if not isinstance(key[0], str) or type(key[1]) is not int:
                         raise TypeError

@@ -17,10 +17,10 @@ is never written into results/.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
+from ..jsonl import jsonl_lines
 from .store import StoreError, open_private, record_line
 
 
@@ -49,11 +49,10 @@ class TurnLog:
             fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         data = path.read_bytes()
         cut = data.rfind(b"\n") + 1
-        for number, line in enumerate(data[:cut].split(b"\n")[:-1], start=1):
-            if not line.strip():
-                continue
+        for number, _line, turn, error in jsonl_lines(data[:cut]):
             try:
-                turn = json.loads(line)
+                if error is not None:
+                    raise ValueError(error)
                 key = (turn["item"], turn["repeat"])
                 if not isinstance(key[0], str) or type(key[1]) is not int or type(turn["turn"]) is not int:
                     raise TypeError

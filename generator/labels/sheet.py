@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..csvsafe import csv_row
 from ..csvsafe import writer as csv_writer
-from ..private_workspace import write_private
+from ..private_workspace import private_home, write_private
 from ..untrusted_files import csv_rows, cut, parse_json
 from .agreement import UNSETTLED, canon
 from .checks import MAX_ANSWER_CHARS
@@ -28,7 +28,7 @@ COLUMNS = ["case", "item", "dataset", "field", "type", "answer_1", "answer_2", "
 
 def default_workspace(suite: str) -> Path:
     """Private storage in the user's home, outside any project."""
-    return Path.home() / ".local" / "share" / "tally" / "labels" / suite
+    return private_home("labels", suite)
 
 
 def _second_first(seed: int, item: str, field: str) -> bool:

@@ -27,11 +27,11 @@ if unicodedata.unidata_version < "14.0.0":  # plain string order is right for 1x
     raise ImportError(f"scorer A needs Unicode 14.0.0 or later, this Python has {unicodedata.unidata_version}")
 
 
-def _pairs(ranges: tuple[str, ...]) -> list[tuple[int, int]]:
-    return [(int(r.split("-")[0], 16), int(r.split("-")[-1], 16)) for r in "".join(ranges).split(",")]
+def _pairs(ranges: str) -> list[tuple[int, int]]:
+    return [(int(r.split("-")[0], 16), int(r.split("-")[-1], 16)) for r in ranges.split(",")]
 
 
-def _class(ranges: tuple[str, ...], lo: int = 0, hi: int = 0x10FFFF) -> str:
+def _class(ranges: str, lo: int = 0, hi: int = 0x10FFFF) -> str:
     """A regex class of the characters in the hex ranges that lie between lo and hi."""
     return "[" + "".join(f"\\U{max(a, lo):08x}-\\U{min(b, hi):08x}" for a, b in _pairs(ranges) if a <= hi and b >= lo) + "]"
 

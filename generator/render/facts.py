@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputProblem
+from ..iso_date import is_iso_date
 
 FILE = ("content", "models.toml")
 
@@ -56,10 +57,7 @@ def _problems(name: str, entry: object) -> tuple[list[str], dict]:
             value = value.isoformat()
         ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
         if ok and key == "released":
-            try:
-                ok = dt.date.fromisoformat(value).isoformat() == value
-            except ValueError:
-                ok = False
+            ok = is_iso_date(value)
         if ok and key == "context_window":
             ok = value > 0
         if ok and key == "link":

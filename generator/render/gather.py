@@ -7,7 +7,6 @@ commitments. The site writes nothing here except what `tally rescore` and `tally
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import functools
 import json
@@ -25,9 +24,9 @@ from ..errors import Disagreement, InputProblem
 from ..orchestrate import SCORING, STATISTICS, Options, Statistics, Targets
 from ..pipeline import ScoredSuite
 from ..results import Run
-from ..run_score import PluginRun
 from ..stats.declared import Declared
 from ..suite_api import Suite
+from ..suite_report import InterfaceChange, scored_runs
 from .prose import Prose, load_pages
 
 
@@ -243,9 +242,12 @@ def _view(root: Path, st: Statistics, rescore_dir: Path, warnings: list[str]) ->
 
 
 def _report_tables(res: ScoredSuite) -> list:
-    """The suite's own tables, from its runs as run_score.PluginRun shows them (a plugin written when
-    a run's verdict rows and calls were attributes keeps working)."""
-    return res.plugin.report_tables(dataclasses.replace(res, runs=[PluginRun(r) for r in res.runs]))
+    """The suite's own tables, from the public view of its scored runs (suite_report.ScoredRuns); a
+    plugin reading what that view no longer offers is stopped with what to read instead."""
+    try:
+        return res.plugin.report_tables(scored_runs(res))
+    except InterfaceChange as exc:
+        raise InterfaceChange(f"suite plugin {res.plugin.name!r}: {exc}") from None
 
 
 def _publishable(results: list[ScoredSuite], draft: bool) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from decimal import ROUND_HALF_UP, Context, Decimal
+from typing import Any
 
 from ..parse.dates import read_iso_date
 from ..parse.jsonfind import JsonInt, OutOfRange
@@ -98,10 +99,17 @@ def _round(number: Decimal, places: int) -> Decimal:
     return number.quantize(Decimal(1).scaleb(-places), context=context)
 
 
-def checked_value(answer: object, ftype: str, places: int | None = None, item_fields: dict | None = None):
-    """A checked answer (from the item file, already validated) in comparable form."""
+def _element_fields(item_fields: dict | None) -> dict:
+    """A list field's element fields (name -> type), which the field's declaration always gives."""
+    if item_fields is None:
+        raise ValueError("a list field without the fields of its elements")
+    return item_fields
+
+
+def checked_value(answer: Any, ftype: str, places: int | None = None, item_fields: dict | None = None):
+    """A checked answer (from the item file, already validated: a JSON value) in comparable form."""
     if ftype == "list":
-        return [tuple(checked_value(el[k], t) for k, t in sorted(item_fields.items())) for el in answer]
+        return [tuple(checked_value(el[k], t) for k, t in sorted(_element_fields(item_fields).items())) for el in answer]
     if ftype in NUMERIC:
         value = Decimal(str(answer))
         return _round(value, places) if ftype == "number" and places is not None else value
@@ -116,7 +124,7 @@ def compare(value: object, checked, ftype: str, locale: str, places: int | None 
             item_fields: dict | None = None) -> tuple[str | None, str]:
     """(None, order) when equal, else (reason, ""). `order` is only set for lists."""
     if ftype == "list":
-        return _compare_list(value, checked, locale, item_fields)
+        return _compare_list(value, checked, locale, _element_fields(item_fields))
     try:
         got = _READERS[ftype](value, ftype, locale, places)
     except Unreadable as exc:

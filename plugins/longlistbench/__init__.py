@@ -26,7 +26,7 @@ from . import incidents, matching
 
 if TYPE_CHECKING:
     from generator.content import Item
-    from generator.pipeline import ScoredSuite
+    from generator.suite_api import ScoredRuns
 
 HERE = Path(__file__).resolve().parent
 SHOWN_RECORDS = 50  # checked records an item page lists
@@ -146,7 +146,7 @@ class LongListBench(Suite):
     def sealed_order_kept(self, unit: str) -> bool | None:
         return True  # counts of the model's own reply; they quote no record of the key
 
-    def report_tables(self, scored: ScoredSuite) -> list[ReportTable]:
+    def report_tables(self, scored: ScoredRuns) -> list[ReportTable]:
         from .leaderboard import leaderboard_table
 
         return [leaderboard_table(self, scored)]

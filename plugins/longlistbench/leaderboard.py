@@ -13,8 +13,7 @@ import numpy as np
 from generator.suite_api import ReportTable
 
 if TYPE_CHECKING:
-    from generator.pipeline import ScoredSuite
-    from generator.suite_api import Suite
+    from generator.suite_api import ScoredRuns, Suite
 
 NOTE = ("LongListBench's leaderboard statistic: each run's figures on that run alone, then the arithmetic mean "
         "over the replicate runs and their sample standard deviation (divisor n - 1), as its README reports them. "
@@ -48,7 +47,7 @@ def _cell(values: Sequence[float], scale: float, digits: int, unit: str) -> str:
     return f"{m * scale:.{digits}f}{unit} ± {sd * scale:.{digits}f}{' pp' if unit == '%' else ''}"
 
 
-def leaderboard_table(suite: Suite, scored: ScoredSuite) -> ReportTable:
+def leaderboard_table(suite: Suite, scored: ScoredRuns) -> ReportTable:
     groups: dict[tuple[str, str, str, str], list] = {}
     for r in scored.runs:
         key = (r.run.model, r.run.provider, str(r.run.meta.get("round", "")), r.run.input)

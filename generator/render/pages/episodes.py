@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import orjson
 
+from ...suite_api import implements
 from ..context import Column, Table, text
 from ..gather import SiteData, SuiteView
 from . import Page
@@ -19,7 +20,7 @@ def episodes_path(sd: SuiteView, item_id: str | None = None) -> str:
 
 
 def has_episodes(sd: SuiteView) -> bool:
-    return callable(getattr(sd.plugin, "episode_view", None))
+    return implements(sd.plugin, "episode_view")
 
 
 def _their_score(view: dict) -> str:
@@ -36,7 +37,7 @@ def _views(sd: SuiteView, item, reader: Reader):
         for repeat, orders in sorted(by_repeat.items()):
             line = reader.line(run, item.id, repeat)
             content = _content(orjson.loads(line)) if line is not None else None
-            yield run, repeat, line is not None, getattr(sd.plugin, "episode_view")(raw, content, orders)
+            yield run, repeat, line is not None, sd.plugin.episode_view(raw, content, orders)
 
 
 def case_page(sd: SuiteView, item, reader: Reader, index: Table) -> Page:

@@ -10,6 +10,7 @@ import orjson
 from markupsafe import Markup, escape
 
 from ...score.verdicts import Verdict
+from ...suite_api import implements
 from ..context import Column, Table, text
 from ..gather import SiteData, SuiteView
 from . import Deferred, Page
@@ -197,7 +198,7 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
            "item_line": item_line, "responses": responses, "published": published,
            "suite_href": suite_path(sd), "index_href": suite_path(sd, "items/index.html"),
            "episodes_href": suite_path(sd, f"episodes/{item.id}.html")
-           if callable(getattr(sd.plugin, "episode_view", None)) else None}
+           if implements(sd.plugin, "episode_view") else None}
     ctx["label_rows"] = item_label_rows(sd, item.id)
     return Page(item_path(sd, item.id), "item.html", f"Item {item.id}", ctx, [], ("sort.js", "recheck.js"))
 

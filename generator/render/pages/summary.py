@@ -69,6 +69,6 @@ def cross_suite(site: SiteData) -> dict:
     rows = sorted(models.values(), key=lambda r: (r["best"], -sum(c is not None and c["lead"] for c in r["cells"]),
                                                  r["model"].lower()))
     for s in suites:
-        for k in ("lead_set", "runs", "scores", "scale"):
-            del s[k]
+        for key in ("lead_set", "runs", "scores", "scale"):
+            del s[key]
     return {"suites": suites, "rows": rows, "date": site.build_date}

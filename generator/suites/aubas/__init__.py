@@ -20,7 +20,7 @@ VECTORS = HERE.parents[2] / "tests" / "vectors" / "au-bas.json"
 
 
 def _metrics() -> tuple[Metric, ...]:
-    out = (
+    out: tuple[Metric, ...] = (
         mean("bas_correct", "BAS correct (all four labels)", "bas_correct", report="bas ok"),
         mean("fault_audit", "Fault audit (pair F1)", "fault_audit", report="fault F1"),
         mean("bas_label_accuracy", "BAS labels correct", "bas_label_accuracy", report="labels"),

@@ -10,6 +10,8 @@ import datetime as dt
 import re
 from decimal import ROUND_HALF_UP, Decimal
 
+from ...iso_date import is_iso_date
+
 TAXABLE = ("office_supplies", "consulting", "equipment", "software", "travel", "catering")
 GST_FREE = ("basic_food", "medical", "education", "export")
 INPUT_TAXED = ("financial_supply", "residential_rent")
@@ -20,18 +22,6 @@ ABN_THRESHOLD = Decimal("82.50")
 LABELS = ("G1", "1A", "1B", "net")
 CENT = Decimal("0.01")
 _AMOUNT = re.compile(r"[0-9]+(\.[0-9]{1,2})?")  # dollars, at most two decimals, no sign, no exponent
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-
-
-def _is_date(value: object) -> bool:
-    """Exactly YYYY-MM-DD, a day that exists (fromisoformat alone also takes 20260703 and 2026-W27-5)."""
-    if not isinstance(value, str) or not _DATE.fullmatch(value):
-        return False
-    try:
-        dt.date.fromisoformat(value)
-    except ValueError:
-        return False
-    return True
 
 
 def gst_of(amount: Decimal) -> Decimal:
@@ -93,7 +83,7 @@ def ledger_problems(ledger: object) -> list[str]:
         return ["ledger must be an object"]
     problems = []
     for key in ("quarter_start", "quarter_end"):
-        if not _is_date(ledger.get(key)):
+        if not is_iso_date(ledger.get(key)):
             problems.append(f"ledger.{key} must be a date YYYY-MM-DD")
     rows = ledger.get("rows")
     if not isinstance(rows, list) or len(rows) < 4:
@@ -121,7 +111,7 @@ def ledger_problems(ledger: object) -> list[str]:
         for key in ("amount", "gst"):
             if not _AMOUNT.fullmatch(row[key]):
                 problems.append(f"{where}.{key} must be a non-negative amount in dollars and cents")
-        if not _is_date(row["date"]):
+        if not is_iso_date(row["date"]):
             problems.append(f"{where}.date must be a date YYYY-MM-DD")
         if row["abn"] and not (len(row["abn"]) == 11 and row["abn"].isascii() and row["abn"].isdigit()):
             problems.append(f"{where}.abn must be 11 digits or empty")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from decimal import Decimal
 
 from ...parse.reply import read_json, strip_fence
@@ -70,7 +71,7 @@ def read_figure(value: object) -> Decimal | None:
 def parse_spec(raw: dict) -> tuple[dict | None, list[str]]:
     ledger, key = raw.get("ledger"), raw.get("key")
     problems = ledger_problems(ledger)
-    if problems:
+    if problems or not isinstance(ledger, dict):
         return None, problems
     derived = answer_key(ledger)
     if key != derived:
@@ -89,6 +90,7 @@ def score(item, outcome: Outcome, run: str, repeat: int) -> list[Verdict]:
         return rows + [verdict_row(run, item.id, repeat, f"{t}:{c}", "fault", verdict, outcome.reason, _code(c))
                        for t, c in spec["pairs"]]
     answer = outcome.answer
+    assert answer is not None  # the status is ANSWER
     rows = []
     for label in LABELS:
         got = read_figure(answer.get(label))
@@ -119,7 +121,7 @@ FIGURES = ("bas_correct", "fault_audit", "bas_label_accuracy", "fault_precision"
            "parsed", "total", "failed", "faulty", "total_faulty", "clean", "audit_clean") + _PER_CODE
 
 
-def _per_code(verdicts: list[Verdict]) -> tuple[int, ...]:
+def _per_code(verdicts: Sequence[Verdict]) -> tuple[int, ...]:
     """For each fault code: true pairs, claimed pairs and correct pairs of this response, read from
     each row's verdict and `order` (the code; empty for an unknown code, which counts nowhere)."""
     counts = dict.fromkeys(_PER_CODE, 0)
@@ -136,7 +138,7 @@ def _per_code(verdicts: list[Verdict]) -> tuple[int, ...]:
     return tuple(counts[name] for name in _PER_CODE)
 
 
-def figures(verdicts: list[Verdict]) -> tuple[float, ...]:
+def figures(verdicts: Sequence[Verdict]) -> tuple[float, ...]:
     """Rule 4, from the fields the agreement gate compares (unit, verdict, points, order) alone."""
     first = verdicts[0].verdict
     per_code = _per_code(verdicts)
@@ -165,6 +167,6 @@ ANSWER_COLUMNS = ("Label or row", "Checked answer")
 
 def answer_rows(raw: dict) -> list[tuple[str, ...]]:
     key = raw["key"]
-    rows = [(label, key[label]) for label in LABELS]
+    rows: list[tuple[str, ...]] = [(label, key[label]) for label in LABELS]
     rows += [(tid, ", ".join(codes)) for tid, codes in key["faults"].items()]
     return rows if key["faults"] else rows + [("faults", "none")]

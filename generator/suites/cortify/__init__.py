@@ -17,7 +17,7 @@ from .patterns import FAMILIES, PATTERNS
 from .scoring import FIGURES, extract_answer, figures, findings_problems, score
 
 if TYPE_CHECKING:
-    from ...pipeline import ScoredSuite
+    from ...suite_api import ScoredRuns
 
 HERE = Path(__file__).resolve().parent
 VECTORS = HERE.parents[2] / "tests" / "vectors" / "cortifybench.json"
@@ -79,7 +79,7 @@ class CortifyBench(Suite):
     def item_figures(self, verdicts: Sequence[Verdict]) -> tuple[float, ...]:
         return figures(verdicts)
 
-    def report_tables(self, scored: ScoredSuite) -> list[ReportTable]:
+    def report_tables(self, scored: ScoredRuns) -> list[ReportTable]:
         from .report import recall_tables
 
         return recall_tables(scored)

@@ -20,7 +20,7 @@ def _recall(means: np.ndarray, names: list[str], pos: np.ndarray, key: str) -> f
 
 
 def recall_tables(scored) -> list[ReportTable]:  # type: ignore[no-untyped-def]
-    names = list(scored.plugin.figures)
+    names = list(scored.figures)
     datasets = np.array([i.dataset for i in scored.items])
     fam_rows, pat_rows = [], []
     for r in scored.runs:

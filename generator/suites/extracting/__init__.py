@@ -58,7 +58,6 @@ class Extracting(Suite):
     unit_label = "Field"
     scorer_b = ScorerB("extracting", (HERE / "scorer.js",))
     vectors = VECTORS if VECTORS.is_file() else None
-    needs_locale = True
 
     def extract_answer(self, content: str) -> object | None:
         return first_object(content)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...ids import id_problem
@@ -50,7 +51,7 @@ class Spec:
 
 def _answer_problem(answer: object, ftype: str) -> str | None:
     if ftype in ("money", "number"):
-        ok = isinstance(answer, str) and _DECIMAL.fullmatch(answer)
+        ok = isinstance(answer, str) and _DECIMAL.fullmatch(answer) is not None
         return None if ok else "must be a decimal string like \"1234.50\""
     if ftype == "count":
         return None if type(answer) is int else "must be a JSON integer"
@@ -147,6 +148,7 @@ def score(item, outcome: Outcome, run: str, repeat: int) -> list[Verdict]:
     if outcome.status != ANSWER:
         verdict = FAILED_CALL if outcome.status == FAILED_CALL else UNPARSEABLE
         return [verdict_row(run, item.id, repeat, f.name, f.kind, verdict, outcome.reason) for f in spec.fields]
+    assert outcome.answer is not None  # the status is ANSWER
     get, locale, new = outcome.answer.get, spec.locale, tuple.__new__
     return [new(Verdict, head + (f.name, f.kind) + score_field(f, get(f.name), locale)) for f in spec.fields]
 
@@ -157,7 +159,7 @@ FIGURES = ("printed_n", "printed_correct", "computed_n", "computed_correct", "mi
            "invented", "present_n", "false_null", "failed", "unparseable")
 
 
-def figures(verdicts: list[Verdict]) -> tuple[int, ...]:
+def figures(verdicts: Sequence[Verdict]) -> tuple[int, ...]:
     pn = pc = cn = cc = mn = nok = inv = fnull = 0
     for v in verdicts:
         if v.kind == "printed":

@@ -15,6 +15,9 @@ import random
 from pathlib import Path
 
 from ...ids import id_problem
+from ...jsonl import jsonl_values
+from . import thread_reading
+from .calibration import ATTACKS
 from .codes import canonical_codes
 from .text import normalize_text
 
@@ -55,8 +58,12 @@ class CasesError(ValueError):
     """A cases file that is not in LedgerShield's cases.json shape (one message, with the file)."""
 
 
-def _signals(gold: dict, keys: tuple[str, ...] = ("reason_codes", "fraud_flags")) -> set[str]:
-    """The canonical codes of the gold's lists named by `keys`."""
+SIGNAL_KEYS = ("reason_codes", "fraud_flags", "discrepancies", "campaign_signals")
+
+
+def _signals(gold: dict, keys: tuple[str, ...] = SIGNAL_KEYS) -> set[str]:
+    """The canonical codes of the gold's lists named by `keys` (LedgerShield's hidden risk signals:
+    all four lists)."""
     codes: list = []
     for key in keys:
         codes += [x for x in gold.get(key) or [] if isinstance(x, str)]
@@ -119,7 +126,7 @@ def _desk(case: dict, task: str, gold: dict, risky: bool, signals: set[str]) -> 
         pages: dict[int, list] = {}
         for tok in doc.get("accurate_ocr") or []:
             if isinstance(tok, dict):
-                page = tok.get("page") if isinstance(tok.get("page"), int) else 1
+                page = found if isinstance(found := tok.get("page"), int) else 1
                 pages.setdefault(page, []).append({"id": tok.get("token_id"), "text": tok.get("text"),
                                                    "bbox": tok.get("bbox")})
         documents[doc["doc_id"]] = {"doc_id": doc["doc_id"], "doc_type": doc.get("doc_type"),
@@ -134,7 +141,7 @@ def _desk(case: dict, task: str, gold: dict, risky: bool, signals: set[str]) -> 
         "request_additional_receipt_evidence": {"delay": 1, "artifact_id": "receipt_reconciliation_report"},
         "flag_duplicate_cluster_review": {"delay": 1, "artifact_id": "duplicate_cluster_report"},
     }
-    every = _signals(gold, ("reason_codes", "fraud_flags", "discrepancies", "campaign_signals"))
+    every = _signals(gold)
     artifacts = {"callback_verification_result": {"risk_signal": _callback_signal(risky, signals)},
                  "bank_change_approval_chain": {"status": _status(every, BANK_CHAIN_SIGNALS, "mismatch_found", "clean")},
                  "po_reconciliation_report": {"status": _status(every, PO_SIGNALS, "reconciled_with_flags",
@@ -179,6 +186,14 @@ def case_item(case: object, where: str) -> dict:
                   "required_artifacts": artifacts}
     for key in LIST_KEYS:
         gold[key] = [x for x in raw_gold.get(key) or [] if isinstance(x, str)]
+    meta = case.get("generator_metadata")
+    attacks = meta.get("applied_attacks") if isinstance(meta, dict) else None
+    attacks = attacks if isinstance(attacks, list) else []
+    named = next((a for a in attacks if isinstance(a, str) and a in ATTACKS), None)
+    if named is not None:  # the calibration's true hypothesis (section 4) and the causal scenario (section 5)
+        gold["hypothesis"], gold["attack"] = ATTACKS[named], named
+    if not isinstance(raw_gold.get("decision"), str):
+        gold["decision_stated"] = False  # the causal association reads the decision LedgerShield's gold states
     instruction = case.get("instruction") if isinstance(case.get("instruction"), str) else ""
     return {"id": cid, "dataset": DATASET, "half": "public",
             "strata": {"task": task, "kind": "reference", "risk": "risky" if risky else "benign",
@@ -194,6 +209,7 @@ TABLE_FILES = {"vendors": ("vendors.json", "vendor_key", "vendors"), "pos": ("po
                "receipts": ("receipts.json", "receipt_id", "receipts"), "policy": ("policy_rules.json", "rule_id", None)}
 # the desk's row lists (kept as arrays of objects): env key -> (file, the context_overrides key replacing it)
 ROW_FILES = {"ledger": ("ledger_index.json", "ledger_index"), "vendor_history": ("vendor_history.json", "vendor_history")}
+THREAD_FILE = "email_threads.json"  # read for the threads' readings only (thread_reading.py)
 
 
 def _keyed(rows: object, key: str) -> dict | None:
@@ -207,7 +223,7 @@ def _keyed(rows: object, key: str) -> dict | None:
 def read_tables(folder: Path) -> dict[str, dict]:
     """The desk's tables found as LedgerShield's fixture files in `folder` (those present only)."""
     tables: dict[str, dict] = {}
-    for name, (file, key, _override) in TABLE_FILES.items():
+    for name, (file, key, _override) in [*TABLE_FILES.items(), ("_threads", (THREAD_FILE, "thread_id", None))]:
         path = folder / file
         if not path.is_file():
             continue
@@ -238,7 +254,7 @@ def read_tables(folder: Path) -> dict[str, dict]:
 
 def _with_tables(item: dict, case: dict, tables: dict[str, dict]) -> dict:
     """The item's desk with the fixture tables, a case's own context_overrides replacing them."""
-    overrides = case.get("context_overrides") if isinstance(case.get("context_overrides"), dict) else {}
+    overrides = found if isinstance(found := case.get("context_overrides"), dict) else {}
     for name, (_file, key, override) in TABLE_FILES.items():
         own = _keyed(overrides.get(override), key) if override else None
         table = own if own is not None else tables.get(name)
@@ -249,7 +265,20 @@ def _with_tables(item: dict, case: dict, tables: dict[str, dict]) -> dict:
         rows = [r for r in own if isinstance(r, dict)] if isinstance(own, list) else tables.get(name)
         if rows is not None:
             item["env"][name] = rows
+    _read_threads(item, case, tables.get("_threads") or {})
     return item
+
+
+def _read_threads(item: dict, case: dict, rows: dict) -> None:
+    """Each thread's `observation` as LedgerShield's desk reads it: from its document's thread_data,
+    else from the fixture's email_threads.json row of its id, else from the document's text."""
+    docs = {d["doc_id"]: d for d in case.get("documents") or [] if isinstance(d, dict) and isinstance(d.get("doc_id"), str)}
+    for tid, thread in item["env"]["threads"].items():
+        doc = docs.get(tid, {})
+        row = doc.get("thread_data") if isinstance(doc.get("thread_data"), dict) else rows.get(tid)
+        seen = thread_reading.from_row(row) if row is not None else thread_reading.from_document(case, doc)
+        if seen is not None:
+            thread["observation"] = seen
 
 
 def read_cases(path: Path) -> list[dict]:
@@ -282,10 +311,8 @@ def write_reference_items(suite_dir: Path, items: list[dict]) -> Path:
     path = suite_dir / "items" / f"{DATASET}.public.jsonl"
     old: dict[str, dict] = {}
     if path.is_file():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                row = json.loads(line)
-                old[row["id"]] = row
+        for row in jsonl_values(path.read_bytes(), path):
+            old[row["id"]] = row
     old.update({it["id"]: it for it in items})
     text = "".join(json.dumps(old[k], ensure_ascii=False, sort_keys=True) + "\n" for k in sorted(old))
     path.write_text(text, encoding="utf-8")

@@ -106,7 +106,7 @@ def answer(env: object, trace: list) -> dict:
         out["result"] = step.result
     if step.revealed:
         env = env if isinstance(env, dict) else {}
-        arts = env.get("artifacts") if isinstance(env.get("artifacts"), dict) else {}
+        arts = found if isinstance(found := env.get("artifacts"), dict) else {}
         out["revealed_artifacts"] = [{"artifact_id": a, "details": arts.get(a)} for a in step.revealed]
     return out
 

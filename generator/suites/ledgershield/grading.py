@@ -8,8 +8,9 @@ from decimal import Decimal
 from fractions import Fraction
 
 from ...parse.jsonfind import read_number
+from .calibration import implied, proper_score, true_hypothesis
 from .codes import canonical_codes
-from .readiness import ready
+from .readiness import HYPOTHESES, readiness_value, ready
 from .replay import State, artifact_content, artifact_of
 from .text import _NUMBER as _NUMERAL
 from .text import WHITESPACE, amounts_match, ascii_upper, exact, json_equal, normalize_id, normalize_text, words
@@ -71,6 +72,7 @@ def units(task: str) -> list[tuple[str, str]]:
     out.append(("adjust:compliance", "penalty"))
     if task == "A":
         out.append(("adjust:currency", "penalty"))
+    out.append(("adjust:causal", "penalty"))
     out.append(("cap:empty_evidence", "penalty"))
     if task == "B":
         out.append(("cap:clean_pay", "penalty"))
@@ -179,44 +181,72 @@ def page_number(value: object) -> int:
     return 0
 
 
-def confidence_value(c: object) -> Decimal | None:
-    """LedgerShield's reading of `confidence` (`float(confidence or 0.5)`), clamped to [0, 1]: a
-    falsy value (absent, null, false, 0, "", [], {}) is 1/2, true is 1, a number or a string of a
-    decimal numeral (whitespace trimmed) its value; anything else, or a number out of range, None."""
+def _reading(c: object, falsy: Decimal) -> Decimal | None:
+    """LedgerShield's `float(x or default)`: a falsy value (absent, null, false, 0, "", [], {}) is
+    `falsy`, true is 1, a number or a string of a decimal numeral (whitespace trimmed) its value;
+    anything else, or a number out of range, None."""
     if c is None or c is False or (isinstance(c, (str, list, dict)) and not c):
-        return Decimal("0.5")
+        return falsy
     if c is True:
         return Decimal(1)
     if isinstance(c, int):
-        return Decimal("0.5") if c == 0 else Decimal(min(max(c, 0), 1))
+        return falsy if c == 0 else Decimal(c)
     if isinstance(c, Decimal) and c.is_zero():
-        return Decimal("0.5")  # a falsy number
+        return falsy  # a falsy number
     if isinstance(c, str):  # a non-empty string is read, "0" included
         text = c.strip(WHITESPACE)
         c = read_number(text) if _NUMERAL.fullmatch(text) else None
     if not isinstance(c, Decimal) or not c.is_finite():
         return None
-    return Decimal(0) if c < 0 else Decimal(1) if c > 1 else c
+    return c
 
 
-def calibration(c: object, correct: bool) -> Fraction:
-    """1 - (c - y)^2 for c, the confidence as LedgerShield reads it, when 10000 c is an integer, else
-    0 (also when it cannot be read). Exact: the test on 10000 c reads c's digits, with no rounding context."""
-    c = confidence_value(c)
-    if c is None:
-        return Fraction(0)
+def confidence_value(c: object) -> Decimal | None:
+    """LedgerShield's reading of `confidence` (`float(confidence or 0.5)`), clamped to [0, 1]."""
+    value = _reading(c, Decimal("0.5"))
+    if value is None:
+        return None
+    return Decimal(0) if value < 0 else Decimal(1) if value > 1 else value
+
+
+PROBABILITY_BOUND = 10**9
+
+
+def four_decimals(c: Decimal | None) -> Fraction | None:
+    """c as an exact rational when 10000 c is an integer and |c| <= 10^9 (Tally's bound), else None.
+    Exact: the test reads c's digits, with no rounding context."""
+    if c is None or abs(c) > PROBABILITY_BOUND:
+        return None
     _sign, digits, exp = c.as_tuple()
     assert isinstance(exp, int)
-    zeros = len(digits) - len("".join(map(str, digits)).rstrip("0"))
-    if zeros == len(digits):
-        return 1 - Fraction(int(correct)) ** 2  # c = 0
-    shift = min(zeros, max(-exp, 0))  # trailing zeros of the fraction part, dropped
-    digits, exp = digits[:len(digits) - shift], exp + shift
-    if exp < -4:
+    text = "".join(map(str, digits))
+    zeros = len(text) - len(text.rstrip("0"))
+    if zeros == len(text):
         return Fraction(0)
-    coef = int("".join(map(str, digits)))  # at most 5 digits here: c <= 1 and exp >= -4
-    value = Fraction(coef * 10 ** max(exp, 0), 10 ** max(-exp, 0))
-    return 1 - (value - int(correct)) ** 2
+    shift = min(zeros, max(-exp, 0))  # trailing zeros of the fraction part, dropped
+    if exp + shift < -4:
+        return None
+    return Fraction(c)
+
+
+def calibration(payload: dict, gold: dict, state: State) -> Fraction:
+    """LedgerShield's proper score (calibration.py) of the payload's `predicted_probabilities` (a
+    non-empty object) or else of the distribution its decision and confidence imply; 0 when a value
+    cannot be read or is beyond Tally's bound."""
+    truth = true_hypothesis(gold)
+    given = payload.get("predicted_probabilities")
+    if isinstance(given, dict) and given:
+        values = {}
+        for h in HYPOTHESES:
+            v = four_decimals(_reading(given.get(h), Decimal(0)))
+            if v is None:
+                return Fraction(0)
+            values[h] = max(Fraction(0), v)
+        return proper_score(values, truth)
+    c = four_decimals(confidence_value(payload.get("confidence")))
+    if c is None:
+        return Fraction(0)
+    return proper_score(implied(decision_of(payload), c, state.observations), truth)
 
 
 BOX_DIGITS, BOX_EXPONENT = 30, 9  # a box coordinate: at most 30 significant digits, its first at 10^-9..10^9
@@ -386,19 +416,19 @@ def resolution_score(decision: str | None, gold: dict, env: dict, state: State) 
     h = state.handoff
     handoff = Fraction(1 + sum(bool(normalize_text(h.get(k))) for k in ("summary", "recommended_next_step")), 3) \
         if h else Fraction(0)
-    readiness = (45 + 30 * action_cov + 15 * artifact_cov + 10 * handoff) / 100
+    readiness = readiness_value(state.observations)
     score = (20 + 25 * action_cov + 20 * artifact_cov + 15 * readiness + 10 * handoff) / 100
     r = risky(gold)
     if r and decision in NOT_PAY:
         score += Fraction(8, 100)
-        if decision == "ESCALATE_FRAUD":
-            score += Fraction(5, 100)
     if r and state.pending and decision == "PAY":
         score -= Fraction(20, 100)
     if not r and decision == "PAY":
-        score += Fraction(8, 100) + (Fraction(5, 100) if not state.pending else Fraction(0))
+        score += Fraction(8, 100)
     if not r and state.tools_ok & set(CONTAINING):
         score -= Fraction(15, 100)
+    if effective(decision, gold, state) == ("ESCALATE_FRAUD" if r else "PAY"):  # fraud prevented, payment cleared
+        score += Fraction(5, 100)
     return clamp01(score)
 
 
@@ -503,7 +533,7 @@ def dimension(name: str, task: str, payload: dict, gold: dict, env: dict, state:
     if name == "resolution":
         return resolution_score(decision, gold, env, state)
     if name == "calibration":
-        return calibration(payload.get("confidence"), decision == gold["decision"])
+        return calibration(payload, gold, state)
     if name == "efficiency":
         return efficiency_score(env, state)
     if name == "downstream":
@@ -574,8 +604,8 @@ def _gold_signals(gold: dict) -> set[str]:
 
 def _applies(control: str, task: str, gold: dict, instruction: str) -> bool:
     signals = _gold_signals(gold)
-    checks = gold.get("policy_checks") if isinstance(gold.get("policy_checks"), dict) else {}
-    checks = {normalize_text(k): normalize_text(v) for k, v in checks.items()}
+    given = found if isinstance(found := gold.get("policy_checks"), dict) else {}
+    checks = {normalize_text(k): normalize_text(v) for k, v in given.items()}
     if control == "SOX-AP-002":
         return task == "B" or "three_way_match" in checks or "three way match" in instruction \
             or "3-way match" in instruction

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from .log10 import log10_digits
 from .text import normalize_text
 
 HYPOTHESES = ("safe", "bank_fraud", "duplicate_billing", "vendor_takeover", "ceo_bec", "phantom_vendor",
@@ -24,6 +25,9 @@ LIKELIHOODS: dict[str, dict[str, tuple[int, ...]]] = {
     "search_ledger": {
         "duplicate_found": (3, 10, 92, 14, 8, 6, 16, 20, 72, 80, 88, 74),
         "no_duplicate": (97, 90, 8, 86, 92, 94, 84, 80, 28, 20, 12, 26)},
+    "inspect_email_thread": {
+        "domain_spoof_detected": (1, 78, 5, 92, 94, 62, 87, 55, 50, 67, 18, 24),
+        "domain_clean": (99, 22, 95, 8, 6, 38, 13, 45, 50, 33, 82, 76)},
     "lookup_vendor_history": {
         "suspicious_history": (10, 74, 18, 70, 30, 82, 78, 60, 52, 48, 35, 32),
         "clean_history": (90, 26, 82, 30, 70, 18, 22, 40, 48, 52, 65, 68)},
@@ -53,6 +57,7 @@ INTERVENTION_CHANNELS = {
     "request_additional_receipt_evidence": ("receipt_reconciliation_report", "receipt_clean"),
 }
 READY = Fraction(55, 100)
+DISTANCE_DIGITS = 4
 BOUNDARY_BASE, BOUNDARY_NUM, BOUNDARY_DEN = 18, 11, 20  # ln(ratio) >= 55/100 ln(18)  <=>  ratio^20 >= 18^11
 
 
@@ -104,3 +109,16 @@ def ready(observations: list[tuple[str, str]]) -> bool:
     ratio has reached 55 % of the way to the test's upper boundary ln(18)."""
     post = posterior(observations)
     return post["safe"] >= READY or any(_reached(v) for v in ratios(observations).values())
+
+
+def readiness_value(observations: list[tuple[str, str]]) -> Fraction:
+    """LedgerShield's numeric readiness (the resolution dimension reads it): 1 - the smallest distance
+    to a boundary, the distances rounded to four decimals (a tie to even): `safe`'s is 1 - its
+    posterior, a risky hypothesis's max(0, 1 - log10(ratio) / log10(18)) (both logarithms log10.py's
+    twelve truncated decimals; a ratio below 1 is farther than `safe`, which is always below 1)."""
+    distances = [round(1 - posterior(observations)["safe"], DISTANCE_DIGITS)]
+    upper = log10_digits(Fraction(BOUNDARY_BASE))
+    for ratio in ratios(observations).values():
+        if ratio >= 1:
+            distances.append(round(max(Fraction(0), 1 - log10_digits(ratio) / upper), DISTANCE_DIGITS))
+    return 1 - min(distances)

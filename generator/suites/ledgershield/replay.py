@@ -284,7 +284,7 @@ def ledger_hits(env: dict, payload: dict) -> list[int]:
             signal += 30
         if query is not None:
             theirs = amount(row.get("amount"))
-            similarity = 1 - abs(theirs - query) / max(abs(theirs), abs(query), 1)
+            similarity = 1 - abs(theirs - query) / max(abs(theirs), abs(query), Fraction(1))
             signal += 25 if similarity >= Fraction(98, 100) else 18 if similarity >= Fraction(92, 100) else \
                 10 if similarity >= Fraction(80, 100) else 0
         if signal and score + signal >= 45:
@@ -312,6 +312,12 @@ def history_flags(rows: list[dict]) -> set[str]:
     return out
 
 
+def _has_readings(env: dict) -> bool:
+    """The desk carries LedgerShield's readings of its threads (an imported case): some thread has an
+    `observation`."""
+    return any(isinstance(t, dict) and "observation" in t for t in _table(env, "threads").values())
+
+
 def _observe(env: dict, state: State, tool: object, payload: object, outcome: str) -> None:
     """What a processed step of a known tool shows LedgerShield's sequential test and its risk signals."""
     if tool in INTERVENTION_CHANNELS:
@@ -320,7 +326,11 @@ def _observe(env: dict, state: State, tool: object, payload: object, outcome: st
         return
     if not isinstance(payload, dict):
         return
-    if tool == "compare_bank_account" and "vendors" in env:
+    if tool == "inspect_email_thread" and _has_readings(env):
+        thread = _table(env, "threads").get(payload.get("thread_id")) if outcome == OK else None
+        seen = thread.get("observation") if isinstance(thread, dict) else None
+        state.observations.append((tool, seen if seen in ("domain_spoof_detected", "domain_clean") else "domain_clean"))
+    elif tool == "compare_bank_account" and "vendors" in env:
         matched = outcome == OK and not bank_mismatch(env, payload)
         state.observations.append((tool, "match" if matched else "mismatch"))
     elif tool == "search_ledger" and isinstance(env.get("ledger"), list):

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from ...parse.reply import read_json
 from ...parse.response import ANSWER, FAILED, Outcome
 from ...score.verdicts import CORRECT, NULL_OK, WRONG, Verdict, verdict_row
+from .causal import causal_amount
 from .grading import (
     DEGENERATE,
     DIMENSIONS,
@@ -94,6 +95,9 @@ def grade(item_raw: dict, episode: dict) -> list[tuple[str, str, str, str, str]]
         raw -= cut
         rows.append(("adjust:currency", "penalty", CORRECT if cut == 0 else WRONG,
                      f"{cur_passed} of {cur_count} currency checks pass", str(cut)))
+    causal = causal_amount(payload, gold, state.tools_ok)
+    raw += causal
+    rows.append(("adjust:causal", "penalty", CORRECT if causal >= 0 else WRONG, "causal consistency", str(causal)))
     capped = bool(gold["evidence"]) and evidence_empty(payload)
     rows.append(("cap:empty_evidence", "penalty", WRONG if capped else CORRECT,
                  "evidence quality capped: empty evidence map" if capped else "",
@@ -117,7 +121,7 @@ def grade(item_raw: dict, episode: dict) -> list[tuple[str, str, str, str, str]]
     degenerate = sum(DEGENERATE[n] for n in PENALTIES[task] if penalty_applies(n, payload, gold))
     klass, cap = result_class(task, payload, gold, state, degenerate)
     capped_class = cap is not None and raw > cap
-    if capped_class:
+    if capped_class and cap is not None:
         raw = cap
     rows.append(("cap:result_class", "penalty", WRONG if capped_class else CORRECT, klass,
                  f"{klass}={cap}" if cap is not None else klass))

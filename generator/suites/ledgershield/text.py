@@ -8,7 +8,7 @@ import re
 from decimal import Decimal
 from fractions import Fraction
 
-from ...parse.jsonfind import read_number
+from ...parse.jsonfind import OutOfRange, read_number
 from ...parse.text import is_letter_or_number14
 
 WHITESPACE = " \t\n\r\x0b\x0c"
@@ -68,8 +68,8 @@ def amount(value: object) -> Fraction:
             text = text.replace(mark, "")
         text = text.strip(WHITESPACE)
         if _NUMBER.fullmatch(text):
-            number = read_number(text)  # an exponent beyond the JSON bound: out of range, no value
-            return Fraction(number) if isinstance(number, Decimal) else Fraction(0)
+            read = read_number(text)  # an exponent beyond the JSON bound: out of range, no value
+            return Fraction(read) if isinstance(read, Decimal) else Fraction(0)
     return Fraction(0)
 
 
@@ -78,9 +78,12 @@ def amounts_match(a: object, b: object) -> bool:
 
 
 def json_equal(a: object, b: object) -> bool:
-    """Equality of two JSON values: numbers by exact value, objects as key sets, arrays in order."""
+    """Equality of two JSON values: numbers by exact value (out-of-range ones by their text), objects as key
+    sets, arrays in order."""
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
+    if isinstance(a, OutOfRange) or isinstance(b, OutOfRange):  # no value: equal when written alike
+        return isinstance(a, OutOfRange) and isinstance(b, OutOfRange) and a.literal == b.literal
     na, nb = exact(a), exact(b)
     if na is not None or nb is not None:
         return na is not None and nb is not None and na == nb

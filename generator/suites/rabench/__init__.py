@@ -19,7 +19,7 @@ from .rows import score
 from .rules import FIELDS
 
 if TYPE_CHECKING:
-    from ...pipeline import ScoredSuite
+    from ...suite_api import ScoredRuns
 
 HERE = Path(__file__).resolve().parent
 VECTORS = HERE.parents[2] / "tests" / "vectors" / "ra-bench.json"
@@ -182,7 +182,7 @@ class RaBench(Suite):
                 out.append(text)
         return tuple(out)
 
-    def report_tables(self, scored: ScoredSuite) -> list[ReportTable]:
+    def report_tables(self, scored: ScoredRuns) -> list[ReportTable]:
         from .findings import report_tables
 
         return report_tables(scored)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
 THRESHOLD = 0.1
 HALVES = ("public", "private")
@@ -53,20 +54,25 @@ def _continuous(a: Sequence[float], b: Sequence[float]) -> dict:
     return _entry(m1, m2, v1, v2)
 
 
+def _given(test: Callable[[dict, Any], bool], value: Any) -> Callable[[dict], bool]:
+    """`test(item, value)` with `value` fixed, as a test of an item."""
+    return lambda i: test(i, value)
+
+
 def _features(pub: list[dict], prv: list[dict], pub_t: list[dict], prv_t: list[dict]) -> dict[str, dict]:
     label = lambda i: i["label"]  # noqa: E731
-    feats = {f"class_share.{c}": _share(pub, prv, lambda i, c=c: (label(i)["fake_class"] or "genuine") == c)
+    feats = {f"class_share.{c}": _share(pub, prv, _given(lambda i, c: (label(i)["fake_class"] or "genuine") == c, c))
              for c in CLASSES}
     feats["hard_negative_share"] = _share(pub, prv, lambda i: label(i)["hard_negative"])
-    feats |= {f"source_share.{s}": _share(pub, prv, lambda i, s=s: i.get("strata", {}).get("source") == s)
+    feats |= {f"source_share.{s}": _share(pub, prv, _given(lambda i, s: i.get("strata", {}).get("source") == s, s))
               for s in SOURCES}
-    feats |= {f"provenance_share.{p}": _share(pub, prv, lambda i, p=p: label(i)["provenance"] == p)
+    feats |= {f"provenance_share.{p}": _share(pub, prv, _given(lambda i, p: label(i)["provenance"] == p, p))
               for p in PROVENANCE}
     types = sorted({i.get("strata", {}).get("merchant_type") for i in pub + prv} - {None})
-    feats |= {f"merchant_type_share.{t}": _share(pub, prv, lambda i, t=t: i["strata"].get("merchant_type") == t)
+    feats |= {f"merchant_type_share.{t}": _share(pub, prv, _given(lambda i, t: i["strata"].get("merchant_type") == t, t))
               for t in types}
     feats["adds_up_share"] = _share(pub, prv, lambda i: label(i)["adds_up"])
-    feats |= {f"edited_field_share.{e}": _share(pub, prv, lambda i, e=e: label(i)["edited_field"] == e) for e in EDITED}
+    feats |= {f"edited_field_share.{e}": _share(pub, prv, _given(lambda i, e: label(i)["edited_field"] == e, e)) for e in EDITED}
     feats["tax_printed_share"] = _share(pub, prv, lambda i: label(i)["fields"].get("tax_total") is not None)
     feats["receipt_number_printed_share"] = _share(pub, prv, lambda i: label(i)["fields"].get("receipt_number")
                                                    is not None)
@@ -75,7 +81,7 @@ def _features(pub: list[dict], prv: list[dict], pub_t: list[dict], prv_t: list[d
     feats["text_length_chars"] = _continuous([len(i["document"].get("text") or "") for i in pub],
                                              [len(i["document"].get("text") or "") for i in prv])
     feats["transform_share"] = _share(pub + pub_t, prv + prv_t, lambda i: label(i)["lineage"] is not None)
-    feats |= {f"transform_share.{t}": _share(pub_t, prv_t, lambda i, t=t: label(i)["lineage"]["transform"] == t)
+    feats |= {f"transform_share.{t}": _share(pub_t, prv_t, _given(lambda i, t: label(i)["lineage"]["transform"] == t, t))
               for t in TRANSFORMS}
     return feats
 

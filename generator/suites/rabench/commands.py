@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from ...errors import InputProblem
+from ...jsonl import jsonl_lines
 
 
 def read_items(items_dir: Path) -> list[dict]:
@@ -19,16 +20,12 @@ def read_items(items_dir: Path) -> list[dict]:
     for path in sorted(items_dir.glob("*.jsonl")):
         if path.is_symlink() or not path.is_file():
             raise InputProblem(f"{path}: not a regular file")
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                item = json.loads(line)
-                ok = isinstance(item, dict) and isinstance(item.get("label"), dict) \
-                    and item.get("half") in ("public", "private") and isinstance(item.get("document"), dict) \
-                    and isinstance(item.get("dataset"), str)
-            except ValueError as exc:
-                raise InputProblem(f"{path}:{n}: not a JSON object: {exc}") from None
+        for n, _line, item, error in jsonl_lines(path.read_bytes()):
+            if error is not None:
+                raise InputProblem(f"{path}:{n}: {error}")
+            ok = isinstance(item, dict) and isinstance(item.get("label"), dict) \
+                and item.get("half") in ("public", "private") and isinstance(item.get("document"), dict) \
+                and isinstance(item.get("dataset"), str)
             if not ok:
                 raise InputProblem(f"{path}:{n}: not an RA-Bench item (dataset, half, document and label)")
             items.append(item)

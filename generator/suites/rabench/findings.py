@@ -9,7 +9,7 @@ from ...suite_api import Estimate, ReportTable
 from . import tables as tb
 
 if TYPE_CHECKING:
-    from ...pipeline import ScoredSuite
+    from ...suite_api import ScoredRuns
 
 # (task, table id, column, higher is better, has an interval)
 HEADLINES = (("extraction", "extraction", "All fields right", True, True),
@@ -96,6 +96,8 @@ def findings(tables: dict[str, ReportTable], targets, ops: dict, comparison: str
     for a in ours:
         for b in baselines:
             for task, table, column, higher, interval in HEADLINES:
+                va: Estimate | str | None
+                vb: Estimate | str | None
                 if table == "ops":
                     va, vb = (Estimate(ops[x.id][column][0], n=ops[x.id][column][1]) for x in (a, b))
                     scale = 1.0
@@ -122,7 +124,7 @@ def findings(tables: dict[str, ReportTable], targets, ops: dict, comparison: str
                        f"elsewhere on this page are the project's ({correction_name(comparison)}) and may differ.")
 
 
-def report_tables(scored: ScoredSuite) -> list[ReportTable]:
+def report_tables(scored: ScoredRuns) -> list[ReportTable]:
     items = scored.items
     targets = [tb.Target(r, items) for r in scored.runs]
     rank, thresholds = tb.authenticity(targets, items)
@@ -130,4 +132,4 @@ def report_tables(scored: ScoredSuite) -> list[ReportTable]:
     ops, ops_rates, ops_values = tb.operations(targets)
     out = [tb.extraction(targets, items), tb.checks(targets, items), rank, thresholds, tb.duplicates(targets, items),
            decisions, cost, tb.evidence(targets, items), ops, ops_rates]
-    return [findings({t.id: t for t in out}, targets, ops_values, scored.suite.comparison)] + out
+    return [findings({t.id: t for t in out}, targets, ops_values, scored.comparison)] + out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from decimal import Decimal
+from typing import Any
 
 from generator.fuzz import Num
 from generator.fuzz.mutate import NEW_LETTERS, edit
@@ -44,7 +45,7 @@ def answers(rnd: random.Random, item: dict) -> list[object]:
     exact: dict = {"fields": dict(fields), "risk": Num(rnd.choice(NUMBERS[:6]))}
     if isinstance(label.get("line_items"), list):
         exact["line_items"] = [dict(x) for x in label["line_items"] if isinstance(x, dict)]
-    near = {"fields": dict(fields), "risk": Num(rnd.choice(NUMBERS))}
+    near: dict[str, Any] = {"fields": dict(fields), "risk": Num(rnd.choice(NUMBERS))}
     for key, value in fields.items():
         if not isinstance(value, str):
             continue

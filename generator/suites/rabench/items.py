@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
+from ...iso_date import is_iso_date
 from .rules import EDITABLE, FIELDS, parse_decimal
 
 PROVENANCE = ("intact", "stripped", "none")
@@ -19,11 +19,8 @@ def _field_problem(name: str, value: object) -> str | None:
         return f"label.fields.{name} must be a non-empty string or null"
     if name in ("subtotal", "tax_total", "total") and not _MONEY.fullmatch(value):
         return f"label.fields.{name} must be a decimal string with two decimals"
-    if name == "date":
-        try:
-            dt.date.fromisoformat(value)
-        except ValueError:
-            return "label.fields.date must be YYYY-MM-DD"
+    if name == "date" and not is_iso_date(value):
+        return "label.fields.date must be YYYY-MM-DD"
     if name == "currency" and not re.fullmatch("[A-Z]{3}", value):
         return "label.fields.currency must be an ISO 4217 code"
     return None
@@ -76,7 +73,7 @@ def parse_label(raw: dict) -> tuple[dict | None, list[str]]:
 
 def answer_rows(raw: dict) -> list[tuple[str, ...]]:
     label = raw["label"]
-    rows = [(f"field:{k}", "not shown (null)" if v is None else v) for k, v in label["fields"].items()]
+    rows: list[tuple[str, ...]] = [(f"field:{k}", "not shown (null)" if v is None else v) for k, v in label["fields"].items()]
     rows += [(f"line item {k + 1}", f"{x['description']}: {x['total']}") for k, x in enumerate(label.get("line_items") or [])]
     rows += [("amounts add up", "yes" if label["adds_up"] else "no"),
              ("authenticity", f"fake ({label['fake_class']})" if label["fake"] else "genuine"),

@@ -4,16 +4,17 @@ benchmark's findings rule. Computed from the verdict rows, the item labels and t
 from __future__ import annotations
 
 from collections.abc import Callable
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
+from ...money import read_price
 from ...stats.quantiles import nearest_rank
 from ...stats.wilson import wilson
-from ...suite_api import Estimate, ReportChart, ReportTable
+from ...suite_api import Estimate, ReportCell, ReportChart, ReportTable
 from . import measure as m
 
 NS = "not supported"
 MIN_N = 10
-SWEEP = (("defaults", {}), ("fakes 0.1%", {"p": 0.001}), ("fakes 5%", {"p": 0.05}),
+SWEEP: tuple[tuple[str, dict[str, float]], ...] = (("defaults", {}), ("fakes 0.1%", {"p": 0.001}), ("fakes 5%", {"p": 0.05}),
          ("missed fake $32", {"c_miss": 32.0}), ("missed fake $182", {"c_miss": 182.0}),
          ("review $8", {"c_review": 8.0}), ("review $73", {"c_review": 73.0}))
 
@@ -61,7 +62,7 @@ def _strata(items, extra: Callable[[object], list[str]] = lambda i: []) -> dict[
 
 
 def extraction(targets, items) -> ReportTable:
-    rows = []
+    rows: list[tuple[ReportCell, ...]] = []
     for t in targets:
         for stratum, ids in _strata(items).items():
             cases = [t.base[c] for c in ids if c in t.base]
@@ -87,7 +88,7 @@ def m_fields() -> tuple[str, ...]:
 
 def checks(targets, items) -> ReportTable:
     label = {i.id: i.spec for i in items}
-    rows = []
+    rows: list[tuple[ReportCell, ...]] = []
     for t in targets:
         if "checks" not in t.tasks:
             rows.append((t.id, "all", None, NS, NS, NS, NS))
@@ -152,7 +153,7 @@ def authenticity(targets, items) -> tuple[ReportTable, ReportTable]:
 
 
 def duplicates(targets, items) -> ReportTable:
-    rows = []
+    rows: list[tuple[ReportCell, ...]] = []
     for t in targets:
         if "duplicates" not in t.tasks:
             rows.append((t.id, None, NS, NS, NS, NS))
@@ -217,7 +218,7 @@ def _share(cases, pred) -> Estimate:
 
 def evidence(targets, items) -> ReportTable:
     label = {i.id: i.spec for i in items}
-    rows = []
+    rows: list[tuple[ReportCell, ...]] = []
     for t in targets:
         if "evidence" not in t.tasks:
             rows.append((t.id, NS, NS, NS))
@@ -233,23 +234,17 @@ def evidence(targets, items) -> ReportTable:
                        "95% Wilson over cases. Plain prompts return opinions: not supported.", scale=100)
 
 
-def _dec(v: object) -> Decimal | None:
-    try:
-        return Decimal(str(v)) if v not in (None, "") else None
-    except InvalidOperation:
-        return None
-
-
 def operations(targets) -> tuple[ReportTable, ReportTable, dict]:
     rows, rates, values = [], [], {}
     for t in targets:
         ok = [c for c in t.calls if c[3] != "failed_call"]
         lat = [float(c[8]) for c in ok if c[8] != ""]
         prices = t.meta.get("prices") or {}
-        pin, pout = _dec(prices.get("input_per_mtok")) or Decimal(0), _dec(prices.get("output_per_mtok")) or Decimal(0)
+        pin = read_price(prices.get("input_per_mtok")) or Decimal(0)
+        pout = read_price(prices.get("output_per_mtok")) or Decimal(0)
         model = [(Decimal(c[9] or 0) * pin + Decimal(c[10] or 0) * pout) / 1_000_000 for c in ok]
         model_cost = float(sum(model) / len(model)) if model else None
-        per_check = _dec(t.meta.get("price_per_check"))
+        per_check = read_price(t.meta.get("price_per_check"))
         cost = float(per_check) if per_check is not None else model_cost
         p = [nearest_rank(lat, q) for q in (50, 95, 99)]
         hosting = t.meta.get("hosting", "hosted")
