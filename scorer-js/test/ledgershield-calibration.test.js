@@ -1,7 +1,7 @@
 'use strict';
 // Unit tests of the LedgerShield scripts' proper score (rule page, section 4, `calibration`) and
 // resolution's numeric readiness (`resolution`): log10 in integers, the posterior as the grader
-// gets it and the truth, worked out by hand (arithmetic in the
+// gets it, the distribution, the truth, and the dimension worked out by hand (arithmetic in the
 // comments; a float only where the comment says so, far from any rounding boundary).
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -9,9 +9,11 @@ const C = require('../core.js');
 
 if (!globalThis.TallyCore) globalThis.TallyCore = C;
 const H = require('../../generator/suites/ledgershield/hypotheses.js');
+const L = require('../../generator/suites/ledgershield/scorer.js');
 
 function f(n, d) { return { n: BigInt(n), d: BigInt(d) }; }
 function same(a, b) { return a.n * b.d === b.n * a.d; }
+function bp(v) { return L.basisPoints(v).toString(); }
 
 test('log10 truncated to 12 decimals, in integers', () => {
   const cases = [[f(1, 1), f(0, 1)], [f(2, 1), f(301029995663n, 10n ** 12n)],   // 0.30102999566398...
@@ -65,4 +67,43 @@ test('the truth: the gold\'s hypothesis, else the first rule that holds on the c
   assert.equal(t(['duplicate_near_match', 'bank_override_attempt']), 'duplicate_billing');
   assert.equal(t(['bank_override_attempt']), 'bank_fraud');
   assert.equal(t(['vendor_name_spoof']), 'safe');
+});
+
+function item(gold) {
+  return { id: 'X', task: 'A', env: { documents: {} }, gold: Object.assign({ decision: 'PAY', evidence: {} }, gold || {}) };
+}
+
+function calibration(sub, gold) {
+  const g = L.grade(item(gold), { action_trace: [{ action_type: 'zoom', payload: { doc_id: 'D' } }], final_submission: sub });
+  return g.dimensions.find((d) => d.id === 'calibration').bp.toString();
+}
+
+test('the calibration dimension worked by hand', () => {
+  // PAY at 0.9, nothing observed, truth safe: p_safe 0.9, each risky 0.1 x (1/12) / (11/12) = 1/110;
+  // B = 1 - 0.01 - 11/110^2 = 0.989090..., Lambda = 1 + 0.045757490560/9 = 1.0050841656...,
+  // Q = B: 0.7 x 0.989090909 + 0.3 x 1.005084166 = 0.9938888... -> 9939
+  assert.equal(calibration({ decision: 'PAY', confidence: 0.9 }), '9939');
+  // at 0.99: B = 1 - 0.0001 - 0.0001/11, Lambda = 1 + 0.004364805402/9: 0.6999236 + 0.3001455 = 1.0000691 -> 10001
+  // (the logarithmic part lies between 1 and 2, so the score can pass 1)
+  assert.equal(calibration({ decision: 'PAY', confidence: '0.99' }), '10001');
+  // HOLD at 0.9 against the truth safe: p_safe 0.1, each risky 0.9/11; B = 1 - 0.81 - 11 x (0.9/11)^2 = 0.116363...,
+  // Lambda = 1 + 1/9, Q = B - 0.3 x max(0, 0.9/11 - 0.1) = B: 0.7 x 0.1163636 + 0.3 x 1.1111111 = 0.4147879 -> 4148
+  assert.equal(calibration({ decision: 'HOLD', confidence: 0.9 }), '4148');
+  // predicted probabilities, half on ceo_bec (the gold's hypothesis): p 0.5, 0.5 and 10^-9 for the ten others;
+  // B = 0.5 - 10^-17, Lambda = 1 + 0.301029995663/9, Q = B: 0.35 + 0.3100343332 = 0.6600343 -> 6600
+  assert.equal(calibration({ decision: 'PAY', predicted_probabilities: { safe: 0.5, ceo_bec: '0.5', other: 'x' } },
+    { hypothesis: 'ceo_bec' }), '6600');
+  // every predicted value 0 (or absent): 1/12 each; truth safe: B = 1 - 121/144 - 11/144 = 1/12,
+  // Lambda = 1 + 1.079181246047/9: 0.7/12 + 0.3 x 1.1199090273 = 0.3943060 -> 3943
+  assert.equal(calibration({ decision: 'PAY', predicted_probabilities: { safe: 0, bank_fraud: null } }), '3943');
+  // a confidence above 1 is 1 (the clamp comes before the bound); p_safe 1: B = 1 - 11 x 10^-18, Lambda 1 -> 10000
+  assert.equal(calibration({ decision: 'PAY', confidence: 7.12345 }), '10000');
+  assert.equal(calibration({ decision: 'PAY', confidence: 1e10 }), '10000');
+  // unreadable or beyond four decimals: 0; a predicted value beyond the bound: 0, even below 0
+  assert.equal(calibration({ decision: 'PAY', confidence: 'abc' }), '0');
+  assert.equal(calibration({ decision: 'PAY', confidence: 0.12345 }), '0');
+  assert.equal(calibration({ decision: 'PAY', predicted_probabilities: { safe: -0.00001 } }), '0');
+  assert.equal(calibration({ decision: 'PAY', predicted_probabilities: { safe: 1000000001 } }), '0');
+  assert.equal(calibration({ decision: 'PAY', predicted_probabilities: { safe: [1] } }), '0');
+  assert.equal(bp(f(1, 1)), '10000');
 });

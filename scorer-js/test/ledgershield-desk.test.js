@@ -240,3 +240,34 @@ test('the handoff: an empty payload {} is no handoff (resolution as without one)
   assert.ok(res({ other: 1 }) > res({}));          // a handoff: (1 + 0) / 3
   assert.ok(res({ summary: 'call the vendor' }) > res({ other: 1 }));
 });
+
+test('the email thread: an observation only on a desk whose threads carry LedgerShield\'s readings', () => {
+  const read = { threads: { T1: { observation: 'domain_spoof_detected' }, T2: { thread_id: 'T2' } } };
+  const obs = (env, payload) => observed(desk(env), [step('inspect_email_thread', payload)]).observations;
+  assert.deepEqual(obs(read, { thread_id: 'T1' }), [['inspect_email_thread', 'domain_spoof_detected']]);
+  assert.deepEqual(obs(read, { thread_id: 'T2' }), [['inspect_email_thread', 'domain_clean']]);    // no reading
+  assert.deepEqual(obs(read, { thread_id: 'T9' }), [['inspect_email_thread', 'domain_clean']]);    // not found
+  assert.deepEqual(obs(read, { thread_id: 7 }), [['inspect_email_thread', 'domain_clean']]);       // bad payload
+  assert.deepEqual(obs({ threads: { T1: { observation: 'spoof' } } }, { thread_id: 'T1' }), [['inspect_email_thread', 'domain_clean']]);
+  assert.deepEqual(obs({ threads: { T1: {} } }, { thread_id: 'T1' }), []);                          // a desk without readings
+  // a spoofed sender alone: R of ceo_bec 94/1 -> ready
+  assert.equal(observed(desk(read), [step('inspect_email_thread', { thread_id: 'T1' })]).ready, true);
+});
+
+test('causal consistency: d-separation in the moral graph of the ancestors, the scenario', () => {
+  const H = require('../../generator/suites/ledgershield/hypotheses.js');
+  const O = (...xs) => new Set(xs);
+  // vendor_legitimacy reaches the decision through sender_authenticity, bank_alignment and callback_result, and
+  // through latent_hypothesis (its parent, a parent of duplicate_pattern and the others)
+  assert.equal(H.dSeparated('vendor_legitimacy', O()), false);
+  assert.equal(H.dSeparated('vendor_legitimacy', O('sender_authenticity', 'bank_alignment', 'callback_result')), false);
+  assert.equal(H.dSeparated('vendor_legitimacy', O('sender_authenticity', 'bank_alignment', 'callback_result', 'latent_hypothesis')), true);
+  assert.equal(H.dSeparated('document_integrity', O('document_integrity')), true);   // observed: separated
+  // observing payment_outcome (a child of the decision and of latent_hypothesis) joins them in the moral graph
+  assert.equal(H.dSeparated('portfolio_linkage', O('portfolio_linkage', 'payment_outcome')), true);
+  assert.equal(H.scenario('workflow_override_attack', 'safe'), 'workflow_override_attack');
+  assert.equal(H.scenario('Workflow_Override_Attack', 'ceo_bec'), 'urgency_spoof_attack');
+  // safe_baseline with the bank comparison only: intervention 1/3, vendor_legitimacy not separated
+  const parts = H.causalGraphParts('safe_baseline', O('compare_bank_account'));
+  assert.deepEqual([parts.intervention.n, parts.intervention.d, parts.dseparation.n], [1n, 3n, 0n]);
+});

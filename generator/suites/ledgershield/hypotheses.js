@@ -5,7 +5,8 @@
  * LedgerShield's sequential test over twelve hypotheses, in exact arithmetic: the likelihood of
  * each observation the desk makes, the ratios R_h, readiness, and the calibration dimension's
  * proper score over the hypotheses (section 4: the posterior as the grader gets it, the
- * distribution, the truth, log10 in integers) and resolution's numeric readiness. A classic script with no
+ * distribution, the truth, log10 in integers), resolution's numeric readiness and the causal
+ * consistency's graph (section 5: scenarios, confounders, evidence nodes, d-separation). A classic script with no
  * dependency, loaded before the suite's scorer.js (which reads it from the global
  * TallyLedgerShieldParts.hypotheses); under Node it is also a CommonJS module exporting its api.
  */
@@ -29,6 +30,8 @@
     'compare_bank_account match': [98, 5, 95, 12, 28, 40, 16, 54, 32, 36, 82, 84],
     'search_ledger duplicate_found': [3, 10, 92, 14, 8, 6, 16, 20, 72, 80, 88, 74],
     'search_ledger no_duplicate': [97, 90, 8, 86, 92, 94, 84, 80, 28, 20, 12, 26],
+    'inspect_email_thread domain_spoof_detected': [1, 78, 5, 92, 94, 62, 87, 55, 50, 67, 18, 24],
+    'inspect_email_thread domain_clean': [99, 22, 95, 8, 6, 38, 13, 45, 50, 33, 82, 76],
     'lookup_vendor_history suspicious_history': [10, 74, 18, 70, 30, 82, 78, 60, 52, 48, 35, 32],
     'lookup_vendor_history clean_history': [90, 26, 82, 30, 70, 18, 22, 40, 48, 52, 65, 68],
     'callback_verification_result callback_dispute': [1, 88, 4, 85, 36, 66, 82, 40, 46, 40, 10, 8],
@@ -224,8 +227,154 @@
     return sub(ONE, nearest);
   }
 
+  // ---------------------------------------------------------------------------------------
+  // Section 5, causal consistency: the scenario's causal graph, its confounders and evidence
+  // ---------------------------------------------------------------------------------------
+
+  /** Each node's parents. */
+  var PARENTS = {
+    latent_hypothesis: [],
+    vendor_legitimacy: ['latent_hypothesis'],
+    sender_authenticity: ['latent_hypothesis', 'vendor_legitimacy'],
+    bank_alignment: ['latent_hypothesis', 'vendor_legitimacy'],
+    callback_result: ['latent_hypothesis', 'vendor_legitimacy'],
+    document_integrity: ['latent_hypothesis'],
+    approval_chain_integrity: ['latent_hypothesis'],
+    portfolio_linkage: ['latent_hypothesis'],
+    duplicate_pattern: ['latent_hypothesis', 'document_integrity'],
+    decision: ['sender_authenticity', 'bank_alignment', 'duplicate_pattern', 'approval_chain_integrity',
+      'portfolio_linkage', 'callback_result'],
+    payment_outcome: ['decision', 'latent_hypothesis']
+  };
+
+  /** The nodes a tool in tools_ok observes. */
+  var OBSERVES = {
+    inspect_email_thread: ['sender_authenticity', 'approval_chain_integrity'],
+    compare_bank_account: ['bank_alignment'],
+    search_ledger: ['duplicate_pattern', 'portfolio_linkage'],
+    flag_duplicate_cluster_review: ['duplicate_pattern', 'portfolio_linkage'],
+    lookup_vendor_history: ['vendor_legitimacy'],
+    request_callback_verification: ['callback_result'],
+    request_bank_change_approval_chain: ['approval_chain_integrity', 'bank_alignment'],
+    request_po_reconciliation: ['document_integrity'],
+    request_additional_receipt_evidence: ['document_integrity'],
+    route_to_security: ['payment_outcome']
+  };
+
+  /** scenario -> [confounders, evidence nodes]. */
+  var SCENARIOS = {
+    safe_baseline: [['vendor_legitimacy'], ['bank_alignment', 'sender_authenticity']],
+    bank_override_attack: [['vendor_legitimacy', 'approval_chain_integrity'], ['bank_alignment', 'callback_result', 'approval_chain_integrity']],
+    vendor_takeover_attack: [['vendor_legitimacy', 'sender_authenticity'], ['sender_authenticity', 'callback_result', 'bank_alignment']],
+    ceo_fraud_attack: [['sender_authenticity', 'approval_chain_integrity'], ['sender_authenticity', 'approval_chain_integrity', 'callback_result']],
+    domain_typosquat_attack: [['sender_authenticity'], ['sender_authenticity', 'bank_alignment']],
+    near_duplicate_invoice_attack: [['document_integrity'], ['duplicate_pattern', 'document_integrity']],
+    fake_receipt_attack: [['document_integrity', 'approval_chain_integrity'], ['document_integrity', 'approval_chain_integrity']],
+    phantom_vendor_attack: [['vendor_legitimacy', 'document_integrity'], ['vendor_legitimacy', 'document_integrity', 'callback_result']],
+    inflated_line_items_attack: [['document_integrity'], ['document_integrity', 'approval_chain_integrity']],
+    urgency_spoof_attack: [['sender_authenticity', 'approval_chain_integrity'], ['sender_authenticity', 'approval_chain_integrity']],
+    approval_threshold_evasion_attack: [['approval_chain_integrity'], ['approval_chain_integrity', 'duplicate_pattern']],
+    workflow_override_attack: [['approval_chain_integrity', 'sender_authenticity'], ['approval_chain_integrity', 'sender_authenticity', 'callback_result']],
+    split_payment_attack: [['duplicate_pattern', 'approval_chain_integrity'], ['duplicate_pattern', 'portfolio_linkage', 'approval_chain_integrity']],
+    coordinated_campaign_attack: [['portfolio_linkage', 'duplicate_pattern'], ['portfolio_linkage', 'duplicate_pattern', 'bank_alignment']],
+    supply_chain_compromise_attack: [['vendor_legitimacy', 'bank_alignment'], ['vendor_legitimacy', 'bank_alignment', 'callback_result']],
+    insider_collusion_attack: [['approval_chain_integrity'], ['approval_chain_integrity', 'callback_result']],
+    multi_entity_layering_attack: [['portfolio_linkage', 'vendor_legitimacy'], ['portfolio_linkage', 'bank_alignment', 'callback_result']]
+  };
+
+  /** The scenario the calibration's truth names. */
+  var SCENARIO_OF_TRUTH = {
+    safe: 'safe_baseline', bank_fraud: 'bank_override_attack', vendor_takeover: 'domain_typosquat_attack',
+    ceo_bec: 'urgency_spoof_attack', duplicate_billing: 'inflated_line_items_attack',
+    phantom_vendor: 'phantom_vendor_attack', threshold_evasion: 'approval_threshold_evasion_attack',
+    insider_collusion: 'insider_collusion_attack', split_payment: 'split_payment_attack',
+    campaign_fraud: 'coordinated_campaign_attack', supply_chain_compromise: 'supply_chain_compromise_attack',
+    multi_entity_layering: 'multi_entity_layering_attack'
+  };
+
+  /** The scenario: the gold's attack when it is one of the table's, else the one the truth names. */
+  function scenario(attack, truthName) {
+    if (typeof attack === 'string' && Object.prototype.hasOwnProperty.call(SCENARIOS, attack)) return attack;
+    return SCENARIO_OF_TRUTH[truthName];
+  }
+
+  /** The nodes the tools in tools_ok (a Set) observe. */
+  function observedNodes(toolsOk) {
+    var out = new Set();
+    Object.keys(OBSERVES).forEach(function (t) {
+      if (toolsOk.has(t)) OBSERVES[t].forEach(function (n) { out.add(n); });
+    });
+    return out;
+  }
+
+  /**
+   * decision and c d-separated given the set O: in the moral graph of the ancestors of
+   * {decision, c} and O, with the nodes of O removed, no path joins them (c in O: separated).
+   */
+  function dSeparated(c, observed) {
+    if (observed.has(c) || observed.has('decision')) return true;
+    var keep = new Set();
+    var stack = ['decision', c].concat(Array.from(observed));
+    while (stack.length > 0) {
+      var n = stack.pop();
+      if (keep.has(n)) continue;
+      keep.add(n);
+      PARENTS[n].forEach(function (p) { stack.push(p); });
+    }
+    var adj = {};
+    keep.forEach(function (n) { adj[n] = new Set(); });
+    function join(a, b) { adj[a].add(b); adj[b].add(a); }
+    keep.forEach(function (n) {
+      var ps = PARENTS[n];
+      ps.forEach(function (p, i) {
+        join(n, p);
+        for (var j = i + 1; j < ps.length; j++) join(p, ps[j]);
+      });
+    });
+    var seen = new Set(['decision']);
+    var queue = ['decision'];
+    while (queue.length > 0) {
+      var m = queue.shift();
+      if (m === c) return false;
+      adj[m].forEach(function (x) {
+        if (!seen.has(x) && !observed.has(x)) { seen.add(x); queue.push(x); }
+      });
+    }
+    return true;
+  }
+
+  /**
+   * The causal parts that read the graph: {intervention, dseparation} (fractions) for the
+   * scenario and the tools in tools_ok.
+   */
+  function causalGraphParts(name, toolsOk) {
+    var sc = SCENARIOS[name];
+    var observed = observedNodes(toolsOk);
+    var evidence = sc[1];
+    var needed = Object.keys(OBSERVES).filter(function (t) {
+      return OBSERVES[t].some(function (n) { return evidence.indexOf(n) >= 0; });
+    });
+    var intervention = needed.length === 0 ? ONE
+      : reduce(frac(needed.filter(function (t) { return toolsOk.has(t); }).length, needed.length));
+    var separated = sc[0].filter(function (c) { return dSeparated(c, observed); }).length;
+    return { intervention: intervention, dseparation: reduce(frac(separated, sc[0].length)) };
+  }
+
+  /** A fraction rounded to four decimals, a tie to even (negative values included). */
+  function roundFourSigned(a) {
+    if (a.n >= 0n) return roundFour(a);
+    var r = roundFour({ n: -a.n, d: a.d });
+    return { n: -r.n, d: r.d };
+  }
+
   return {
     HYPOTHESES: HYPOTHESES,
+    SCENARIOS: SCENARIOS,
+    scenario: scenario,
+    observedNodes: observedNodes,
+    dSeparated: dSeparated,
+    causalGraphParts: causalGraphParts,
+    roundFour: roundFourSigned,
     numericReadiness: numericReadiness,
     LIKELIHOOD: LIKELIHOOD,
     ratios: ratios,

@@ -466,8 +466,20 @@
    * nor budget_exhausted): the bank comparison, the ledger search, the vendor history, an
    * intervention's own answer.
    */
+  /** The desk's threads carry LedgerShield's readings: some entry is an object with an `observation`. */
+  function threadsRead(env) {
+    var threads = envObject(env, 'threads');
+    return Object.keys(threads).some(function (k) { return isObjectValue(threads[k]) && hasOwn(threads[k], 'observation'); });
+  }
+
+  var THREAD_READINGS = ['domain_spoof_detected', 'domain_clean'];
+
   function observeStep(env, tool, payload, outcome, state) {
-    if (tool === 'compare_bank_account') {
+    if (tool === 'inspect_email_thread') {
+      if (!threadsRead(env)) return;
+      var reading = outcome === 'ok' ? field(field(envObject(env, 'threads'), payload.thread_id), 'observation') : undefined;
+      observe(state, tool, THREAD_READINGS.indexOf(reading) >= 0 ? reading : 'domain_clean');
+    } else if (tool === 'compare_bank_account') {
       if (!(isObjectValue(env) && hasOwn(env, 'vendors'))) return;
       if (outcome === 'ok' && bankMatches(env, payload)) observe(state, tool, 'match');
       else observe(state, tool, 'mismatch', outcome === 'ok' ? 'bank_account_mismatch' : null);
@@ -957,18 +969,17 @@
       if (normText(field(state.handoff, 'recommended_next_step')) !== '') n++;
       handoff = frac(n, 3);
     }
-    var readiness = fdiv(fadd(fadd(frac(45, 1), fmul(frac(30, 1), action)), fadd(fmul(frac(15, 1), artifact),
-      fmul(frac(10, 1), handoff))), frac(100, 1));
+    var readiness = H.numericReadiness(state.observations);
     var score = fdiv(fadd(fadd(fadd(frac(20, 1), fmul(frac(25, 1), action)), fmul(frac(20, 1), artifact)),
       fadd(fmul(frac(15, 1), readiness), fmul(frac(10, 1), handoff))), frac(100, 1));
     var risky = isRisky(gold);
-    if (risky && NON_PAY.indexOf(decision) >= 0) {
-      score = fadd(score, hundredths(8));
-      if (decision === 'ESCALATE_FRAUD') score = fadd(score, hundredths(5));
-    }
+    if (risky && NON_PAY.indexOf(decision) >= 0) score = fadd(score, hundredths(8));
     if (risky && decision === 'PAY' && state.pending.length > 0) score = fsub(score, hundredths(20));
-    if (!risky && decision === 'PAY') score = fadd(score, hundredths(state.pending.length > 0 ? 8 : 13));
+    if (!risky && decision === 'PAY') score = fadd(score, hundredths(8));
     if (!risky && (has(state, 'route_to_security') || has(state, 'freeze_vendor_profile'))) score = fsub(score, hundredths(15));
+    // the outcome reads the effective decision: fraud prevented, or payment cleared
+    var effective = effectiveDecision(decision, gold, state);
+    if ((risky && effective === 'ESCALATE_FRAUD') || (!risky && effective === 'PAY')) score = fadd(score, hundredths(5));
     return clamp01(score);
   }
 
@@ -982,42 +993,87 @@
   var CONFIDENCE_HALF = C.decimalFromParts(false, '0', '5', 0n);
   var CONFIDENCE_ONE = C.decimalFromParts(false, '1', '', 0n);
 
-  function readConfidence(v) {
-    if (v === undefined || v === null || v === false || v === '') return CONFIDENCE_HALF;
+  function readConfidence(v, dflt) {
+    if (v === undefined || v === null || v === false || v === '') return dflt;
     if (v === true) return CONFIDENCE_ONE;
     if (C.isNumberValue(v)) {
       var dec = decimalOf(v);
       if (dec === null) return null;
-      return dec.isZero() ? CONFIDENCE_HALF : dec;
+      return dec.isZero() ? dflt : dec;
     }
-    if (Array.isArray(v)) return v.length === 0 ? CONFIDENCE_HALF : null;
-    if (isObjectValue(v)) return Object.keys(v).length === 0 ? CONFIDENCE_HALF : null;
+    if (Array.isArray(v)) return v.length === 0 ? dflt : null;
+    if (isObjectValue(v)) return Object.keys(v).length === 0 ? dflt : null;
     if (typeof v === 'string') return numeralValue(trimmedText(v));
     return null;
   }
 
+  /** The Decimal zero (the default of a predicted probability). */
+  var DECIMAL_ZERO = C.decimalFromParts(false, '0', '', 0n);
+
   /**
-   * Section 4, calibration: c read by readConfidence and clamped to [0, 1]; 1 - (c - y)^2 when
-   * 10000 c is an integer, else 0. The core's decimals are normalised (no trailing zeros in
-   * coef), so the clamp and the four-decimal test are decided on the exponent and the digits
-   * before any power of ten is built: c >= 10 when exp + len(coef) - 1 >= 1; for 0 < c <= 1,
-   * 10000 c is an integer exactly when exp >= -4.
+   * Section 4, calibration's reading V(x) with its default, in bounds: a fraction, or null when
+   * it cannot be read or is out of bounds (10000 V not an integer, or |V| above 10^9). The core's
+   * decimals are normalised (no trailing zeros in coef), so the bounds are decided on the
+   * exponent and the digits before any power of ten is built.
    */
-  function dimCalibration(payload, correct) {
-    var dec = readConfidence(field(payload, 'confidence'));
-    if (dec === null) return ZERO;                       // LedgerShield cannot read it
-    var y = correct ? 1n : 0n;
-    var f;
-    if (dec.isZero() || dec.neg) {
-      f = ZERO;                                          // below 0 -> 0
+  function calibrationReading(v, dflt) {
+    var dec = readConfidence(v, dflt);
+    if (dec === null) return null;
+    if (dec.isZero()) return ZERO;
+    if (dec.exp < -4n) return null;                                  // 10000 V not an integer
+    var adjusted = dec.exp + BigInt(dec.coef.length - 1);            // 10^adjusted <= |V|
+    if (adjusted > 9n || (adjusted === 9n && dec.coef !== '1')) return null;   // |V| > 10^9
+    return fracOfDecimal(dec);
+  }
+
+  /**
+   * Section 4, calibration: the confidence c = V(confidence) with the default 1/2, clamped to
+   * [0, 1] and then in bounds (10000 c an integer): a fraction, or null. The clamp comes first,
+   * so c >= 1 (exp + len(coef) - 1 >= 1, or 0 with a coef other than '1') is 1 whatever its
+   * digits, and a value below 0 is 0; for 0 < c < 1, 10000 c is an integer exactly when exp >= -4.
+   */
+  function confidenceReading(v) {
+    var dec = readConfidence(v, CONFIDENCE_HALF);
+    if (dec === null) return null;                       // LedgerShield cannot read it
+    if (dec.isZero() || dec.neg) return ZERO;
+    var adjusted = dec.exp + BigInt(dec.coef.length - 1);
+    if (adjusted >= 1n || (adjusted === 0n && dec.coef !== '1')) return ONE;
+    if (dec.exp < -4n) return null;                      // 10000 c not an integer
+    return fracOfDecimal(dec);
+  }
+
+  /** The canonical codes of the gold's reason codes, fraud flags, discrepancies and campaign signals. */
+  function goldCodes(gold) {
+    var codes = new Set();
+    ['reason_codes', 'fraud_flags', 'discrepancies', 'campaign_signals'].forEach(function (k) {
+      codeSet(field(gold, k)).forEach(function (c) { codes.add(c); });
+    });
+    return codes;
+  }
+
+  /**
+   * Section 4, calibration: LedgerShield's proper score of the distribution the payload gives
+   * (its predicted_probabilities, or its confidence spread by the readiness test's posterior)
+   * against the truth; 0 when a reading it needs cannot be read or is out of bounds.
+   */
+  function dimCalibration(payload, gold, state, decision) {
+    var predicted = field(payload, 'predicted_probabilities');
+    var v = null;
+    var c = ZERO;
+    if (isObjectValue(predicted) && Object.keys(predicted).length > 0) {
+      v = [];
+      for (var h = 0; h < H.HYPOTHESES.length; h++) {
+        var name = H.HYPOTHESES[h];
+        var x = calibrationReading(hasOwn(predicted, name) ? predicted[name] : undefined, DECIMAL_ZERO);
+        if (x === null) return ZERO;
+        v.push(fmax(ZERO, x));
+      }
     } else {
-      var adjusted = dec.exp + BigInt(dec.coef.length - 1);
-      if (adjusted >= 1n || (adjusted === 0n && dec.coef !== '1')) f = ONE;   // above 1 -> 1
-      else if (dec.exp < -4n) return ZERO;               // 10000 c not an integer
-      else f = fracOfDecimal(dec);
+      c = confidenceReading(field(payload, 'confidence'));
+      if (c === null) return ZERO;
     }
-    var diffN = f.n - y * f.d;              // (c - y) = diffN / f.d
-    return { n: f.d * f.d - diffN * diffN, d: f.d * f.d };
+    var p = H.distribution(v, c, decision === 'PAY', state.observations);
+    return H.properScore(p, H.truth(field(gold, 'hypothesis'), goldCodes(gold)));
   }
 
   function dimEfficiency(env, state) {
@@ -1176,6 +1232,7 @@
     penaltyIds(task).forEach(function (id) { units.push(['penalty:' + id, 'penalty']); });
     units.push(['adjust:compliance', 'penalty']);
     if (task === 'A') units.push(['adjust:currency', 'penalty']);
+    units.push(['adjust:causal', 'penalty']);
     units.push(['cap:empty_evidence', 'penalty']);
     if (task === 'B') units.push(['cap:clean_pay', 'penalty']);
     if (task === 'E') units.push(['cap:link_gate', 'penalty']);
@@ -1471,6 +1528,43 @@
     return { klass: 'correct_but_policy_incomplete', cap: risky ? 790000n : 840000n };
   }
 
+  // Section 5: causal consistency
+  /** The canonical codes of a record's reason_codes, or of its fraud_flags when reason_codes is not a non-empty array. */
+  function causalCodes(rec) {
+    var rc = field(rec, 'reason_codes');
+    return codeSet(Array.isArray(rc) && rc.length > 0 ? rc : field(rec, 'fraud_flags'));
+  }
+
+  var CAUSAL_WORDS = ['bank', 'callback', 'duplicate', 'approval', 'sender'];
+
+  /**
+   * {s, amount}: the causal score s (rounded to four decimals) and the adjustment in millionths,
+   * 1000000 x round4(5/100 (s - 1/2)).
+   */
+  function causal(payload, gold, state) {
+    // a decision_stated that is present and false, null, 0, or empty text, array or object: none stated
+    var stated = !hasOwn(gold, 'decision_stated') || truthy(gold.decision_stated);
+    var goldDecision = stated ? normText(field(gold, 'decision')) : '';
+    var association = fadd(normText(field(payload, 'decision')) === goldDecision ? hundredths(55) : ZERO,
+      fmul(hundredths(45), f1(causalCodes(payload), causalCodes(gold))));
+    var name = H.scenario(field(gold, 'attack'), H.truth(field(gold, 'hypothesis'), goldCodes(gold)));
+    var parts = H.causalGraphParts(name, state.toolsOk);
+    var text = normText(field(payload, 'counterfactual'));
+    var cf = ZERO;
+    if (text !== '') {
+      var word = name === 'safe_baseline' || name === 'phantom_vendor_attack' ? 'pay' : 'hold';
+      var t = text.indexOf(word) >= 0 ? 4 : 0;
+      if (text.indexOf('pay') >= 0) t += 2;
+      t += Math.min(4, CAUSAL_WORDS.filter(function (w) { return text.indexOf(w) >= 0; }).length);
+      cf = fmin(ONE, frac(t, 10));
+    }
+    var sum = fadd(fadd(fmul(hundredths(35), association), fmul(hundredths(25), parts.intervention)),
+      fadd(fmul(hundredths(20), parts.dseparation), fmul(hundredths(20), cf)));
+    var score = H.roundFour(sum);
+    var adj = H.roundFour(fmul(hundredths(5), fsub(score, frac(1, 2))));
+    return { s: score, amount: adj.n * 1000000n / adj.d };
+  }
+
   /** Gold links (as written) that occur in the payload's counterfactual. */
   function counterfactualRefs(payload, gold) {
     var text = field(payload, 'counterfactual');
@@ -1514,7 +1608,7 @@
       investigation: function () { return dimInvestigation(task, gold, state); },
       intervention: function () { return dimIntervention(gold, state, decision); },
       resolution: function () { return dimResolution(gold, env, state, decision); },
-      calibration: function () { return dimCalibration(payload, correct); },
+      calibration: function () { return dimCalibration(payload, gold, state, decision); },
       efficiency: function () { return dimEfficiency(env, state); },
       downstream: function () { return dimDownstream(state, gold, decision); },
       pressure: function () { return dimPressure(state, gold, decision); },
@@ -1526,7 +1620,9 @@
     var weighted = 0n;
     WEIGHTS[task].forEach(function (w) {
       var v = dims[w[0]]();
-      if (cmpFrac(v, ZERO) < 0 || cmpFrac(v, ONE) > 0) throw new Error('dimension ' + w[0] + ' out of [0, 1]');
+      // calibration's proper score can pass 1 (its logarithmic part lies between 1 and 2)
+      var top = w[0] === 'calibration' ? frac(13, 10) : ONE;
+      if (cmpFrac(v, ZERO) < 0 || cmpFrac(v, top) > 0) throw new Error('dimension ' + w[0] + ' out of range');
       var bp = basisPoints(v);
       values[w[0]] = v;
       dimensions.push({ id: w[0], value: v, bp: bp });
@@ -1548,6 +1644,8 @@
     var currency = task === 'A' ? currencyChecks(payload, gold) : null;
     var currencyCut = currency === null ? 0n : currencyAmount(currency);
     raw -= currencyCut;
+    var causalAdj = causal(payload, gold, state);
+    raw += causalAdj.amount;
     var capped = goldTargets(gold).length > 0 && evidenceEmpty(payload);
     var cleanPay = null;
     var gated = null;
@@ -1573,7 +1671,7 @@
     return {
       state: state, payload: payload, decision: decision, correct: correct, dimensions: dimensions,
       weighted: weighted, penalties: penalties, controls: controls, complianceCut: complianceCut,
-      currency: currency, currencyCut: currencyCut,
+      currency: currency, currencyCut: currencyCut, causal: causalAdj,
       capped: capped, cleanPay: cleanPay, gated: gated, result: result, classCapped: classCapped,
       fired: state.fired.length > 0, yielded: yielded, score: score
     };
@@ -1644,6 +1742,8 @@
       push('adjust:currency', 'penalty', g.currencyCut === 0n ? 'correct' : 'wrong',
         g.currency.passed + ' of ' + g.currency.count + ' currency checks pass', g.currencyCut.toString());
     }
+    push('adjust:causal', 'penalty', g.causal.amount >= 0n ? 'correct' : 'wrong',
+      'causal consistency ' + g.causal.s.n.toString() + '/' + g.causal.s.d.toString(), g.causal.amount.toString());
     push('cap:empty_evidence', 'penalty', g.capped ? 'wrong' : 'correct',
       g.capped ? 'evidence quality capped: the evidence map is empty' : '', g.capped ? basisPoints(EVIDENCE_CAP).toString() : '0');
     if (item.task === 'B') {
