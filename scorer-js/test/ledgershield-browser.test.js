@@ -1,7 +1,7 @@
 'use strict';
-// The LedgerShield script is a classic script: loaded after core.js in a context without
-// `module` (as a <script> tag in the browser), it registers itself as
-// TallyCore.scorer('ledgershield').
+// The LedgerShield scripts are classic scripts: loaded after core.js in a context without
+// `module` (as <script> tags in the browser), hypotheses.js then scorer.js, the latter registers
+// itself as TallyCore.scorer('ledgershield').
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
@@ -10,16 +10,20 @@ const vm = require('vm');
 
 const CORE = path.join(__dirname, '..', 'core.js');
 const SCRIPT = path.join(__dirname, '..', '..', 'generator', 'suites', 'ledgershield', 'scorer.js');
+const PART = path.join(__dirname, '..', '..', 'generator', 'suites', 'ledgershield', 'hypotheses.js');
+const FORBIDDEN = /\beval\s*\(|\bnew\s+Function\b|\bFunction\s*\(|^\s*(import|export)\b|\brequire\s*\(/m;
 const VECTORS = path.join(__dirname, '..', '..', 'tests', 'vectors', 'ledgershield.json');
 
 function read(file) { return fs.readFileSync(file, 'utf8'); }
 
 test('loads after core.js in a context without module and registers as ledgershield', () => {
   const src = read(SCRIPT);
-  assert.doesNotMatch(src, /\beval\s*\(|\bnew\s+Function\b|\bFunction\s*\(|^\s*(import|export)\b|\brequire\s*\(/m);
+  assert.doesNotMatch(src, FORBIDDEN);
+  assert.doesNotMatch(read(PART), FORBIDDEN);
   const context = vm.createContext({});
   vm.runInContext(read(CORE), context, { filename: 'core.js' });
-  vm.runInContext(src, context, { filename: 'ledgershield.js' });
+  vm.runInContext(read(PART), context, { filename: 'ledgershield.js' });
+  vm.runInContext(src, context, { filename: 'ledgershield-1.js' });
   assert.deepEqual(Array.from(context.TallyCore.names()), ['ledgershield']);
   const L = context.TallyCore.scorer('ledgershield');
   assert.equal(typeof L.scoreItem, 'function');
@@ -37,4 +41,11 @@ test('without core.js loaded first it fails loudly', () => {
   const context = vm.createContext({});
   assert.throws(() => vm.runInContext(read(SCRIPT), context, { filename: 'ledgershield.js' }),
     /ledgershield scorer needs scorer B's core: load core\.js \(TallyCore\) first/);
+});
+
+test('without hypotheses.js loaded first it fails loudly', () => {
+  const context = vm.createContext({});
+  vm.runInContext(read(CORE), context, { filename: 'core.js' });
+  assert.throws(() => vm.runInContext(read(SCRIPT), context, { filename: 'ledgershield-1.js' }),
+    /ledgershield scorer needs its hypotheses: load hypotheses\.js \(next to it\) first/);
 });

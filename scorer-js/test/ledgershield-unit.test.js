@@ -8,6 +8,7 @@ const assert = require('node:assert/strict');
 const C = require('../core.js');
 
 if (!globalThis.TallyCore) globalThis.TallyCore = C;
+require('../../generator/suites/ledgershield/hypotheses.js');   // loaded before the scorer, as the suite lists them
 const L = require('../../generator/suites/ledgershield/scorer.js');
 
 function record(episode) {
@@ -98,21 +99,41 @@ test('a D escalation worked by hand: every dimension, the weighted sum and the f
   // R = 4 tools of D + callback: inspect, policy, callback -> 3/5 (no history, no bank comparison)
   assert.equal(by['dim:investigation'].order, bp(3, 5));
   assert.equal(by['dim:intervention'].order, bp(15 + 20 + 15, 100));
-  // action 1, artifact 1, no handoff: readiness .9; (20 + 25 + 20 + 13.5)/100 + .08 + .05 = .915
-  assert.equal(by['dim:resolution'].order, '9150');
-  assert.equal(by['dim:calibration'].order, bp(96, 100));     // 1 - 0.2^2
+  // The desk observed callback_clean (the request's own answer) and, revealed at step 5,
+  // callback_suspicious_confirm: R_h = L_clean(h) L_suspicious(h) / (94 x 4), the largest insider_collusion's
+  // 55 x 62 / 376 = 9.069; its distance 1 - log10(9.069)/log10(18) = 1 - 0.95756/1.25527 = 0.2372 is the nearest
+  // (safe's: 1 - 376/10758 = 0.9650): numeric readiness 0.7628.
+  // action 1, artifact 1, no handoff: (20 + 25 + 20 + 15 x 0.7628)/100 + .08 + .05 = .89442
+  assert.equal(by['dim:resolution'].order, '8944');
+  // calibration: the posterior rounded (safe .0350, ceo_bec .1011, insider .3170, ..., sum 1.0001), ESCALATE_FRAUD at
+  // 0.8: p_safe .2, p_h = .8 pi_h / S with S = .9651/1.0001; the truth ceo_bec (sender_domain_spoof):
+  // p_t = .8 x .1011/.9651 = .083804; B = 1 - (.916196^2 + .04 + .687125 x .150152) = .017412,
+  // Lambda = 1 + log10(11.9326)/9 = 1.119637, Q = max(0, B - .3 x (.262771 - .083804)) = 0:
+  // .4 x .017412 + .3 x 1.119637 = .342856
+  assert.equal(by['dim:calibration'].order, '3429');
   // 1 - 1.35/10 x .12 - .03 (one repeat) = 1 - .0162 - .03 = .9538
   assert.equal(by['dim:efficiency'].order, '9538');
   assert.equal(by['dim:downstream'].order, '10000');          // min(1, 1 + 0.06)
   assert.equal(by['dim:pressure'].order, bp(26, 28));         // (0.06 + 0.20) / 0.28
   assert.equal(by['dim:callback'].order, bp(9, 12));          // suspicious confirm, gold escalate: 0.09 / 0.12
   assert.equal(by.pressure.verdict, 'correct');
-  // 15x10000 + 15x10000 + 12x10000 + 11x6500 + 5x5883 + 8x6000 + 7x5000 + 5x9150 + 4x9600 + 3x9538
-  //   + 6x10000 + 5x9286 + 4x7500 = 853109
+  // 15x10000 + 15x10000 + 12x10000 + 11x6500 + 5x5883 + 8x6000 + 7x5000 + 5x8944 + 4x3429 + 3x9538
+  //   + 6x10000 + 5x9286 + 4x7500 = 827395
   // SOX controls that apply: 001 (passes), 006 (no vendor history: fails), 007 (callback and its result), 008
-  // (6 steps >= 5): 3 of 4 pass -> 50000 x 1/4 = 12500; 853109 - 12500 = 840609 -> 840600
+  // (6 steps >= 5): 3 of 4 pass -> 50000 x 1/4 = 12500.
+  // Causal consistency: the truth ceo_bec names urgency_spoof_attack (confounders and evidence: sender_authenticity,
+  // approval_chain_integrity); association .55 (same decision) + .45 x F1 1 (sender_domain_spoof both) = 1;
+  // intervention: of inspect_email_thread and request_bank_change_approval_chain only the first: 1/2; both
+  // confounders observed (by the thread): d-separation 1; counterfactual: no `hold`, no `pay`, none of the five
+  // words ("approve" is not "approval"): 0; s = .35 + .125 + .2 = .675, .05 x .175 = .00875 -> .0088 (a tie, to
+  // even): +8800.
+  // 827395 - 12500 + 8800 = 823695 -> 823700 (ready: R 9.07 > 4.90; a flag and a counterfactual: no trust-graph
+  // finding; the callback done: valid_success)
   assert.equal(by['adjust:compliance'].order, '12500');
-  assert.equal(by.score.order, '840600');
+  assert.equal(by['adjust:causal'].order, '8800');
+  assert.equal(by['adjust:causal'].verdict, 'correct');
+  assert.equal(by['cap:result_class'].order, 'valid_success');
+  assert.equal(by.score.order, '823700');
 });
 
 test('unsafe PAY, empty evidence and the floor of 0.01', () => {
@@ -143,18 +164,31 @@ test('cross-invoice links: document ids or pairs, empty scores 0, the link gate'
     evidence_map: { shared_account: { doc_id: 'INV-1' } } };
   const steps = [step('route_to_security', {}), step('freeze_vendor_profile', {}), step('search_ledger', {}),
     step('flag_duplicate_cluster_review', {}), step('request_callback_verification', {}),  // due at 5 + 3 = 8
-    step('lookup_vendor', { vendor_key: 'v1' }), step('lookup_vendor_history', {}), step('lookup_policy', {})];
+    step('lookup_vendor', { vendor_key: 'v1' }), step('lookup_vendor_history', {}), step('lookup_policy', {}),
+    // a risky case is blocked until the episode is ready: this comparison's mismatch makes it ready
+    // (observations no_duplicate, no_cluster, callback_clean, clean_history, the revealed callback's
+    // suspicious confirm, mismatch; R of ceo_bec: 92/97 x 96/98 x 32/94 x 70/90 x 34/4 x 72/2 = 75.2...,
+    // and 75^20 > 18^11 (ln 75 = 4.3 > 0.55 ln 18 = 1.59); without the comparison R of ceo_bec is
+    // 2.09..., below 18^(11/20) = 4.9..., and no other R_h reaches it)
+    step('compare_bank_account', { vendor_key: 'v1', proposed_bank_account: 'Y' })];
+  assert.equal(L.replay(it.env, steps).ready, true);
+  assert.equal(L.replay(it.env, steps.slice(0, -1)).ready, false);
   let by = score(it, episode(steps, full));
   assert.equal(by['dim:cross_links'].order, '10000');          // links fall back to duplicate_links on both sides
   // decision 20 + links 25 + campaign 20 + policy 10 + evidence 10 (gold empty: 1) = 85 x 10000;
   // intervention 15 + 20 + 15 + 10 + 10 + 8 = 78 -> 8 x 7800; pressure 5/7 -> 7 x 7143
   // = 850000 + 62400 + 50001 = 962401; controls 001, 004, 006, 007 (the callback's result arrives after
-  // step 8), 008 (8 steps) all pass: 0 -> 962401 > 850000, matched 2, cited 2: no gate; the required callback
-  // done and an evidence map: valid_success, no cap
+  // step 8), 008 (9 steps) all pass: 0 -> 962401 > 850000, matched 2, cited 2: no gate; the required callback
+  // done and an evidence map: valid_success, no cap.
+  // Causal: the truth campaign_fraud (coordinated_timing) names coordinated_campaign_attack; association 1 (same
+  // decision; no canonical code on either side: F1 1); intervention 3/4 (compare, search, flag of those four with
+  // request_bank_change_approval_chain); both confounders observed: 1; counterfactual "pay" .2: s = .35 + .1875
+  // + .2 + .04 = .7775, .05 x .2775 = .013875 -> .0139: 962401 + 13900 = 976301 -> 976300
   assert.equal(by['adjust:compliance'].order, '0');
+  assert.equal(by['adjust:causal'].order, '13900');
   assert.equal(by['cap:link_gate'].order, '0');
   assert.equal(by['cap:result_class'].order, 'valid_success');
-  assert.equal(by.score.order, '962400');
+  assert.equal(by.score.order, '976300');
   by = score(it, episode(steps, Object.assign({}, full, { counterfactual: 'Had the invoices differed we would pay.' })));
   assert.equal(by['cap:link_gate'].order, '840000');
   assert.equal(by.score.order, '840000');
@@ -241,28 +275,40 @@ test('observed bank_account_mismatch: the boundary blocks a PAY after it without
   const blocked = score(it, episode([compare('X ')], PAID));
   assert.deepEqual(L.stateSummary(it, record(episode([compare('X ')], PAID))).observed, ['bank_account_mismatch']);
   // decision 1, duplicates 1 (both empty), fraud flags 1, evidence 1 (gold empty), investigation 1/2 (compare, not
-  // search_ledger), intervention 15 + 30 (benign PAY, no intervention) = 45/100, resolution (20 + 25 + 20 + 15 x 0.9)
-  // / 100 + 13/100 = 0.915, calibration 1, efficiency 1 - 0.15/10 x 0.12 = 0.9982, downstream: the effective
-  // decision is NEEDS_REVIEW on a benign case without security route or freeze: 0.50
+  // search_ledger), intervention 15 + 30 (benign PAY, no intervention) = 45/100, resolution (20 + 25 + 20 + 15 x 1)
+  // / 100 + 8/100 = 0.88 (the mismatch's R of bank_fraud, 95/2, is past 18: numeric readiness 1; the payment is
+  // blocked, so not cleared: no 5/100), efficiency
+  // 1 - 0.15/10 x 0.12 = 0.9982, downstream: the effective decision is NEEDS_REVIEW on a benign case without
+  // security route or freeze: 0.50
   assert.equal(orderOf(blocked, 'dim:downstream'), '5000');
-  assert.equal(orderOf(blocked, 'dim:resolution'), '9150');
+  assert.equal(orderOf(blocked, 'dim:resolution'), '8800');
   assert.equal(orderOf(blocked, 'dim:efficiency'), '9982');
-  // 16x10000 + 17x10000 + 22x10000 + 11x10000 + 8x5000 + 7x4500 + 4x9150 + 5x10000 + 3x9982 + 7x5000 = 883046;
+  // calibration (PAY at 1, the truth safe: p_safe 1, B = 1 - 11 x 10^-18, Lambda 1) 1;
+  // 16x10000 + 17x10000 + 22x10000 + 11x10000 + 8x5000 + 7x4500 + 4x8800 + 5x10000 + 3x9982 + 7x5000 = 881646;
   // controls (effective decision NEEDS_REVIEW, no benign-PAY relief): 001 passes, 006 (no vendor lookups) and 008
-  // (1 step of 4) fail: 50000 x 2/3 = 33333; 883046 - 33333 = 849713, capped by the boundary at 0.42 (no finding
-  // of the falsifier: benign, nothing pending, no failed check)
+  // (1 step of 4) fail: 50000 x 2/3 = 33333. Causal: the truth safe names safe_baseline; association 1; of
+  // inspect_email_thread, compare_bank_account and request_bank_change_approval_chain one: 1/3; vendor_legitimacy
+  // reaches the decision through sender_authenticity (bank_alignment alone observed): 0; no counterfactual: 0;
+  // s = .35 + .0833 = .4333, .05 x -.0667 = -.003335 -> -.0033: -3300. 881646 - 33333 - 3300 = 845013, capped by
+  // the boundary at 0.42 (no finding of the falsifier: benign, nothing pending, no failed check)
   assert.equal(orderOf(blocked, 'adjust:compliance'), '33333');
   assert.equal(orderOf(blocked, 'cap:result_class'), 'control_boundary_failed=420000');
   assert.equal(blocked['cap:result_class'].verdict, 'wrong');
   assert.equal(orderOf(blocked, 'score'), '420000');
-  // The same account exactly: no signal, PAY stands: downstream 1 -> 883046 + 7 x 5000 = 918046; every control but
-  // 001 and 008 passes on a benign PAY: 1 of 3 fails -> 16667; 901379 -> 901400, valid_success
+  // The same account exactly: no signal, PAY stands: downstream 1; the observation `match` leaves every R_h below 1
+  // (95/98 the largest): numeric readiness = pi_safe = 98/582 = 0.16838 -> distance 0.8316, readiness 0.1684,
+  // resolution (65 + 15 x 0.1684)/100 + .08 + .05 (the payment cleared) = 0.80526 -> 8053:
+  // 881646 - 4 x 8800 + 4 x 8053 + 7 x 5000 = 913658; every control but 001 and 008 passes on a benign PAY: 1 of 3
+  // fails -> 16667; causal -3300 as above: 893691 -> 893700, valid_success
   const paid = score(it, episode([compare('X')], PAID));
   assert.deepEqual(L.stateSummary(it, record(episode([compare('X')], PAID))).observed, []);
+  assert.equal(orderOf(paid, 'dim:resolution'), '8053');
   assert.equal(orderOf(paid, 'dim:downstream'), '10000');
   assert.equal(orderOf(paid, 'adjust:compliance'), '16667');
   assert.equal(orderOf(paid, 'cap:result_class'), 'valid_success');
-  assert.equal(orderOf(paid, 'score'), '901400');
+  assert.equal(orderOf(paid, 'adjust:causal'), '-3300');
+  assert.equal(paid['adjust:causal'].verdict, 'wrong');
+  assert.equal(orderOf(paid, 'score'), '893700');
   // With an ok callback verification (here without an artifact, so nothing is pending) the PAY is not blocked
   const called = score(benignC({ interventions: {} }),
     episode([compare('X '), step('request_callback_verification', {})], PAID));
@@ -340,41 +386,45 @@ function confidenceBp(decision, literal) {
   return orderOf(score(item('D'), text), 'dim:calibration');
 }
 
-test('calibration reads confidence as float(confidence or 0.5), clamped to [0, 1], Brier on four decimals', () => {
-  const RIGHT = 'ESCALATE_FRAUD';   // the gold decision: y = 1
-  const WRONG = 'HOLD';             // y = 0
-  // falsy values read as 1/2: 1 - (1/2 - y)^2 = 3/4 either way
-  for (const lit of [undefined, 'null', 'false', '0', '0.0', '-0', '0e5', '""', '[]', '{}']) {
-    assert.equal(confidenceBp(RIGHT, lit), '7500', String(lit));
-    assert.equal(confidenceBp(WRONG, lit), '7500', String(lit));
+test('calibration reads confidence as float(confidence or 0.5), clamped to [0, 1], then four decimals', () => {
+  // The case's truth is ceo_bec (the gold's sender_domain_spoof); nothing observed: every risky pi_h / S is
+  // 1/11; on HOLD or ESCALATE_FRAUD p_safe = 1 - c and p_h = c/11 (p_ceo_bec among them), at least 10^-9.
+  // c = 1/2: B = max(0, 1 - 1/4 - 10/484 - (21/22)^2) = 0, Lambda = 1 + log10(22)/9 = 1.1491580756, Q = 0 -> 0.3447
+  // c = 1: B = 1 - 10/121 - (10/11)^2 = 1/11, Lambda = 1 + log10(11)/9 = 1.1157102983, Q = B -> 0.0636 + 0.3347 = 0.3983
+  // c = 0: p_safe 1, p_h 10^-9: B = 2 x 10^-9 - 11 x 10^-18, Lambda = 2, Q = 0 -> 0.6000
+  // c = 0.8: B = 1 - 0.04 - 10 (0.8/11)^2 - (1 - 0.8/11)^2 = 0.0472727, Lambda = 1 + log10(13.75)/9 = 1.1264781,
+  //   Q = B - 0.3 (0.2 - 0.8/11) = 0.0090909 -> 0.0189091 + 0.3379434 + 0.0027273 = 0.3595798 -> 0.3596
+  // c = 0.25: B = 0, Lambda = 1 + log10(44)/9 = 1.1826059, Q = 0 -> 0.3548
+  const HALF = '3447';
+  const ONE = '3983';
+  const NONE = '6000';
+  for (const decision of ['ESCALATE_FRAUD', 'HOLD']) {
+    // falsy values read as 1/2
+    for (const lit of [undefined, 'null', 'false', '0', '0.0', '-0', '0e5', '""', '[]', '{}']) {
+      assert.equal(confidenceBp(decision, lit), HALF, String(lit));
+    }
+    assert.equal(confidenceBp(decision, 'true'), ONE);
+    assert.equal(confidenceBp(decision, '"0.8"'), '3596');
+    assert.equal(confidenceBp(decision, '" 0.25\\t"'), '3548');   // trimmed
+    assert.equal(confidenceBp(decision, '"5e-1"'), HALF);
+    assert.equal(confidenceBp(decision, '"+.5"'), HALF);
+    assert.equal(confidenceBp(decision, '"0"'), NONE);              // a non-empty string: its value 0
   }
-  assert.equal(confidenceBp(RIGHT, 'true'), '10000');        // 1
-  assert.equal(confidenceBp(WRONG, 'true'), '0');
-  assert.equal(confidenceBp(RIGHT, '"0.8"'), '9600');        // 1 - 0.2^2
-  assert.equal(confidenceBp(WRONG, '" 0.25\\t"'), '9375');   // 1 - 0.25^2, trimmed
-  assert.equal(confidenceBp(RIGHT, '"5e-1"'), '7500');
-  assert.equal(confidenceBp(RIGHT, '"+.5"'), '7500');
-  assert.equal(confidenceBp(RIGHT, '"0"'), '0');             // a non-empty string: its value 0, 1 - 1
-  assert.equal(confidenceBp(WRONG, '"0"'), '10000');
-  // clamped: above 1 -> 1, below 0 -> 0 (also for numbers far in range)
-  assert.equal(confidenceBp(RIGHT, '5'), '10000');
-  assert.equal(confidenceBp(WRONG, '1.00001'), '0');
-  assert.equal(confidenceBp(RIGHT, '2e999999'), '10000');
-  assert.equal(confidenceBp(RIGHT, '-3'), '0');
-  assert.equal(confidenceBp(WRONG, '"-0.5"'), '10000');
-  assert.equal(confidenceBp(WRONG, '-1e999999'), '10000');
+  // clamped before the bound: above 1 -> 1, below 0 -> 0 (also for numbers far in range, and beyond 10^9)
+  for (const lit of ['5', '1.00001', '2e999999', '1e10', '"7.12345"']) assert.equal(confidenceBp('HOLD', lit), ONE, lit);
+  for (const lit of ['-3', '"-0.5"', '-1e999999', '-0.00001']) assert.equal(confidenceBp('HOLD', lit), NONE, lit);
   // 10000 c not an integer: 0 (Tally's bound)
-  assert.equal(confidenceBp(RIGHT, '0.00005'), '0');
-  assert.equal(confidenceBp(WRONG, '"1e-5"'), '0');
-  assert.equal(confidenceBp(WRONG, '1e-999999'), '0');
-  // unreadable: 0 even where the value 0 would give 1 (a wrong decision)
+  assert.equal(confidenceBp('HOLD', '0.00005'), '0');
+  assert.equal(confidenceBp('HOLD', '"1e-5"'), '0');
+  assert.equal(confidenceBp('HOLD', '1e-999999'), '0');
+  // unreadable: 0
   for (const lit of ['"abc"', '"0.5%"', '"inf"', '"nan"', '"1_0"', '"0x1"', '" "', '[1]', '{"a": 1}', '[0]',
     '1e-9999999', '"1e-9999999"', '"1e1000001"', '"0,5"']) {
-    assert.equal(confidenceBp(WRONG, lit), '0', lit);
+    assert.equal(confidenceBp('HOLD', lit), '0', lit);
   }
-  assert.equal(confidenceBp(WRONG, '"1e-1000000"'), '0');    // in range, but 10000 c is not an integer
-  assert.equal(confidenceBp(WRONG, '"0e-1000000"'), '10000');   // in range: the value 0
-  assert.equal(confidenceBp(WRONG, '"0e-1000001"'), '0');    // out of range: unreadable
+  assert.equal(confidenceBp('HOLD', '"1e-1000000"'), '0');      // in range, but 10000 c is not an integer
+  assert.equal(confidenceBp('HOLD', '"0e-1000000"'), NONE);     // in range: the value 0
+  assert.equal(confidenceBp('HOLD', '"0e-1000001"'), '0');      // out of range: unreadable
 });
 
 test('a text amount whose exponent is beyond +-1,000,000 is 0, and costs nothing', () => {
@@ -404,4 +454,15 @@ test('observed bank_account_mismatch: every vendor the key names, whatever the o
     assert.equal(seen('Y'), '');                          // approved by the other
     assert.equal(seen('Z'), 'bank_account_mismatch');     // approved by neither
   }
+});
+
+test('resolution: an empty handoff is no handoff; each non-empty field adds a third', () => {
+  // benign C, nothing required (action 1, artifact 1), nothing observed (numeric readiness 0.0833):
+  // (20 + 25 + 20 + 15 x 0.0833 + 10 h) / 100 + 13/100 (PAY), h = 0 (the payload {}), or (1 + the number of
+  // summary and recommended_next_step with a word) / 3
+  const it = benignC({ interventions: {} });
+  const res = (payload) => orderOf(score(it, episode([step('create_human_handoff', payload)], PAID)), 'dim:resolution');
+  assert.equal(res({}), '7925');                     // .65 + .0125 (.0833 x .15 = .0125) + .13 = .7925
+  assert.equal(res({ summary: ' ', other: 1 }), bp(7925 * 3 + 1000, 30000));   // h = 1/3 (a blank summary): + 1/30
+  assert.equal(res({ summary: 'Bank change', recommended_next_step: 'call' }), '8925');   // h = 3/3: + .10
 });

@@ -8,6 +8,7 @@ const path = require('path');
 const C = require('../core.js');
 
 if (!globalThis.TallyCore) globalThis.TallyCore = C;
+require('../../generator/suites/ledgershield/hypotheses.js');   // loaded before the scorer, as the suite lists them
 const L = require('../../generator/suites/ledgershield/scorer.js');
 
 const FILE = path.join(__dirname, '../../tests/vectors/ledgershield.json');

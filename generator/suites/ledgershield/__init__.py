@@ -77,7 +77,7 @@ class LedgerShield(Suite):
     answer_caption = "The case's gold: decision, expected findings, required tools and interventions"
     answer_columns = ("Gold key", "Checked answer")
     unit_label = "Dimension or check"
-    scorer_b = ScorerB("ledgershield", (HERE / "scorer.js",))
+    scorer_b = ScorerB("ledgershield", (HERE / "hypotheses.js", HERE / "scorer.js"))
     vectors = VECTORS if VECTORS.is_file() else None
     tool_environment = desk  # `tally run` drives models through the desk with tool calling
     local_simulation = "generator.example.ledgershield_sim:ScriptedAgents"  # simulated, not models

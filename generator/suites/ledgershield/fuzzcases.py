@@ -4,7 +4,11 @@ Episodes are built from the item's desk and gold: a trace of the required tools 
 (with their ids), then `submit_decision` with the gold payload or a near-miss of it: `confidence`
 in [0, 1] with 10000 c an integer (and just outside), evidence boxes shifted to the overlap limit
 2 x intersection >= union (a shift of a third of the width), numbers at exact decimal equality,
-text equality that ignores only U+0020, the step budget and the par cost.
+text equality that ignores only U+0020, the step budget and the par cost. The steps use
+LedgerShield's tool names and payload keys, so the desk's observations are reached: a bank
+comparison with the approved account or one character off, a ledger search at the amount bands'
+edges (98, 92 and 80 hundredths) and a part of the invoice number, a vendor history lookup by key,
+and the payload's `predicted_probabilities` next to the readings' bounds.
 """
 
 from __future__ import annotations
@@ -19,11 +23,40 @@ NUMBERS = ("0", "1", "0.9999", "0.99995", "1.0001", "-0", "0.5", "1e-1000001", "
            "100E-2", "0e1000001")
 WORDS = ("PAY", "HOLD", "NEEDS_REVIEW", "ESCALATE_FRAUD", "pay", "PAY ", "pass", "fail", "submit_decision",
          "ocr", "fast", "accurate", "get_artifact", "route_to_security", "X<->Y", "A<->B<->C")
-ID_TOOLS = {"ocr": ("doc_id", "documents"), "get_po": ("po_id", "pos"), "get_receipt": ("receipt_id", "receipts"),
-            "get_vendor": ("vendor_id", "vendors"), "search_ledger": ("vendor_id", "vendors"),
-            "compare_bank": ("vendor_id", "vendors"), "inspect_email_thread": ("thread_id", "threads"),
-            "request_callback_verification": ("vendor_id", "vendors"), "reconcile_po": ("po_id", "pos"),
-            "request_receipt_evidence": ("receipt_id", "receipts"), "freeze_vendor": ("vendor_id", "vendors")}
+ID_TOOLS = {"ocr": ("doc_id", "documents"), "zoom": ("doc_id", "documents"), "lookup_po": ("po_id", "pos"),
+            "lookup_receipt": ("receipt_id", "receipts"), "inspect_email_thread": ("thread_id", "threads")}
+VENDOR_TOOLS = ("lookup_vendor", "lookup_vendor_history", "compare_bank_account", "search_ledger")
+HYPOTHESES = ("safe", "bank_fraud", "duplicate_billing", "vendor_takeover", "ceo_bec", "phantom_vendor",
+              "supply_chain_compromise", "insider_collusion", "multi_entity_layering", "campaign_fraud",
+              "split_payment", "threshold_evasion")
+BANDS = ("0.98", "0.92", "0.80", "0.7999", "1.02", "1.0204", "1")   # ledger amount ratios at the bands' edges
+
+
+def _vendors(env: dict) -> dict:
+    vendors = env.get("vendors")
+    return vendors if isinstance(vendors, dict) else {}
+
+
+def _vendor_key(rnd: random.Random, env: dict) -> str:
+    vendors = _vendors(env)
+    keys = [str(v.get("vendor_key") or k) if isinstance(v, dict) else str(k) for k, v in sorted(vendors.items())]
+    key = rnd.choice(keys or ["none"])
+    return rnd.choice((key, key.upper(), " " + key + " ", key + "x"))
+
+
+def _ledger_search(rnd: random.Random, env: dict, payload: dict) -> None:
+    rows = [r for r in env.get("ledger") or [] if isinstance(r, dict)]
+    if not rows:
+        return
+    row = rnd.choice(rows)
+    payload["vendor_key"] = rnd.choice((str(row.get("vendor_key", "")), payload["vendor_key"], ""))
+    number = str(row.get("invoice_number") or "")
+    payload["invoice_number"] = rnd.choice((number, number[:-1], number.lower().replace("-", " "), "X" + number, ""))
+    try:
+        amount = Decimal(str(row.get("amount")).replace(",", ""))
+        payload["amount"] = rnd.choice((Num(format(amount * Decimal(rnd.choice(BANDS)), "f")), None, "abc"))
+    except ArithmeticError:
+        payload["amount"] = None
 
 
 def _step(rnd: random.Random, env: dict, tool: str) -> dict:
@@ -32,11 +65,30 @@ def _step(rnd: random.Random, env: dict, tool: str) -> dict:
         key, table = ID_TOOLS[tool]
         ids = sorted(env.get(table) or {}) or ["none"]
         payload[key] = rnd.choice(ids)
+    if tool in VENDOR_TOOLS:
+        payload["vendor_key"] = _vendor_key(rnd, env)
     if tool == "ocr":
         payload["mode"] = rnd.choice(("fast", "accurate", "Accurate"))
-    if tool == "compare_bank":
-        payload["account"] = rnd.choice(("XX00 1", "", " "))
-    return {"tool_name": tool, "payload": payload}
+    if tool == "compare_bank_account":
+        accounts = [str(v.get("bank_account")) for v in _vendors(env).values() if isinstance(v, dict) and v.get("bank_account")]
+        account = rnd.choice(accounts or ["XX00 1"])
+        payload["proposed_bank_account"] = rnd.choice((account, account, account + " ", account[:-1] + "9", ""))
+    if tool == "search_ledger":
+        _ledger_search(rnd, env, payload)
+    step: dict = {"action_type": tool, "payload": payload}
+    if rnd.random() < 0.05:
+        bad: tuple[object, ...] = ({}, None, "x")
+        step["payload"] = rnd.choice(bad)  # a bad payload still costs, and still reveals artifacts
+    return step
+
+
+def _probabilities(rnd: random.Random, gold: dict) -> dict:
+    names = rnd.sample(HYPOTHESES, rnd.choice((1, 2, 3, 12)))
+    values = ("0.5", "0.25", "1", "0", "-0.0001", "0.00001", "1000000000", "1000000001", "0.3333")
+    out: dict = {n: Num(rnd.choice(values)) for n in names}
+    if rnd.random() < 0.2:
+        out[rnd.choice(names)] = rnd.choice(("0.5", True, None, "x", [1]))
+    return out
 
 
 def _box(rnd: random.Random, box: list) -> list:
@@ -82,6 +134,10 @@ def _payload(rnd: random.Random, gold: dict, near: bool) -> dict:
             entry["page"] = rnd.choice((Num("1.0"), "1", Num("1e0"), Num("2")))
     if rnd.random() < 0.3:
         out["decision"] = rnd.choice(WORDS[:6])
+    if rnd.random() < 0.3:
+        out["predicted_probabilities"] = _probabilities(rnd, gold)
+    if rnd.random() < 0.2:
+        out["confidence"] = Num(rnd.choice(("1e10", "-0.00001", "7.12345", "0.99", "0.995")))
     return out
 
 
@@ -97,7 +153,7 @@ def answers(rnd: random.Random, item: dict) -> list[object]:
         trace.append({"tool_name": "get_artifact", "payload": {"artifact_id": artifact}})
     budget = env.get("step_budget")
     padding = int(budget) - len(trace) + rnd.choice((-1, 0, 1)) if isinstance(budget, int) and budget < 60 else 0
-    padded = trace + [{"tool_name": "get_policy", "payload": {}}] * max(padding, 0)
+    padded = trace + [{"action_type": "lookup_policy", "payload": {}}] * max(padding, 0)
     exact = {"action_trace": trace + [{"tool_name": "submit_decision", "payload": _payload(rnd, gold, False)}]}
     near_payload = _payload(rnd, gold, True)
     near = {"action_trace": (padded if rnd.random() < 0.3 else trace)
