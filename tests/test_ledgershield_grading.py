@@ -28,3 +28,17 @@ def test_out_of_range_numbers_are_equal_only_when_written_alike():
     assert not json_equal(OutOfRange("1e-1000001"), 0)
     assert not json_equal(0, OutOfRange("1e-1000001"))
     assert not json_equal(OutOfRange("1e-1000001"), None)
+
+
+def test_a_probability_past_the_decimal_context_is_out_of_bounds_not_a_crash():
+    """`1e1000000` is a JSON number with a value (its exponent is within +-1,000,000) far beyond the bound
+    of 10^9: the reading is out of bounds (calibration 0), where `abs()` once raised decimal.Overflow."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from generator.suites.ledgershield.grading import four_decimals
+
+    for text in ("1e1000000", "-1e1000000", "1E+1000000"):
+        assert four_decimals(Decimal(text)) is None
+    assert four_decimals(Decimal("0.1234")) == Fraction(1234, 10000)
+    assert four_decimals(Decimal("0.12345")) is None

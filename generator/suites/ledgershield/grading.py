@@ -215,7 +215,7 @@ PROBABILITY_BOUND = 10**9
 def four_decimals(c: Decimal | None) -> Fraction | None:
     """c as an exact rational when 10000 c is an integer and |c| <= 10^9 (Tally's bound), else None.
     Exact: the test reads c's digits, with no rounding context."""
-    if c is None or abs(c) > PROBABILITY_BOUND:
+    if c is None or c.copy_abs() > PROBABILITY_BOUND:  # copy_abs: exact, no context (abs() overflows past 1e999999)
         return None
     _sign, digits, exp = c.as_tuple()
     assert isinstance(exp, int)
