@@ -68,8 +68,11 @@ def test_ledgershield_twenty_digit_exponents_and_an_out_of_range_confidence_are_
     assert done.exit_code == 0, done.output + done.stderr
     rows = (root / "build" / "rescore" / "ledgershield" / "verdicts.csv").read_text(encoding="utf-8").splitlines()
     calibration = [(c[2], c[5], c[8]) for r in rows if (c := r.split(","))[1] == item and c[3] == "dim:calibration"]
-    # 0.95 on a right PAY: 1 - 0.05^2 = 9975 basis points; a confidence with no value: 0; nested too deep
-    assert calibration == [("0", "wrong", "9975"), ("1", "wrong", "0"), ("2", "unparseable", "")]
+    # 0.95 on a right PAY (calibration is LedgerShield's proper score, rule page section 4): p_safe = 0.95 and the
+    # other 0.05 spread over the eleven risky hypotheses by the posterior (near evenly: nothing risky observed), so
+    # Brier B = 1 - 0.05^2 - sum p_h^2 ~ 0.99727, log part 1 + log10(1/0.95)/9 ~ 1.00248, penalized = B:
+    # 0.7 B + 0.3 x 1.00248 ~ 0.9988 = 9988 basis points; a confidence with no value: 0; nested too deep
+    assert calibration == [("0", "wrong", "9988"), ("1", "wrong", "0"), ("2", "unparseable", "")]
 
 
 @needs_node
