@@ -10,6 +10,7 @@ const path = require('path');
 const C = require('../core.js');
 
 const ROOT = path.join(__dirname, '..', '..');
+require(path.join(ROOT, 'generator', 'suites', 'ledgershield', 'hypotheses.js'));  // loaded before its scorer
 for (const s of ['extracting', 'rabench', 'ledgershield', 'cortify', 'aubas']) {
   require(path.join(ROOT, 'generator', 'suites', s, 'scorer.js'));
 }
