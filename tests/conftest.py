@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import shared_builds
+
 # The build cache's key (generator/cache.py) lives in the user's home; the tests keep theirs in a
 # temporary folder of their own, made once per test session and shared with the commands they start.
 os.environ.setdefault("TALLY_CACHE_SECRET_FILE", os.path.join(tempfile.mkdtemp(prefix="tally-test-key-"), "cache.key"))
@@ -94,6 +96,14 @@ class Project:
 
 
 GOOD = '{"total": 1234.56, "date": "2026-03-14", "tax_id": null}'
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_builds_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Where the session's shared builds go (tests/shared_builds.py): the base temporary folder every
+    xdist worker's own one sits in (a run without workers: its own), removed with pytest's old runs."""
+    base = tmp_path_factory.getbasetemp()
+    shared_builds.ROOT = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "shared-builds"
 
 
 @pytest.fixture

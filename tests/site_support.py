@@ -4,13 +4,15 @@ the tools the browser tests need (Chromium, Node packages, Java). Regenerate the
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+
+from tests.shared_builds import once
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "tests" / "golden" / "site"
@@ -192,11 +194,14 @@ def build(root: Path, out: Path, **kw):
             os.environ["SOURCE_DATE_EPOCH"] = old
 
 
-@functools.lru_cache(maxsize=None)
-def fixture_site() -> Path:
-    root = make_project(Path(tempfile.mkdtemp(prefix="tally-site-fixture-")), huge=True)
+def _make_fixture_site(root: Path) -> None:
+    make_project(root, huge=True)
     build(root, root / "site")
-    return root / "site"
+
+
+def fixture_site() -> Path:
+    """The fixture project (with its huge hostile responses) as a site; built once per test session."""
+    return once("site-fixture", _make_fixture_site) / "site"
 
 
 def copy_example(root: Path, suite: str | None = None) -> Path:
@@ -214,29 +219,32 @@ def copy_example(root: Path, suite: str | None = None) -> Path:
     return root
 
 
-@functools.lru_cache(maxsize=None)
+def _example_builder(suite: str | None, resamples: int = 1000) -> Callable[[Path], None]:
+    def make(root: Path) -> None:
+        copy_example(root, suite)
+        build(root, root / "site", resamples=resamples, jobs=2)
+    return make
+
+
+_EXAMPLE_BUILDERS = {suite: _example_builder(suite) for suite in ("extracting", "au-bas", None)}
+
+
 def example_site() -> Path:
     """The example project's extracting suite as a site (1,000 resamples to keep the tests fast), built
-    from a copy (other suites are left out: their engines are tested on their own)."""
-    root = copy_example(Path(tempfile.mkdtemp(prefix="tally-site-example-")), "extracting")
-    build(root, root / "site", resamples=1000, jobs=2)
-    return root / "site"
+    from a copy (other suites are left out: their engines are tested on their own); once per test session."""
+    return once("site-example", _EXAMPLE_BUILDERS["extracting"]) / "site"
 
 
-@functools.lru_cache(maxsize=None)
 def aubas_site() -> Path:
-    """The example project's au-bas suite (two rounds, anchor runs) as a site, 1,000 resamples, from a copy."""
-    root = copy_example(Path(tempfile.mkdtemp(prefix="tally-site-aubas-")), "au-bas")
-    build(root, root / "site", resamples=1000, jobs=2)
-    return root / "site"
+    """The example project's au-bas suite (two rounds, anchor runs) as a site, 1,000 resamples, from a
+    copy; once per test session."""
+    return once("site-aubas", _EXAMPLE_BUILDERS["au-bas"]) / "site"
 
 
-@functools.lru_cache(maxsize=None)
 def full_example_site() -> Path:
-    """The whole example project (every suite) as a site, 1,000 resamples, built from a copy."""
-    root = copy_example(Path(tempfile.mkdtemp(prefix="tally-site-full-example-")))
-    build(root, root / "site", resamples=1000, jobs=2)
-    return root / "site"
+    """The whole example project (every suite) as a site, 1,000 resamples, built from a copy; once per
+    test session."""
+    return once("site-full-example", _EXAMPLE_BUILDERS[None]) / "site"
 
 
 def versions() -> str:

@@ -188,7 +188,6 @@ def test_a_corrupted_entry_is_detected_and_rebuilt(tmp_path):
     assert c.counts.corrupt == 0 and c.counts.hits == 8
 
 
-@pytest.mark.slow
 @needs_node
 def test_a_site_built_from_the_cache_is_byte_identical_to_a_clean_build(tmp_path):
     root = project(tmp_path)

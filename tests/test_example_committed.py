@@ -247,7 +247,6 @@ def rescored(tmp_path_factory):
     return result.output, summary, verdicts
 
 
-@pytest.mark.slow
 def test_every_run_and_response_is_scored(rescored):
     _output, summary, verdicts = rescored
     runs = sorted(p.name for p in RESULTS.iterdir())
@@ -259,7 +258,6 @@ def test_every_run_and_response_is_scored(rescored):
         {(r, "emails-pub-0001" if r in IMAGE_RUNS else "emails-prv-0001", "0") for r in runs}  # image runs: public half
 
 
-@pytest.mark.slow
 def test_wrong_verdicts_carry_reasons_and_points_follow_verdicts(rescored):
     _output, _summary, verdicts = rescored
     private = {i.id for i in load_items_of("extracting") if i.half == "private"}
@@ -270,7 +268,6 @@ def test_wrong_verdicts_carry_reasons_and_points_follow_verdicts(rescored):
         assert (v["order"] != "") == (v["verdict"] == "correct" and v["unit"] == "line_items"), v
 
 
-@pytest.mark.slow
 def test_all_null_baseline_has_index_25(rescored):
     _output, summary, _verdicts = rescored
     m = summary["baseline-null"]["all"]["metrics"]
@@ -278,7 +275,6 @@ def test_all_null_baseline_has_index_25(rescored):
     assert m["index"] == pytest.approx(25.0, abs=1e-12)
 
 
-@pytest.mark.slow
 def test_simulated_runs_are_marked_in_metadata_and_report(rescored):
     output, summary, _verdicts = rescored
     for run, s in summary.items():
@@ -290,7 +286,6 @@ def test_simulated_runs_are_marked_in_metadata_and_report(rescored):
     assert sum(s["simulated"] for s in summary.values()) >= 5
 
 
-@pytest.mark.slow
 def test_every_verdict_kind_occurs_in_the_example(rescored):
     _output, _summary, verdicts = rescored
     assert {v["verdict"] for v in verdicts} == {

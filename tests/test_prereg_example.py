@@ -98,7 +98,6 @@ def _suite_page(site: Path, suite: str) -> str:
     return (site / "suites" / suite / "index.html").read_text(encoding="utf-8")
 
 
-@pytest.mark.slow
 def test_the_built_example_s_suite_pages_link_the_statements_and_the_others_say_there_is_none():
     from site_support import full_example_site
 

@@ -325,7 +325,7 @@ def _fake_from_item_stats(path: Path, private: set[str]) -> set[tuple[str, bool]
                 if r["item"] in private and float(r["fake"]) + float(r["genuine"]) > 0}
 
 
-def test_no_private_answer_from_the_built_site_s_downloads(tmp_path):
+def test_no_private_answer_from_the_built_site_s_downloads():
     """The attacker's third source: the RA-Bench example site's downloads. From what the build computes
     (and the downloads gave before) most private receipts' class, fake or genuine, is read from
     item_stats.csv; the published one has no private item's figures, stats.json and item-analysis list
@@ -333,10 +333,9 @@ def test_no_private_answer_from_the_built_site_s_downloads(tmp_path):
     answers), and calls.csv gives no private item's token counts."""
     import csv
 
-    from tests.site_support import build, copy_example
+    from tests.site_support import full_example_site
 
-    root = copy_example(tmp_path / "proj", "ra-bench")
-    build(root, root / "site", resamples=200, jobs=1)
+    root = full_example_site().parent  # the whole example, built once per test session for the site tests
     downloads = root / "site" / "downloads" / "ra-bench"
     items = _private_items("ra-bench")
     private = set(items)

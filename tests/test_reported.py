@@ -3,15 +3,13 @@ page as reported, not rescored by Tally, each with its source, never ranked with
 
 from __future__ import annotations
 
-import functools
 import re
-import tempfile
 from pathlib import Path
 
 import pytest
 
 from generator.render.reported import ReportedError, load_reported
-from tests.site_support import REPO, build, copy_example, missing_node
+from tests.site_support import REPO, full_example_site, missing_node
 
 
 def test_the_cortifybench_and_au_bas_seeds_published_results_are_declared_with_their_sources():
@@ -41,11 +39,9 @@ def test_a_malformed_reported_file_is_a_clear_error_naming_it(tmp_path, body, me
     assert str(tmp_path / "reported.toml") in str(got.value)
 
 
-@functools.lru_cache(maxsize=None)
 def cortify_site() -> Path:
-    root = copy_example(Path(tempfile.mkdtemp(prefix="tally-site-cortify-")), "cortifybench")
-    build(root, root / "site", resamples=200, jobs=2)
-    return root / "site"
+    """The example site with CortifyBench (the whole example, built once per test session)."""
+    return full_example_site()
 
 
 @pytest.mark.skipif(missing_node() is not None, reason=str(missing_node()))

@@ -99,7 +99,6 @@ def stats_calls(site: Path, suite: str) -> dict[tuple[str, str], str]:
     return out
 
 
-@pytest.mark.slow
 def test_letters_agree_with_the_calls_on_every_leaderboard(site):
     checked: dict[str, int] = {}
     for page in sorted(site.rglob("*.html")):
@@ -126,7 +125,6 @@ def test_letters_agree_with_the_calls_on_every_leaderboard(site):
         assert checked[f"index.html#{suite}"] > 0
 
 
-@pytest.mark.slow
 def test_the_issues_example_is_consistent_now(site):
     """A letter shared with a run it was called better than was the complaint: never again."""
     parser = Tables()

@@ -61,7 +61,6 @@ def crawl(site: Path) -> tuple[int, list[str]]:
     return len(seen), problems
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("which", ["example", "fixture"])
 def test_every_internal_link_resolves(which):
     site = example_site() if which == "example" else fixture_site()

@@ -31,7 +31,6 @@ def example(tmp_path_factory):
     return out, data, compute(data, RESAMPLES)
 
 
-@pytest.mark.slow
 def test_output_is_bit_identical_across_runs(example):
     out, data, doc = example
     again = compute(suite_data(score(load(REPO, ["extracting"]), REPO, jobs=1, gate=False)[0]), RESAMPLES)

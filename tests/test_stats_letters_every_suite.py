@@ -4,30 +4,29 @@ exactly when they were not called different (not only on the families a page sho
 
 from __future__ import annotations
 
+import json
 from itertools import combinations
 from pathlib import Path
 
 import pytest
 
-from generator.pipeline import load_and_score
-from generator.stats.engine import compute
-from generator.stats.inputs import suite_data
 from generator.stats.pairwise import BETTER, TIE, WORSE
+from tests.site_support import full_example_site
 
 REPO = Path(__file__).resolve().parents[1]
 SUITES = sorted(p.name for p in (REPO / "content" / "suites").iterdir() if (p / "suite.toml").exists())
-RESAMPLES = 400  # fewer than the suites' own count, to keep the test short; every rule is the same
 # suites whose example is too small for any call: LongListBench's six documents give every family fewer degrees
 # of freedom than the statistics need to call a pair (min_call_df), so every pair reads "can't tell apart"
 TOO_SMALL_TO_CALL = {"longlistbench"}
 
-pytestmark = pytest.mark.slow  # the module fixture rescores and computes every example suite
-
 
 @pytest.fixture(scope="module")
 def stats_docs() -> dict[str, dict]:
-    scored = load_and_score(REPO, SUITES, jobs=1, gate=False, warn=lambda _: None)
-    return {res.suite.name: compute(suite_data(res), RESAMPLES) for res in scored}
+    """Every suite's whole statistics output (build/stats/<suite>/stats.json, before the site drops the
+    private items' analysis) of the example site the site tests share: rescored, computed with 1,000
+    resamples and built once per test session."""
+    stats = full_example_site().parent / "build" / "stats"
+    return {p.name: json.loads((p / "stats.json").read_text(encoding="utf-8")) for p in sorted(stats.iterdir())}
 
 
 def test_every_suite_of_the_example_is_checked(stats_docs):
