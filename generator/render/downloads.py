@@ -51,7 +51,7 @@ def write_data_files(site_dir: Path, site: SiteData) -> None:
                 _agreement_without_private(sd.rescore_dir / name, out / name, public)
             else:
                 shutil.copyfile(sd.rescore_dir / name, out / name)
-        _stats_without_private_items(sd.stats_path, out / "stats.json", public)
+        _stats_without_private_items(sd.stats, out / "stats.json", public)
         public_verdicts(sd.rescore_dir / "verdicts.csv", out / "verdicts-public.csv.gz", public)
         responses = out / "responses-public"
         responses.mkdir(exist_ok=True)
@@ -112,21 +112,25 @@ def _agreement_without_private(src: Path, dst: Path, public: set[str]) -> None:
         shutil.copyfile(src, dst)
 
 
-def _stats_without_private_items(src: Path, dst: Path, public: set[str]) -> None:
+def _stats_without_private_items(stats: dict, dst: Path, public: set[str]) -> None:
     """stats.json with its item analysis per public item only (the private half's items are counted in
     the suite page's summary, never listed: which items have a value at all, and each one's mean over
-    the runs, follow its answer key, e.g. an au-bas ledger with no fault has none)."""
-    from ..stats.engine import dumps
+    the runs, follow its answer key, e.g. an au-bas ledger with no fault has none). Written from the
+    statistics in memory (the document stats.json holds), as it is encoded: neither the whole text nor
+    a second copy of every pair is ever held (stats/pair_table.py)."""
+    from ..stats.engine import dump
 
-    doc = json.loads(src.read_text(encoding="utf-8"))
+    doc = dict(stats)
     ia = doc.get("item_analysis")
     if isinstance(ia, dict):
+        ia = doc["item_analysis"] = dict(ia)
         if isinstance(ia.get("items"), dict):
             ia["items"] = {k: v for k, v in ia["items"].items() if k in public}
         for key in ("not_separating", "against_order"):
             if isinstance(ia.get(key), list):
                 ia[key] = [k for k in ia[key] if k in public]
-    dst.write_text(dumps(doc), encoding="utf-8")
+    with dst.open("w", encoding="utf-8") as fh:
+        dump(doc, fh)
 
 
 def text_out(target: Path):
