@@ -6,7 +6,8 @@ same run, and tests/test_stats_fast_paths.py checks that the fast paths give the
 - resample sums: each chunk's counts (1,000 rows) in float64 times the block's distinct columns (the
   fast path: float32 when exact, a few rows at a time);
 - paired differences: the two gathered columns of every pair (the fast path: column slices);
-- the small-sample correction written as its formula (the fast path: in place).
+- the small-sample correction written as its formula (the fast path: in place);
+- Holm's step-down and its pairs, pair by pair (the fast path: on arrays).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
+from scipy.stats import t as student_t
 
 from generator.stats import estimates, pairwise
 from generator.stats.resample import CountMatrix, _distinct_columns
@@ -64,12 +66,48 @@ def widen(sums: np.ndarray, full: np.ndarray, n: int) -> np.ndarray:
     return sums if n < 2 else full + math.sqrt(n / (n - 1)) * (sums - full)
 
 
+def holm(estimates: np.ndarray, thetas: np.ndarray, df: int, higher_is_better: bool = True,
+         level: float = 0.95) -> tuple[float | None, list[dict]]:
+    """Holm's step-down (pairwise.holm), each pair's critical value, interval and call found pair by pair."""
+    thetas = thetas[~np.isnan(thetas).any(axis=1)]
+    ii, jj = pairwise.pair_index(len(estimates))
+    m = len(ii)
+    if m == 0 or thetas.shape[0] < 2:
+        return pairwise.holm(estimates, thetas, df, higher_is_better, level)
+    d, se, constant = paired_spread(estimates, thetas)
+    t = np.zeros(m)
+    np.divide(np.abs(d), se, out=t, where=se > 0)
+    zero = se == 0
+    t[zero & (d * np.nan_to_num(constant) > 0)] = np.inf
+    steps = np.arange(m)
+    crit = student_t.isf((1 - level) / (2 * (m - steps)), df) if df > 0 else np.full(m, np.inf)
+    order = sorted(range(m), key=lambda k: (-t[k], k))
+    c_pair = np.empty(m)
+    stop = None
+    for step, k in enumerate(order):
+        if stop is None and not (t[k] == np.inf or t[k] > crit[step]):
+            stop = crit[step]
+        c_pair[k] = crit[step] if stop is None else stop
+    pairs = []
+    for k, (a, b) in enumerate(zip(ii.tolist(), jj.tolist())):
+        called = bool(t[k] == np.inf or t[k] > c_pair[k])
+        if zero[k]:
+            low, high = float(np.fmin(d[k], constant[k])), float(np.fmax(d[k], constant[k]))
+        else:
+            low, high = float(d[k] - c_pair[k] * se[k]), float(d[k] + c_pair[k] * se[k])
+        call = pairwise._call(low, high, higher_is_better) if called else pairwise.TIE
+        pairs.append({"a": a, "b": b, "diff": float(d[k]), "se": float(se[k]), "t": float(t[k]),
+                      "c": float(c_pair[k]), "low": low, "high": high, "call": call})
+    return float(crit[0]), pairs
+
+
 @contextlib.contextmanager
 def plain() -> Iterator[None]:
     """The engine with the plain computation in place of its fast paths, for the duration."""
-    saved = (estimates.resample_sums, estimates.widen, pairwise._paired_spread)
-    estimates.resample_sums, estimates.widen, pairwise._paired_spread = resample_sums, widen, paired_spread
+    saved = (estimates.resample_sums, estimates.widen, pairwise._paired_spread, pairwise.holm)
+    (estimates.resample_sums, estimates.widen, pairwise._paired_spread,
+     pairwise.holm) = resample_sums, widen, paired_spread, holm
     try:
         yield
     finally:
-        estimates.resample_sums, estimates.widen, pairwise._paired_spread = saved
+        estimates.resample_sums, estimates.widen, pairwise._paired_spread, pairwise.holm = saved

@@ -15,7 +15,7 @@ import math
 import numpy as np
 import pytest
 
-from generator.stats.pairwise import PAIR_BLOCK, holm, max_t, pair_differences, pair_index
+from generator.stats.pairwise import PAIR_BLOCK, TIE, holm, max_t, pair_differences, pair_index
 from generator.stats.resample import FLOAT32_EXACT, CountMatrix, _count_bytes, exact_in_float32, resample_sums, widen
 
 
@@ -165,3 +165,24 @@ def test_widen_in_place_equals_the_formula(n):
     rng = np.random.default_rng(n)
     sums, full = rng.normal(size=(300, 7)) * 1e3, rng.normal(size=7) * 1e3
     assert np.array_equal(widen(sums, full, n), full + math.sqrt(n / (n - 1)) * (sums - full))
+
+
+def _holm_cases():
+    rng = np.random.default_rng(8)
+    for runs, rows, df in ((6, 400, 399), (30, 2000, 1999), (12, 300, 0), (9, 500, 20)):
+        thetas = np.round((rng.normal(size=(rows, runs)) * 0.02 + np.linspace(0.3, 0.8, runs)) * 512) / 512
+        thetas[:, 1] = thetas[:, 0] + 0.125  # no spread, nonzero: called whatever the critical value
+        thetas[:, 3] = thetas[:, 2]  # no spread, zero
+        thetas[:, 5 % runs] = thetas[:, 4 % runs] + rng.normal(size=rows) * 1e-3  # a sure call
+        yield thetas, thetas.mean(axis=0), df
+
+
+@pytest.mark.parametrize("higher", [True, False])
+def test_holm_on_arrays_equals_holm_pair_by_pair(higher):
+    from bench.stats_plain import holm as plain_holm
+
+    for thetas, estimates, df in _holm_cases():
+        fast, plain = holm(estimates, thetas, df, higher), plain_holm(estimates, thetas, df, higher)
+        assert fast == plain  # the first step's c and every pair: the same floats, calls and key order
+        assert [list(p) for p in fast[1]] == [list(p) for p in plain[1]]
+        assert {p["call"] for p in fast[1]} - {TIE}  # some pairs are called

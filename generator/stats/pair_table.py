@@ -36,11 +36,15 @@ class PairTable(Sequence):
         if not pairs:
             return pairs
         keys = list(pairs[0])
-        if any(len(p) != len(keys) or list(p) != keys for p in pairs):
+        first = pairs[0].keys()
+        if any(p.keys() != first for p in pairs):  # the same keys (in any order: stats.json sorts them)
             return pairs
         kinds, data = [], []
         for k in keys:
-            kind, column = _column([p[k] for p in pairs])
+            try:
+                kind, column = _column([p[k] for p in pairs])
+            except OverflowError:  # an int beyond 64 bits
+                return pairs
             if kind is None:
                 return pairs
             kinds.append(kind)
@@ -113,18 +117,25 @@ class PairTable(Sequence):
         return cls(list(keys), list(kinds), data, int(length))
 
 
+FLOATS = {float, np.float64, type(None)}
+INTS = {int, np.int64}
+
+
 def _column(values: list) -> tuple[str | None, Any]:
     """(kind, column) for one key's values: "str" (names and codes), "float" (None as NaN), "int"; (None,
-    None) for anything else."""
-    if all(isinstance(v, str) for v in values):
+    None) for anything else (bools, other number types, containers)."""
+    types = set(map(type, values))
+    if types == {str}:
         names: dict[str, int] = {}
         codes = [names.setdefault(v, len(names)) for v in values]
         return "str", (tuple(names), np.asarray(codes, dtype=np.int32))
-    if all(v is None or (isinstance(v, (float, np.floating))) for v in values):
-        return "float", np.asarray([np.nan if v is None else v for v in values], dtype=np.float64)
-    if all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in values):
-        column = np.asarray(values, dtype=np.int64)
-        return ("int", column) if all(int(a) == b for a, b in zip(column, values)) else (None, None)
+    if types <= FLOATS:
+        if type(None) in types:
+            values = [np.nan if v is None else v for v in values]
+        return "float", np.asarray(values, dtype=np.float64)
+    if types <= INTS:
+        column = np.asarray(values, dtype=np.int64)  # an int beyond int64 raises OverflowError: kept below
+        return "int", column
     return None, None
 
 

@@ -154,23 +154,24 @@ def holm(estimates: np.ndarray, thetas: np.ndarray, df: int, higher_is_better: b
     alpha = 1 - level
     steps = np.arange(m)
     crit = student_t.isf(alpha / (2 * (m - steps)), df) if df > 0 else np.full(m, np.inf)
-    order = sorted(range(m), key=lambda k: (-t[k], k))
+    order = np.argsort(-t, kind="stable")  # decreasing t, ties by pair index
+    passed = (t[order] == np.inf) | (t[order] > crit)
+    stop = int(np.argmin(passed)) if not passed.all() else m  # the first step that fails ends the calls
     c_pair = np.empty(m)
-    stop = None
-    for step, k in enumerate(order):
-        if stop is None and not (t[k] == np.inf or t[k] > crit[step]):
-            stop = crit[step]
-        c_pair[k] = crit[step] if stop is None else stop
-    pairs = []
-    for k, (a, b) in enumerate(zip(ii.tolist(), jj.tolist())):
-        called = bool(t[k] == np.inf or t[k] > c_pair[k])
-        if zero[k]:  # from the full-data difference to the one every resample gives
-            low, high = float(np.fmin(d[k], constant[k])), float(np.fmax(d[k], constant[k]))
-        else:
-            low, high = float(d[k] - c_pair[k] * se[k]), float(d[k] + c_pair[k] * se[k])
-        call = _call(low, high, higher_is_better) if called else TIE
-        pairs.append({"a": a, "b": b, "diff": float(d[k]), "se": float(se[k]), "t": float(t[k]),
-                      "c": float(c_pair[k]), "low": low, "high": high, "call": call})
+    c_pair[order[:stop]] = crit[:stop]
+    if stop < m:
+        c_pair[order[stop:]] = crit[stop]
+    called = (t == np.inf) | (t > c_pair)
+    # from the full-data difference to the one every resample gives, when the difference never varies
+    with np.errstate(invalid="ignore"):  # no critical value (df 0) times no spread: not used
+        low = np.where(zero, np.fmin(d, constant), d - c_pair * se)
+        high = np.where(zero, np.fmax(d, constant), d + c_pair * se)
+    good, bad = (BETTER, WORSE) if higher_is_better else (WORSE, BETTER)
+    calls = np.where(called & (low > 0), good, np.where(called & ~(low > 0) & (high < 0), bad, TIE)).tolist()
+    pairs = [{"a": a, "b": b, "diff": dk, "se": sk, "t": tk, "c": ck, "low": lo, "high": hi, "call": call}
+             for a, b, dk, sk, tk, ck, lo, hi, call in zip(ii.tolist(), jj.tolist(), d.tolist(), se.tolist(),
+                                                            t.tolist(), c_pair.tolist(), low.tolist(),
+                                                            high.tolist(), calls)]
     return float(crit[0]), pairs
 
 
