@@ -15,7 +15,8 @@ import math
 import numpy as np
 import pytest
 
-from generator.stats.pairwise import PAIR_BLOCK, TIE, holm, max_t, pair_differences, pair_index
+from generator.stats import ranks
+from generator.stats.pairwise import BETTER, PAIR_BLOCK, TIE, WORSE, holm, max_t, pair_differences, pair_index
 from generator.stats.resample import FLOAT32_EXACT, CountMatrix, _count_bytes, exact_in_float32, resample_sums, widen
 
 
@@ -186,3 +187,33 @@ def test_holm_on_arrays_equals_holm_pair_by_pair(higher):
         assert fast == plain  # the first step's c and every pair: the same floats, calls and key order
         assert [list(p) for p in fast[1]] == [list(p) for p in plain[1]]
         assert {p["call"] for p in fast[1]} - {TIE}  # some pairs are called
+
+
+def _plain_letters(order: list[int], pairs: list[dict], count: int) -> list[str]:
+    """The compact letter display with a full absorb after every insert step (ranks.py before its fast path)."""
+    columns = [frozenset(range(count))]
+    for p in pairs:
+        if p["call"] not in (BETTER, WORSE):
+            continue
+        split: list[frozenset[int]] = []
+        for col in columns:
+            split += [col - {p["a"]}, col - {p["b"]}] if p["a"] in col and p["b"] in col else [col]
+        columns = ranks._absorb(split)
+    columns = ranks._sweep(columns, order)
+    position = {run: k for k, run in enumerate(order)}
+    columns.sort(key=lambda col: sorted(position[r] for r in col))
+    return ["".join(ranks.symbol(k) for k, col in enumerate(columns) if run in col) for run in range(count)]
+
+
+@pytest.mark.parametrize("runs,share", [(5, 0.5), (12, 0.3), (18, 0.6), (24, 0.15)])
+def test_letters_equal_the_full_absorb(runs, share):
+    rng = np.random.default_rng(runs * 7 + int(share * 10))
+    for _ in range(4):
+        skill = np.sort(rng.normal(size=runs))[::-1]
+        ii, jj = pair_index(runs)
+        pairs = []
+        for a, b in zip(ii.tolist(), jj.tolist()):
+            called = rng.random() < share * min(1.0, abs(skill[a] - skill[b]) * 2)
+            pairs.append({"a": a, "b": b, "call": (BETTER if skill[a] > skill[b] else WORSE) if called else TIE})
+        order = list(range(runs))
+        assert ranks.compact_letters(order, pairs, runs) == _plain_letters(order, pairs, runs)
