@@ -67,7 +67,7 @@ def main() -> None:
         print(f"{b:>13,}  {p}")
         for name, n in blocks((site / p).read_bytes()).most_common(4):
             print(f"{n:>21,} {n / b:6.1%}  {name}")
-    html = collections.Counter()
+    html: collections.Counter = collections.Counter()
     for b, p in pages:
         html.update(blocks((site / p).read_bytes()))
     print("\nblocks over all pages:")

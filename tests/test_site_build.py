@@ -190,10 +190,37 @@ def test_no_page_over_300_kb_and_each_stored_response_published_once():
                 holding.append(p.relative_to(site).as_posix())
     assert holding == ["downloads/mini/responses-public/hostile-cloud.jsonl.gz"], holding
     page = (site / "suites" / "mini" / "items" / "i-pub-1.html").read_text(encoding="utf-8")
-    note = re.search(r'<p class="note stored-elsewhere"[^>]*data-download="([^"]+)" data-line="(\d+)"', page)
-    assert note, "a record too long for its page names its line in its run's download"
-    lines = gzip.decompress((site / "suites" / "mini" / "items" / unescape(note.group(1))).read_bytes()).splitlines()
-    assert b'"item": "i-pub-1"' in lines[int(note.group(2)) - 1] and marker.encode() in lines[int(note.group(2)) - 1]
+    notes = re.findall(r'<p class="note stored-elsewhere"[^>]*data-download="([^"]+)" data-line="(\d+)"', page)
+    assert notes, "each stored record is named by its line in its run's download"
+    named = []
+    for href, number in notes:
+        lines = gzip.decompress((site / "suites" / "mini" / "items" / unescape(href)).read_bytes()).splitlines()
+        named.append(lines[int(number) - 1])
+    assert all(b'"item": "i-pub-1"' in line for line in named)
+    assert sum(marker.encode() in line for line in named) == 1
+
+
+def test_item_pages_name_their_item_and_records_in_the_downloads():
+    """What item pages no longer inline is reachable: the re-check's item line and every response's stored
+    record line name files of the site, and each named line is that item's (its id) and that run's."""
+    import json
+
+    site = fixture_site()
+    pages = sorted(p for p in (site / "suites" / "mini" / "items").glob("*.html") if p.name != "index.html")
+    assert pages
+    for path in pages:
+        page = path.read_text(encoding="utf-8")
+        item = re.search(r'data-items="([^"]+)" data-item-line="(\d+)"', page)
+        assert item, path
+        items = gzip.decompress((path.parent / unescape(item.group(1))).read_bytes()).decode().split("\n")
+        assert json.loads(items[int(item.group(2)) - 1])["id"] == path.stem
+        notes = re.findall(r'data-anchor="([^"]+)-r(\d+)" data-download="([^"]+)" data-line="(\d+)"', page)
+        assert len(notes) == page.count('<section class="response"') - page.count("No stored response:")
+        for run, repeat, href, number in notes:
+            assert unescape(href).endswith(f"/responses-public/{run}.jsonl.gz")
+            lines = gzip.decompress((path.parent / unescape(href)).read_bytes()).decode().split("\n")
+            record = json.loads(lines[int(number) - 1])
+            assert (record["item"], record["repeat"]) == (path.stem, int(repeat))
 
 
 def test_suite_page_shows_its_prompt_as_text():

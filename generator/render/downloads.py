@@ -15,7 +15,7 @@ from typing import BinaryIO
 from ..csvsafe import csv_safe, dict_writer
 from ..csvsafe import writer as csv_writer
 from .gather import SiteData
-from .pages.items import oversize_files, page_files
+from .pages.items import items_file, oversize_files, page_files, public_item_lines
 from .pages.other import shown_difference
 
 RESCORE_FILES = ("summary.json", "item_stats.csv", "calls.csv", "agreement.json")
@@ -57,6 +57,12 @@ def write_data_files(site_dir: Path, site: SiteData) -> None:
         responses.mkdir(exist_ok=True)
         for r in sd.result.runs:  # each run's public lines, as its artifact keeps them: their one copy
             r.copy_public_lines(responses / f"{r.run.id}.jsonl.gz")
+        # the public items' lines exactly as stored, their one copy (item pages name their lines): gzip
+        # with no name and no time in its header, the same bytes on every build
+        with (site_dir / items_file(sd)).open("wb") as raw, \
+                gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz:
+            for line in public_item_lines(sd):
+                gz.write(line + b"\n")
         for rel_path, data in page_files(sd):  # the page images item pages show
             path = site_dir / rel_path
             path.parent.mkdir(parents=True, exist_ok=True)
