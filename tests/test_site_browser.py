@@ -212,11 +212,9 @@ def test_recheck_notices_a_tampered_verdict(ctx):
     with served(site) as base:
         page = ctx.new_page()
         page.goto(base + "suites/mini/items/r-pub-1.html")
-        page.evaluate("""() => {
-            const block = document.getElementById('published-verdicts');
-            const data = JSON.parse(block.textContent);
-            data[0].rows[0][1] = 'wrong'; data[0].rows[0][2] = 0;
-            block.textContent = JSON.stringify(data);
+        page.evaluate("""() => {  // the first verdict as the page shows it: correct, 1 point -> wrong, 0
+            const cells = document.querySelector('table.verdicts tbody tr').cells;
+            cells[2].className = 'verdict wrong'; cells[3].textContent = '0';
         }""")
         page.click("#recheck")
         page.wait_for_selector("#recheck-status[data-result]")

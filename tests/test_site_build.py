@@ -190,10 +190,10 @@ def test_no_page_over_300_kb_and_each_stored_response_published_once():
                 holding.append(p.relative_to(site).as_posix())
     assert holding == ["downloads/mini/responses-public/hostile-cloud.jsonl.gz"], holding
     page = (site / "suites" / "mini" / "items" / "i-pub-1.html").read_text(encoding="utf-8")
-    notes = re.findall(r'<p class="note stored-elsewhere"[^>]*data-download="([^"]+)" data-line="(\d+)"', page)
+    notes = re.findall(r'<p class="note stored-elsewhere"[^>]*data-line="(\d+)">[^<]*<a href="([^"]+)"', page)
     assert notes, "each stored record is named by its line in its run's download"
     named = []
-    for href, number in notes:
+    for number, href in notes:
         lines = gzip.decompress((site / "suites" / "mini" / "items" / unescape(href)).read_bytes()).splitlines()
         named.append(lines[int(number) - 1])
     assert all(b'"item": "i-pub-1"' in line for line in named)
@@ -214,9 +214,9 @@ def test_item_pages_name_their_item_and_records_in_the_downloads():
         assert item, path
         items = gzip.decompress((path.parent / unescape(item.group(1))).read_bytes()).decode().split("\n")
         assert json.loads(items[int(item.group(2)) - 1])["id"] == path.stem
-        notes = re.findall(r'data-anchor="([^"]+)-r(\d+)" data-download="([^"]+)" data-line="(\d+)"', page)
+        notes = re.findall(r'data-anchor="([^"]+)-r(\d+)" data-line="(\d+)">[^<]*<a href="([^"]+)"', page)
         assert len(notes) == page.count('<section class="response"') - page.count("No stored response:")
-        for run, repeat, href, number in notes:
+        for run, repeat, number, href in notes:
             assert unescape(href).endswith(f"/responses-public/{run}.jsonl.gz")
             lines = gzip.decompress((path.parent / unescape(href)).read_bytes()).decode().split("\n")
             record = json.loads(lines[int(number) - 1])
@@ -286,3 +286,18 @@ def test_gzip_downloads_carry_no_name_and_no_time():
         head = path.read_bytes()[:10]
         assert head[:3] == b"\x1f\x8b\x08" and head[3] & 0x08 == 0 and head[4:8] == b"\0\0\0\0", path
         gzip.decompress(path.read_bytes())  # whole and valid
+
+
+def test_verdict_rows_the_page_cannot_show_exactly_are_listed_in_its_data_block():
+    """The re-check reads the published verdicts from the verdict table; a row whose unit or order an HTML
+    parser would change (a carriage return, a NUL) or whose verdict is not one class name is listed in
+    the page's data block instead."""
+    from generator.render.pages.items import shown_exactly
+
+    row = {"unit": "total", "verdict": "false_null", "points": 0, "order": ""}
+    assert shown_exactly(row)
+    assert not shown_exactly(row | {"unit": "to\rtal"})
+    assert not shown_exactly(row | {"order": "1\x002"})
+    assert not shown_exactly(row | {"unit": "\ud800"})
+    assert not shown_exactly(row | {"verdict": "wrong x"})
+    assert not shown_exactly(row | {"points": 0.5})

@@ -21,6 +21,12 @@ from .pages.other import shown_difference
 RESCORE_FILES = ("summary.json", "item_stats.csv", "calls.csv", "agreement.json")
 
 
+def compact_json(doc: object) -> str:
+    """A JSON download: sorted keys, no indentation and no spaces after separators (a third of an
+    indented file's bytes are its indentation), one line ending with a newline."""
+    return json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
 def write_table(site_dir: Path, table) -> list[str]:
     header, rows = table.records()
     buf = io.StringIO()
@@ -31,8 +37,7 @@ def write_table(site_dir: Path, table) -> list[str]:
     base.parent.mkdir(parents=True, exist_ok=True)
     base.with_suffix(".csv").write_text(buf.getvalue(), encoding="utf-8", errors="backslashreplace")
     doc = {"caption": table.caption, "columns": header, "rows": rows}
-    base.with_suffix(".json").write_text(json.dumps(doc, indent=1, ensure_ascii=False, sort_keys=True) + "\n",
-                                         encoding="utf-8", errors="backslashreplace")
+    base.with_suffix(".json").write_text(compact_json(doc), encoding="utf-8", errors="backslashreplace")
     return [table.export + ".csv", table.export + ".json"]
 
 
@@ -122,8 +127,6 @@ def _stats_without_private_items(src: Path, dst: Path, public: set[str]) -> None
     """stats.json with its item analysis per public item only (the private half's items are counted in
     the suite page's summary, never listed: which items have a value at all, and each one's mean over
     the runs, follow its answer key, e.g. an au-bas ledger with no fault has none)."""
-    from ..stats.engine import dumps
-
     doc = json.loads(src.read_text(encoding="utf-8"))
     ia = doc.get("item_analysis")
     if isinstance(ia, dict):
@@ -132,7 +135,7 @@ def _stats_without_private_items(src: Path, dst: Path, public: set[str]) -> None
         for key in ("not_separating", "against_order"):
             if isinstance(ia.get(key), list):
                 ia[key] = [k for k in ia[key] if k in public]
-    dst.write_text(dumps(doc), encoding="utf-8")
+    dst.write_text(compact_json(doc), encoding="utf-8")
 
 
 def text_out(target: Path):

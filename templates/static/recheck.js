@@ -42,7 +42,7 @@
 
   function recordOf(p) {
     var note = document.querySelector('p.stored-elsewhere[data-anchor="' + p.anchor + '"]');
-    return lineOf(note.getAttribute('data-download'), parseInt(note.getAttribute('data-line'), 10));
+    return lineOf(note.querySelector('a').getAttribute('href'), parseInt(note.getAttribute('data-line'), 10));
   }
 
   function recheck(core, suite, status, button) {
@@ -57,19 +57,24 @@
     var same = 0, differ = 0, absent = 0, unread = 0, why = '';
     var jobs = published.map(function (p) {
       var table = document.querySelector('table.verdicts[data-anchor="' + p.anchor + '"]');
-      var cells = Array.prototype.map.call(table.tBodies[0].rows, function (row) {
-        return row.cells[row.cells.length - 1];
+      var rows = Array.prototype.slice.call(table.tBodies[0].rows);
+      var cells = rows.map(function (row) { return row.cells[row.cells.length - 1]; });
+      // the published verdicts are the table's rows as shown (the data block lists a response's rows only
+      // when one of them cannot be shown exactly as text, e.g. a unit holding a carriage return)
+      var wanted = p.rows || rows.map(function (row) {
+        var c = row.cells;
+        return [c[0].textContent, c[2].classList[1], Number(c[3].textContent), c[5].textContent];
       });
       if (!p.stored) {
         cells.forEach(function (c) { setCell(c, true, 'no stored response'); });
-        absent += p.rows.length;
+        absent += wanted.length;
         return Promise.resolve();
       }
       return Promise.all([itemLine, recordOf(p)]).then(function (got) {
         var rec = core.parseJSON(got[1]);
         if (!rec.ok) throw new Error('a stored record is not valid JSON');
         var rows = suite.scoreItem(got[0], rec.value, p.run, p.repeat);
-        p.rows.forEach(function (want, k) {
+        wanted.forEach(function (want, k) {
           var row = rows[k];
           var ok = row && row.unit === want[0] && row.verdict === want[1] && row.points === want[2] &&
             row.order === want[3];
@@ -82,7 +87,7 @@
       }, function (e) {
         why = e && e.message ? e.message : String(e);
         cells.forEach(function (c) { setCell(c, false, 'not re-checked: its download could not be read'); });
-        unread += p.rows.length;
+        unread += wanted.length;
       });
     });
     return Promise.all(jobs).then(function () {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
 
 import orjson
 from markupsafe import Markup, escape
@@ -164,6 +165,18 @@ def _escaped(value: str | int) -> str:
     return str(escape(value))
 
 
+_VERDICT = re.compile(r"[A-Za-z0-9_-]+")
+_NOT_KEPT = re.compile("[\r\0\ud800-\udfff]")  # an HTML parser changes CR and drops NUL; UTF-8 cannot hold a surrogate
+
+
+def shown_exactly(row: dict) -> bool:
+    """Whether a verdict row reads back exactly from its table row, as the in-browser re-check reads the
+    published verdicts (unit, order and points as the cells' text, the verdict as the second class of its
+    cell); the page's data block lists the rows of a response where one does not."""
+    return (bool(_VERDICT.fullmatch(row["verdict"])) and type(row["points"]) is int
+            and not _NOT_KEPT.search(row["unit"]) and not _NOT_KEPT.search(row["order"]))
+
+
 def verdict_rows_html(rows: list[dict]) -> Markup:
     """A response's rows of its verdict table on the item page, escaped as the template would escape
     them (written here: looking up each cell in the template was most of an item page's time)."""
@@ -211,8 +224,10 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
                               "model_href": model_path(info[run].model) if info[run].model in paged[0] else None,
                               "provider_href": provider_path(info[run].provider)
                               if info[run].provider in paged[1] else None})
-            published.append({"run": run, "repeat": repeat, "anchor": anchor, "stored": line is not None,
-                              "rows": [[v["unit"], v["verdict"], v["points"], v["order"]] for v in rows]})
+            entry = {"run": run, "repeat": repeat, "anchor": anchor, "stored": line is not None}
+            if not all(shown_exactly(v) for v in rows):
+                entry["rows"] = [[v["unit"], v["verdict"], v["points"], v["order"]] for v in rows]
+            published.append(entry)
     ctx = {"sd": sd, "suite": sd.suite, "item": item, "document": document, "answers": _answers(sd, raw),
            "document_more": doc_more, "document_href": document_file(sd, item.id) if doc_more else None,
            "page_images": page_images(sd, item),
