@@ -1,0 +1,76 @@
+"""Episodes served one after another by one environment (rule page section 12): the order of an
+import of LedgerShield's episode files, and the state each stored episode carries in (`run_state`),
+computed by scorer A from the episodes stored before it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from .run_state import INITIAL, RunState, read_state
+from .scoring import extract_answer, grade
+
+
+class OrderError(ValueError):
+    """The files' recorded case counters show episodes of several environments."""
+
+
+def recorded_counter(episode: dict) -> int | None:
+    """The case counter LedgerShield's environment recorded after the episode (`case_counter` of
+    `final_info.institutional_memory`, else of the top-level `institutional_memory`), when a positive
+    integer."""
+    for holder in (episode.get("final_info"), episode):
+        memory = holder.get("institutional_memory") if isinstance(holder, dict) else None
+        if isinstance(memory, dict) and "case_counter" in memory:
+            value = memory["case_counter"]
+            return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+    return None
+
+
+def served_order(episodes: list[tuple[str, dict, bool]]) -> tuple[list[int], bool]:
+    """(positions in served order, whether they form one sequence) of (where, episode, readable)
+    triples given in the files' order: by the recorded counters when every readable episode records one
+    (each alone when they are all 1; OrderError when two others are equal), else the files' order."""
+    positions = list(range(len(episodes)))
+    counters = [recorded_counter(ep) for _w, ep, readable in episodes if readable]
+    if not counters or any(c is None for c in counters):
+        return positions, True
+    if all(c == 1 for c in counters):
+        return positions, False
+    seen: dict[int, str] = {}
+    for where, ep, readable in episodes:
+        count = recorded_counter(ep)
+        if readable and count is not None:
+            if count in seen:
+                raise OrderError(f"{where}: LedgerShield's case counter {count} also in {seen[count]}: these files "
+                                 "come from several environments (import each environment's files as a run of its own)")
+            seen[count] = where
+    big = 1 << 62  # an unreadable episode keeps its place among the files after the recorded ones
+    return sorted(positions, key=lambda k: (recorded_counter(episodes[k][1]) or big if episodes[k][2] else big, k)), True
+
+
+def state_after(item: dict, content: str) -> RunState | None:
+    """S_out scorer A gives a stored episode (its `run_state:out` row), or None when it is unreadable."""
+    episode = extract_answer(content)
+    if episode is None:
+        return None
+    order = next(o for unit, _k, _v, _r, o in grade(item, episode) if unit == "run_state:out")
+    pairs = dict(part.split("=", 1) for part in order.split(";"))
+    state = read_state({k: (v if k == "level" else int(v)) for k, v in pairs.items()})
+    assert state is not None
+    return state
+
+
+def stamped(episode: dict, state: RunState) -> str:
+    """The episode's stored content: the episode with its incoming `run_state`."""
+    return json.dumps({**episode, "run_state": state.as_json()}, ensure_ascii=False)
+
+
+def carried(items: dict[str, dict], stored: Iterable[tuple[str, str | None]]) -> RunState:
+    """The state left by stored (item id, content) episodes of one sequence, in order (an unreadable or
+    failed one passes the state on)."""
+    state = INITIAL
+    for item_id, content in stored:
+        if content is not None and item_id in items:
+            state = state_after(items[item_id], content) or state
+    return state
