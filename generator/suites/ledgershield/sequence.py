@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from pathlib import Path
 
 from .run_state import INITIAL, RunState, read_state
 from .scoring import extract_answer, grade
@@ -74,3 +75,55 @@ def carried(items: dict[str, dict], stored: Iterable[tuple[str, str | None]]) ->
         if content is not None and item_id in items:
             state = state_after(items[item_id], content) or state
     return state
+
+
+def _content(record: dict) -> str | None:
+    response = record.get("response")
+    try:
+        content = response["choices"][0]["message"]["content"]  # type: ignore[index]
+    except (TypeError, KeyError, IndexError):
+        return None
+    return content if isinstance(content, str) else None
+
+
+class Carrier:
+    """The state `tally run` carries from episode to episode of each repeat (rule page section 12): each
+    repeat is its own environment, its episodes in the order the run stores them. Resuming starts from
+    the stored episodes: the state they left is the S_out with the most episodes counted (every stored
+    S_out counting that many episodes is the same state)."""
+
+    def __init__(self, items: list[dict], stored: list[Path]):
+        self.items = {i["id"]: i for i in items}
+        self.states: dict[int, RunState] = {}
+        for path in stored:
+            if not path.is_file():
+                continue
+            for line in path.read_text(encoding="utf-8").splitlines():
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    continue  # a torn line: the store reports it
+                if not isinstance(rec, dict) or not isinstance(rec.get("repeat"), int):
+                    continue
+                content = _content(rec)
+                item = self.items.get(str(rec.get("item")))
+                after = state_after(item, content) if content is not None and item is not None else None
+                if after is not None and after.n >= self.states.get(rec["repeat"], INITIAL).n:
+                    self.states[rec["repeat"]] = after
+
+    def stamp(self, record: dict) -> dict:
+        """The record with its episode's incoming `run_state`; the repeat's state moves on."""
+        content = _content(record)
+        item = self.items.get(record["item"])
+        if content is None or item is None:
+            return record  # a failed call carries nothing and passes the state on
+        episode = json.loads(content)
+        episode["run_state"] = self.states.get(record["repeat"], INITIAL).as_json()
+        text = json.dumps(episode, ensure_ascii=False, sort_keys=True)
+        after = state_after(item, text)
+        if after is not None:
+            self.states[record["repeat"]] = after
+        response = dict(record["response"])
+        response["choices"] = [{**response["choices"][0], "message": {**response["choices"][0]["message"],
+                                                                       "content": text}}]
+        return {**record, "response": response}
