@@ -104,3 +104,16 @@ def test_a_malformed_run_state_makes_the_episode_unparseable():
                 if c["id"].startswith("TLY-A-001:run-state-")}
     assert verdicts.pop("run-state-whole-decimal") != {"unparseable"}
     assert len(verdicts) == 6 and all(v == {"unparseable"} for v in verdicts.values())
+
+
+def test_the_chain_of_carried_states_counts_sequences_and_breaks():
+    """The suite page's run-state table: a chain of three (the second a decision-less episode that passes its
+    state on) is one sequence without a break; a forged incoming state and a fork are breaks."""
+    from generator.suites.ledgershield.reports import chain_counts
+    from generator.suites.ledgershield.run_state import INITIAL
+
+    s0, s1, s2 = INITIAL.order(), "n=1;x", "n=2;x"
+    assert chain_counts([(s0, s1), (s1, s1), (s1, s2)]) == (2, 1, 0)
+    assert chain_counts([(s0, s1), (s0, s1)]) == (2, 2, 0)  # two fresh environments
+    assert chain_counts([(s0, s1), ("n=5;forged", "n=6;forged")]) == (2, 1, 1)
+    assert chain_counts([(s0, s1), (s1, s2), (s1, "n=2;y")]) == (3, 1, 1)  # two episodes started from s1
