@@ -23,7 +23,7 @@ import os
 import struct
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable
 
 from .cache import cache_secret
 from .csv_columns import call_lines, verdict_lines
@@ -56,19 +56,7 @@ def write(folder: Path, base: str, scored: ScoredRun, data: bytes, keep: bool = 
     `folder` as `base` (with `keep`) or `base` + ONCE, through a temporary file and a rename; with
     `sign`, under the user's cache key (an artifact of a temporary store is never read by another
     command: not signed). Returns (its name, its identity)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    name = base if keep else base + ONCE
-    fd, tmp = tempfile.mkstemp(prefix=".entry-", dir=folder)
-    try:
-        with os.fdopen(fd, "w+b") as fh:
-            _write_to(fh, scored, data, sign)
-            fh.flush()
-            st = os.fstat(fh.fileno())
-        os.replace(tmp, folder / name)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return name, identity_of(st)
+    return _write_file(folder, base if keep else base + ONCE, lambda fh: _write_to(fh, scored, data, sign))
 
 
 def payload(scored: ScoredRun, data: bytes) -> bytes:
@@ -85,14 +73,23 @@ def put(folder: Path, base: str, unsigned: bytes, keep: bool = True) -> tuple[st
     """Sign and write an artifact made by `payload` (by a Dask worker)."""
     if len(unsigned) < MAC_SIZE + len(MAGIC) + TRAILER.size or unsigned[MAC_SIZE:MAC_SIZE + len(MAGIC)] != MAGIC:
         raise ArtifactProblem("not a scored run's artifact")
+    view = memoryview(unsigned)[MAC_SIZE:]
+
+    def fill(fh: BinaryIO) -> None:
+        fh.write(hmac.new(cache_secret(), view, hashlib.sha256).digest())
+        fh.write(view)
+
+    return _write_file(folder, base if keep else base + ONCE, fill)
+
+
+def _write_file(folder: Path, name: str, fill: Callable[[BinaryIO], None]) -> tuple[str, Identity]:
+    """Write `folder/name` with `fill` through a temporary file and a rename (never half written);
+    returns (name, the identity of the file written)."""
     folder.mkdir(parents=True, exist_ok=True)
-    name = base if keep else base + ONCE
     fd, tmp = tempfile.mkstemp(prefix=".entry-", dir=folder)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            view = memoryview(unsigned)[MAC_SIZE:]
-            fh.write(hmac.new(cache_secret(), view, hashlib.sha256).digest())
-            fh.write(view)
+        with os.fdopen(fd, "w+b") as fh:
+            fill(fh)
             fh.flush()
             st = os.fstat(fh.fileno())
         os.replace(tmp, folder / name)
