@@ -8,6 +8,7 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
+from ...jsonl import jsonl_lines
 from .run_state import INITIAL, RunState, read_state
 from .scoring import extract_answer, grade
 
@@ -98,11 +99,8 @@ class Carrier:
         for path in stored:
             if not path.is_file():
                 continue
-            for line in path.read_text(encoding="utf-8").splitlines():
-                try:
-                    rec = json.loads(line)
-                except ValueError:
-                    continue  # a torn line: the store reports it
+            for line in jsonl_lines(path.read_bytes()):
+                rec = line.value  # a line that is not JSON has none: the store reports it
                 if not isinstance(rec, dict) or not isinstance(rec.get("repeat"), int):
                     continue
                 content = _content(rec)
@@ -117,9 +115,13 @@ class Carrier:
         item = self.items.get(record["item"])
         if content is None or item is None:
             return record  # a failed call carries nothing and passes the state on
-        episode = json.loads(content)
-        episode["run_state"] = self.states.get(record["repeat"], INITIAL).as_json()
-        text = json.dumps(episode, ensure_ascii=False, sort_keys=True)
+        # the episode Tally assembled (a JSON object with keys) with run_state as its last key, which a
+        # repeated key's rule makes the one read
+        text = content.rstrip()
+        if not (text.startswith("{") and text.endswith("}")) or text[1:-1].strip() == "":
+            return record
+        state = json.dumps(self.states.get(record["repeat"], INITIAL).as_json(), sort_keys=True)
+        text = f'{text[:-1]}, "run_state": {state}}}'
         after = state_after(item, text)
         if after is not None:
             self.states[record["repeat"]] = after
