@@ -224,7 +224,8 @@ def _sequences(item: dict) -> list[dict]:
     """Runs of episodes on one benign Task A case, each carrying the state the one before it left (rule
     page section 12; worked by hand in tests/test_ledgershield_grading.py), and malformed states."""
     out: list[dict] = []
-    runs = {"run1": [("pay-0.9", {"decision": "PAY", "confidence": 0.9}), ("hold-no-confidence", {"decision": "HOLD"}),
+    runs: dict[str, list[tuple[str, dict]]] = {
+            "run1": [("pay-0.9", {"decision": "PAY", "confidence": 0.9}), ("hold-no-confidence", {"decision": "HOLD"}),
                      ("pay-no-confidence-restricted", {"decision": "PAY"}),
                      ("pay-0.95-restricted", {"decision": "PAY", "confidence": 0.95})],
             "run2": [("hold-0.99", {"decision": "HOLD", "confidence": 0.99}),
