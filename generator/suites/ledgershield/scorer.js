@@ -11,7 +11,9 @@
  * What it does for one response: read the episode (section 1), replay its trajectory against
  * the item's desk (`env`, section 2), read the graded payload (section 3), compute each
  * dimension of the task as an exact rational (section 4), weight, penalise and cap (section 5),
- * and write the verdict rows (section 7). All arithmetic is on BigInt: a dimension is a
+ * and write the verdict rows (section 7). Since version 4 the episode's incoming carried state
+ * (`run_state`, section 12) sets the authority gate, and the state the episode leaves gives the
+ * institutional-loss adjustment; both states are written in the rows run_state:in and run_state:out. All arithmetic is on BigInt: a dimension is a
  * fraction {n, d} of BigInts, numbers of the episode and of the item are exact decimals.
  */
 (function (root, factory) {
