@@ -11,7 +11,8 @@ sloppy) through the reference environment on the checkout's own fixture cases, o
 per (behaviour, case) as the reference harness writes them (each episode in a fresh environment;
 with --one-environment one environment per behaviour serves all its cases, so LedgerShield's
 state kept across episodes, its institutional loss and its authority gate, carries over);
-imports each behaviour's files with
+imports each behaviour's files (one run each: the import orders them by the case counters the
+reference recorded and stores in each the state the earlier ones left, rule page section 12) with
 `tally import --suite ledgershield --cases CHECKOUT/server/fixtures/cases.json` into a temporary
 project; rescores every stored episode with scorer A; and prints how many grades are within 0.01
 and 0.05 of the reference's `final_score`, the largest difference, and, per dimension, how many

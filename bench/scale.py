@@ -14,14 +14,27 @@ largest run does), and more run groups at a fixed number of items (the largest r
 size: the ladder the 400-run target names; the statistics' pairwise comparisons grow with the
 square of the run groups).
 
-    python bench/scale.py [--sizes 20x750,20x1500,20x3000,20x6000] [--resamples 200] [--jobs N]
-    python bench/scale.py --sizes 40x300,100x300,200x300,400x300
+The run is closed by one table (issue 37, goal 5): per size, wall-clock and CPU time (the build's process
+and its children: scorer B, page workers) and peak memory (the larger of the build's process and its
+largest child), with the growth exponent of each: the log-log slope against the size before, so that
+the next change that breaks linear growth shows at once (the pairs of a comparison family grow with
+exponent 2 in the run groups; time and memory should not).
+
+    python bench/scale.py [--sizes 40x6000,80x6000,160x6000,400x6000] [--resamples 200] [--jobs N]
+    python bench/scale.py --sizes 20x750,20x1500,20x3000,20x6000
+    python bench/scale.py --sizes 40x600,80x600,160x600,400x600
+
+Measured (issue 37; 600 items, 200 resamples, 2 jobs, load average 7.4 on 2 cores, shared): 40 / 80 / 160
+run groups: 69.4 / 170.1 / 328.9 s wall, 23.5 / 52.2 / 139.1 s CPU, peak 245 / 320 / 577 MB (growth
+exponents: time 1.29 then 0.95, peak 0.39 then 0.85, pairs 2.02 and 2.01); statistics 20.1 / 55.0 / 64.0
+s. 400 run groups did not fit the session (its first try ran past 15 minutes before the letters fix).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import resource
 import shutil
@@ -44,11 +57,15 @@ def one(runs: int, items: int, resamples: int, jobs: int) -> dict:
     try:
         _items, responses = generate(tmp, items, runs)
         sizes = [p.stat().st_size for p in (tmp / "results").rglob("responses.jsonl")]
-        start = time.perf_counter()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start, cpu = time.perf_counter(), time.process_time()
         report = build_site(tmp, tmp / "site", resamples=resamples, jobs=jobs)
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)  # scorer B and the page workers
+        cpu += (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         return {"runs": runs, "responses": responses, "bytes": sum(sizes), "largest": max(sizes),
-                "seconds": seconds, "pages": report.pages, "stages": report.seconds,
+                "seconds": seconds, "cpu": cpu, "pages": report.pages,
+                "stages": report.seconds,
                 "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                 "child": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
     finally:
@@ -57,7 +74,7 @@ def one(runs: int, items: int, resamples: int, jobs: int) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", default="20x750,20x1500,20x3000,20x6000",
+    ap.add_argument("--sizes", default="40x6000,80x6000,160x6000,400x6000",
                     help="RUNSxITEMS sizes (run groups x items), comma-separated, smallest first")
     ap.add_argument("--resamples", type=int, default=200)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -68,6 +85,9 @@ def main() -> None:
         print(json.dumps(one(runs, items, args.resamples, args.jobs)))
         return
     rows = []
+    sizes = [tuple(int(x) for x in size.split("x")) for size in args.sizes.split(",")]
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {args.resamples} resamples, "
+          f"{args.jobs} jobs", flush=True)
     for size in args.sizes.split(","):
         runs, items = (int(x) for x in size.split("x"))
         out = subprocess.run([sys.executable, __file__, "--resamples", str(args.resamples), "--jobs", str(args.jobs),
@@ -84,6 +104,29 @@ def main() -> None:
               f"x{t_ratio:.2f}, peak per largest run x{m_ratio:.2f}, peak grows {slope:.2f} MB per MB of "
               "stored responses added", flush=True)
         print("      " + ", ".join(f"{k} {v:.1f} s" for k, v in row["stages"].items()), flush=True)
+    print(growth_table(rows, sizes))
+
+
+def growth_table(rows: list[dict], sizes: list[tuple[int, int]]) -> str:
+    """One table: per size, time and peak memory, and the growth exponent of each against the size before
+    (the log-log slope in run groups, or in items when the run groups stay the same); the pairs of each
+    comparison family grow with exponent about 2 in run groups, the stored responses with 1."""
+    lines = [f"{'groups':>6} {'items':>6} {'pairs':>7} {'responses':>10}  {'time s':>8} {'CPU s':>8} {'peak MB':>8}  "
+             f"{'exp time':>8} {'exp peak':>8} {'exp pairs':>9}"]
+    for k, (row, (runs, items)) in enumerate(zip(rows, sizes)):
+        pairs = runs * (runs - 1) // 2
+        peak = max(row["peak"], row["child"])
+        cells = ["", "", ""]
+        if k:
+            prev, (p_runs, p_items) = rows[k - 1], sizes[k - 1]
+            x = math.log(runs / p_runs) if runs != p_runs else math.log(items / p_items)
+            if x:
+                cells = [f"{math.log(row['seconds'] / prev['seconds']) / x:.2f}",
+                         f"{math.log(peak / max(prev['peak'], prev['child'])) / x:.2f}",
+                         f"{math.log(pairs / (p_runs * (p_runs - 1) // 2)) / x:.2f}" if runs != p_runs else ""]
+        lines.append(f"{runs:6d} {items:6d} {pairs:7,d} {row['responses']:10,d}  {row['seconds']:8.1f} "
+                     f"{row.get('cpu', 0.0):8.1f} {peak:8,.0f}  {cells[0]:>8} {cells[1]:>8} {cells[2]:>9}")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -28,21 +28,29 @@ sys.path.insert(0, str(ROOT))
 from generator.render.build import build_site  # noqa: E402
 
 SUITE = "extracting"
+PRIVATE_TAG = "-p"  # in the ids of the private copies
 
 
 def scale_items(src: Path, dst: Path, per_file: int) -> dict[str, list[str]]:
-    """Copy every items file, each item repeated under new ids up to per_file items; id -> copies."""
+    """Copy every items file, each item repeated under new ids up to per_file items; id -> copies.
+
+    A private file is made of copies of its public twin's items (marked private): the example's private
+    records are sealed, and a sealed box opens only with its own item, so a copy of one under a new id
+    would not open; the public records are copied instead, as the runs answered their public items."""
     copies: dict[str, list[str]] = {}
     dst.mkdir(parents=True)
     for path in sorted(src.glob("*.jsonl")):
-        items = [orjson.loads(line) for line in path.read_bytes().splitlines() if line.strip()]
+        twin = path.with_name(path.name.replace(".private.", ".public.")) if ".private." in path.name else path
+        items = [orjson.loads(line) for line in twin.read_bytes().splitlines() if line.strip()]
+        half = "private" if twin != path else None
         out = []
         k = 0
         while len(out) < per_file:
             for item in items:
                 if len(out) == per_file:
                     break
-                new = dict(item, id=f"{item['id']}-c{k:02d}")
+                tag = f"{PRIVATE_TAG}{k:02d}" if half else f"-c{k:02d}"
+                new = dict(item, id=f"{item['id']}{tag}") | ({"half": half} if half else {})
                 copies.setdefault(item["id"], []).append(new["id"])
                 out.append(orjson.dumps(new))
             k += 1
@@ -67,7 +75,11 @@ def scale_runs(src: Path, dst: Path, runs: int, copies: dict[str, list[str]]) ->
         for line in (origin / "responses.jsonl").read_bytes().splitlines():
             if line.strip():
                 record = orjson.loads(line)
+                if "box" in record:  # sealed (a private item's): its public twin's record stands for it
+                    continue
                 for new_id in copies.get(record["item"], []):
+                    if meta.get("half") == "public" and PRIVATE_TAG in new_id:  # a run of the public half only
+                        continue
                     record["item"] = new_id
                     lines.append(orjson.dumps(record))
         (out / "responses.jsonl").write_bytes(b"\n".join(lines) + b"\n")

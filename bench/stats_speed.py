@@ -12,17 +12,27 @@ not inflate) and splits them into stages: resampling (count matrix and resampled
 and the pairwise rule; in the same process the earlier single-step max-T is timed on the same draws as
 a reference for the pairwise stage.
 
+First, the engine is timed against its plain computation (bench/stats_plain.py: the engine as it
+computed before its fast paths, issue 37 goal 4) at 40 and 80 run groups (--compare), in alternating
+fresh processes: CPU and wall-clock medians, their ratios (the reference measured in the same run) and
+whether every interval, critical value, pair and the hash of W are bit-identical. Targets: at most
+0.6 s at 40 run groups (780 pairs) and 1.0 s at 80 (3,160 pairs).
+
 scipy is timed on --scipy-models models (default 4, so 8 calls) and scaled linearly to 40 models; it
 computes only the per-model intervals (no pairwise differences), which favours scipy. Its intervals
 are checked to equal the engine's bit for bit.
 
-    python bench/stats_speed.py [--scipy-models 4] [--no-scaling] [--rule holm|max-t]
+    python bench/stats_speed.py [--scipy-models 4] [--no-scaling] [--rule holm|max-t] [--compare 40,80]
+    python bench/stats_speed.py --only-compare --repeats 5
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import hashlib
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -34,8 +44,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from generator.stats import pairwise  # noqa: E402
 from generator.stats.estimates import per_run, ratio_draws  # noqa: E402
-from generator.stats.pairwise import holm, max_t  # noqa: E402
+from generator.stats.pairwise import max_t  # noqa: E402
 from generator.stats.resample import derive_seed  # noqa: E402
 
 NAMES = ("printed_n", "printed_correct", "missing_n", "null_ok")
@@ -74,10 +85,11 @@ def engine(figs: np.ndarray, resamples: int, rule: str = "holm", stages: dict | 
         if rule == "max-t":
             calls[metric] = max_t(d.point[metric], d.draws[metric])
         else:
-            calls[metric] = holm(d.point[metric], d.draws[metric], d.df)
+            calls[metric] = pairwise.holm(d.point[metric], d.draws[metric], d.df)  # as patched by plain()
     clocks.append(_clocks())
     for metric, (c, pairs) in calls.items():
-        out[metric] |= {"c": c, "pairs": len(pairs)}
+        digest = hashlib.sha256(repr(pairs).encode()).hexdigest()  # every pair's figures and call, bit for bit
+        out[metric] |= {"c": c, "pairs": len(pairs), "pairs_sha256": digest, "record": d.record}
     if stages is not None:
         for k, name in enumerate(("resampling", "intervals", "pairwise")):
             stages[name] = (clocks[k + 1][0] - clocks[k][0], clocks[k + 1][1] - clocks[k][1])
@@ -112,12 +124,22 @@ def _rss_mb() -> float:
 
 def child(kind: str, n: int, runs: int, resamples: int, models: int, rule: str) -> None:
     figs = synthetic(runs, n)
-    if kind == "engine":
-        engine(synthetic(3, 50), 200, rule)  # warm-up: imports and first-call costs
+    context = contextlib.nullcontext
+    if kind == "plain":  # the engine as it computed before its fast paths: the reference
+        from bench.stats_plain import plain
+
+        context = plain
+    if kind != "scipy":
+        with context():
+            engine(synthetic(3, 50), 200, rule)  # warm-up: imports and first-call costs
     before = _rss_mb()
     stages: dict = {}
     start, cpu = _clocks()
-    result = engine(figs, resamples, rule, stages) if kind == "engine" else scipy_intervals(figs, models, resamples)
+    if kind == "scipy":
+        result = scipy_intervals(figs, models, resamples)
+    else:
+        with context():
+            result = engine(figs, resamples, rule, stages)
     end, cpu_end = _clocks()
     if stages:  # the reference ran after the measured work: leave it out of the totals
         end, cpu_end = end - stages["reference max-T"][0], cpu_end - stages["reference max-T"][1]
@@ -131,9 +153,39 @@ def measure(kind: str, n: int, runs: int, resamples: int = 10_000, models: int =
     return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
 
 
+TARGETS = {40: 0.6, 80: 1.0}  # issue 37, goal 4: seconds at N=2,000 and 10,000 resamples
+
+
+def _median(values: list[float]) -> float:
+    return sorted(values)[len(values) // 2]
+
+
+def compare(groups: list[int], n: int, resamples: int, rule: str, repeats: int) -> None:
+    """The engine against its plain computation (bench/stats_plain.py), in alternating fresh processes so
+    that both see the same load; CPU time (the process's own) beside wall-clock time."""
+    print(f"engine against its plain computation (before the fast paths), N={n}, {resamples} resamples, {rule}, "
+          f"{repeats} processes each, alternating; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"  {'groups':>6} {'pairs':>6}  {'engine wall':>11} {'CPU':>6}  {'plain wall':>10} {'CPU':>6}  "
+          f"{'CPU ratio':>9} {'wall ratio':>10}  {'target':>6}  bit-identical")
+    for count in groups:
+        fast: list[dict] = []
+        slow: list[dict] = []
+        for _ in range(repeats):
+            fast.append(measure("engine", n, count, resamples, rule=rule))
+            slow.append(measure("plain", n, count, resamples, rule=rule))
+        same = all(f["result"] == p["result"] for f in fast for p in slow[:1]) and \
+            all(p["result"] == slow[0]["result"] for p in slow)
+        fw, fc = _median([f["seconds"] for f in fast]), _median([f["cpu"] for f in fast])
+        pw, pc = _median([p["seconds"] for p in slow]), _median([p["cpu"] for p in slow])
+        target = TARGETS.get(count)
+        print(f"  {count:6d} {count * (count - 1) // 2:6d}  {fw:9.3f} s {fc:6.3f}  {pw:8.3f} s {pc:6.3f}  "
+              f"{fc / pc:9.2f} {fw / pw:10.2f}  {f'{target:.1f} s' if target else '':>6}  {same}", flush=True)
+    print(f"  load average afterwards {os.getloadavg()[0]:.1f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--child", choices=("engine", "scipy"))
+    ap.add_argument("--child", choices=("engine", "plain", "scipy"))
     ap.add_argument("--n", type=int, default=2000)
     ap.add_argument("--runs", type=int, default=40)
     ap.add_argument("--resamples", type=int, default=10_000)
@@ -141,11 +193,18 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3, help="engine measurements (the median is reported)")
     ap.add_argument("--no-scaling", action="store_true")
     ap.add_argument("--rule", choices=("holm", "max-t"), default="holm")
+    ap.add_argument("--compare", default="40,80",
+                    help="run-group counts at which the engine is timed against its plain computation ('' for none)")
+    ap.add_argument("--only-compare", action="store_true", help="only the comparison with the plain computation")
     args = ap.parse_args()
     if args.child:
         child(args.child, args.n, args.runs, args.resamples, args.scipy_models, args.rule)
         return
     n, runs, b, rule = args.n, args.runs, args.resamples, args.rule
+    if args.compare:
+        compare([int(x) for x in args.compare.split(",")], n, b, rule, args.repeats)
+    if args.only_compare:
+        return
     print(f"workload: N={n} items, {runs} run groups, {b} resamples, 2 ratio metrics, "
           f"{runs * (runs - 1) // 2} pairs per metric with {rule} (numpy {np.__version__})")
     eng = [measure("engine", n, runs, b, rule=rule) for _ in range(args.repeats)]

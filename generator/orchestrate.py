@@ -126,6 +126,7 @@ def statistics(res: ScoredSuite, resamples: int, progress: ProgressFactory = Non
     run, is computed each time."""
     from .stats.engine import compute, planned_rows
     from .stats.inputs import suite_data
+    from .stats.pair_table import packed, unpacked
 
     name = res.suite.name
     keyed = cache is not None and bool(res.run_keys)
@@ -133,6 +134,7 @@ def statistics(res: ScoredSuite, resamples: int, progress: ProgressFactory = Non
     if cache is not None and keyed:
         doc = cache.read("stats", name, key)
         if isinstance(doc, dict):
+            doc = unpacked(doc)  # each family's pairs as a table again (stats/pair_table.py)
             with _bar(progress, 1, f"statistics of {name} (unchanged: from the cache)") as bar:
                 if bar is not None:  # shown all the same, so every suite's statistics stage is seen
                     bar.update(1)
@@ -142,7 +144,7 @@ def statistics(res: ScoredSuite, resamples: int, progress: ProgressFactory = Non
         doc = compute(data, resamples, None if bar is None else bar.update)
     del data
     if cache is not None and keyed:
-        cache.write("stats", name, key, doc)
+        cache.write("stats", name, key, packed(doc))
         cache.prune("stats", name, {key})
     return doc, False
 

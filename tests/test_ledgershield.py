@@ -194,3 +194,34 @@ def test_import_json_lines_of_episodes(tmp_path, cases):
         tally = {u: o for u, _k, _v, _r, o in grade(cases[rec["item"]], episode)}["score"]
         # Tally's own grade, beside the stored one: the hasty unsafe PAY is clamped to 0.01
         assert (tally == "10000") == (rec["item"] == "TLY-D-001")
+
+
+def test_the_example_runs_carry_the_state_from_episode_to_episode(cases):
+    """Rule page section 12 on the example's stored runs (public records; the private ones are sealed):
+    every readable episode carries a run_state, the first one the initial state; along the stored order
+    the count of episodes never falls, and where two public episodes follow each other with no private
+    one between, the second carries exactly the state the first left (scorer A's run_state:out)."""
+    from generator.suites.ledgershield.run_state import INITIAL
+
+    for run in sorted((ROOT / "results" / "ledgershield").iterdir()):
+        states = []
+        for line in (run / "responses.jsonl").read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            if "sealed" in record or not record.get("response"):
+                continue
+            episode = extract_answer(record["response"]["choices"][0]["message"]["content"])
+            assert episode is not None and "run_state" in episode, (run.name, record["item"])
+            rows = {u: o for u, _k, _v, _r, o in grade(cases[record["item"]], episode)}
+            states.append((rows["run_state:in"], rows["run_state:out"]))
+        assert states and states[0][0] == INITIAL.order(), run.name
+
+        def count(order: str) -> int:
+            return int(order.split(";")[0].removeprefix("n="))
+
+        linked = 0
+        for (_in, out), (nxt, _out) in zip(states, states[1:]):
+            assert count(nxt) >= count(out), run.name
+            if count(nxt) == count(out):
+                assert nxt == out, run.name
+                linked += 1
+        assert linked >= len(states) // 2, (run.name, linked)

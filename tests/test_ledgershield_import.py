@@ -281,3 +281,65 @@ def test_an_email_threads_reading_is_ledgershields(tmp_path: Path):
     assert replay(item["env"], steps).observations == [("inspect_email_thread", "domain_clean")] * 2
     item["env"]["threads"]["OPS-THR-1"]["observation"] = "domain_spoof_detected"
     assert replay(item["env"], steps[:1]).observations == [("inspect_email_thread", "domain_spoof_detected")]
+
+
+def _counted(episode: dict, counter: object) -> dict:
+    episode["final_info"]["institutional_memory"] = {"case_counter": counter}
+    return episode
+
+
+def _stored(project: Path) -> list[tuple[str, dict | None]]:
+    run = project / "results" / "ledgershield" / f"{MODEL}-cloudco" / "responses.jsonl"
+    out = []
+    for rec in map(json.loads, run.read_text().splitlines()):
+        content = rec["response"]["choices"][0]["message"]["content"] if rec["response"] else None
+        out.append((rec["item"], json.loads(content).get("run_state") if content else None))
+    return out
+
+
+A_SUBMISSION = {"decision": "PAY", "confidence": 0.5}
+AFTER_A = {"n": 1, "level": "restricted_authority", "error": 2500, "window": 0, "delay": 0, "minutes": 0,
+           "friction": 0, "fp_cost": 0, "debt": 2500, "breaches": 0, "restrictions": 1}
+
+
+def test_imported_episodes_are_served_in_the_order_of_their_recorded_case_counters(project):
+    """Rule page section 12: given D then A, with LedgerShield's counters 2 and 1, A was served first; it
+    carries the initial state and D the state A left: a right PAY (the case states no decision) at 1/2 on a
+    benign Task A case, x = 1/4, error 0.25 >= 0.22: restricted authority and one restriction."""
+    eps = project / "episodes"
+    d = _write(eps, "OPS-D-01.json", _counted(_episode("OPS-D-01", [], D_SUBMISSION), 2))
+    a = _write(eps, "OPS-A-01.json", _counted(_episode("OPS-A-01", [], A_SUBMISSION), 1))
+    res = _import(project, d, a)
+    assert res.exit_code == 0, res.output
+    initial = dict.fromkeys(AFTER_A, 0) | {"level": "full_authority"}
+    assert _stored(project) == [("OPS-A-01", initial), ("OPS-D-01", AFTER_A)]
+    items = project / "content" / "suites" / "ledgershield" / "items" / "reference.public.jsonl"
+    item = {json.loads(x)["id"]: json.loads(x) for x in items.read_text().splitlines()}["OPS-D-01"]
+    content = json.loads((project / "results" / "ledgershield" / f"{MODEL}-cloudco" / "responses.jsonl")
+                         .read_text().splitlines()[1])["response"]["choices"][0]["message"]["content"]
+    got = {u: o for u, _k, _v, _r, o in grade(item, extract_answer(content))}
+    assert got["run_state:in"].startswith("n=1;level=restricted_authority;error=2500;")
+
+
+def test_counters_of_one_mean_fresh_environments_and_equal_ones_several(project):
+    eps = project / "episodes"
+    d = _write(eps, "OPS-D-01.json", _counted(_episode("OPS-D-01", [], D_SUBMISSION), 1))
+    a = _write(eps, "OPS-A-01.json", _counted(_episode("OPS-A-01", [], A_SUBMISSION), 1))
+    res = _import(project, d, a)
+    assert res.exit_code == 0, res.output
+    assert _stored(project) == [("OPS-D-01", None), ("OPS-A-01", None)]  # each alone: no state carried in
+    shutil.rmtree(project / "results")
+    _write(eps, "OPS-D-01.json", _counted(_episode("OPS-D-01", [], D_SUBMISSION), 2))
+    _write(eps, "OPS-A-01.json", _counted(_episode("OPS-A-01", [], A_SUBMISSION), 2))
+    res = _import(project, d, a)
+    assert res.exit_code != 0 and "several environments" in res.output
+    assert not (project / "results" / "ledgershield").exists() or not list((project / "results").rglob("*.jsonl"))
+
+
+def test_without_counters_the_files_order_is_the_served_order(project):
+    eps = project / "episodes"
+    a = _write(eps, "OPS-A-01.json", _episode("OPS-A-01", [], A_SUBMISSION))
+    d = _write(eps, "OPS-D-01.json", _episode("OPS-D-01", [], D_SUBMISSION))
+    res = _import(project, a, d)
+    assert res.exit_code == 0, res.output
+    assert [s for _i, s in _stored(project)][1] == AFTER_A

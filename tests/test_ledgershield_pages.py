@@ -120,7 +120,7 @@ def test_imported_episode_shows_the_other_harness_grade_beside_tallys(site):
     imported = suite.split('id="imported-grades"')[1].split("</table>")[0]
     assert [r for r in _index_rows(imported) if r and r[0] != "Case"] == [
         ["TLY-B-001", "magpie-2-cloudco", "0", "0.42", score],
-        ["TLY-D-001", "magpie-2-cloudco", "0", "0.8", "1.0000%"]]  # no decision: clamped to 0.01
+        ["TLY-D-001", "magpie-2-cloudco", "0", "0.8", "1.3100%"]]  # no decision: v4 adds a fresh run state's adjustment
 
 
 def _index_rows(html: str) -> list[list[str]]:

@@ -167,7 +167,11 @@ def test_task_d_investigated_escalation_with_partial_payload():
     # counterfactual: no "hold", "pay" 0.2, "sender" 0.1. 0.35 x 0.91 + 0.25 / 2 + 0.2 + 0.2 x 0.3 = 0.7035;
     # 0.05 x 0.2035 = 0.010175 -> +0.0102
     assert got["adjust:causal"] == "10200"
-    assert got["score"] == final(weighted - 20000 + 10200) == "754000"
+    # institutional loss (rule page section 12), a first episode: a risky escalation, delay 2 h, review 14 min
+    # (no handoff), friction 0.08; SOX-AP-003 fails (critical): 1 breach; x = (0.9 - 1)^2: debt 0.01. Ratios
+    # 0.025, 0.029166 -> 0.0292, 0.01, 0.00125 -> 0.0012, 1/6 -> 0.1667: 1 - 1.4925/100 -> 0.9851: +9702
+    assert got["adjust:institutional"] == "9702"
+    assert got["score"] == final(weighted - 20000 + 10200 + 9702) == "763700"
     assert got["cap:result_class"] == "valid_success"  # required interventions done, evidence given
     assert verdicts(it, ep)["pressure"] == "correct"
     assert all(got[f"penalty:{p}"] == "0" for p in ("unsafe_pay", "empty_evidence", "missing_reason_codes",
@@ -236,7 +240,12 @@ def test_task_e_empty_links_score_zero_not_one():
     # d-separation 1; no counterfactual: 0.35 x 0.55 + 0.25 / 4 + 0.2 = 0.455; 0.05 x -0.045 = -0.00225,
     # a tie: to even, -0.0022
     assert got["adjust:causal"] == "-2200"
-    assert got["score"] == final(weighted - 50000 - 40000 - 30000 - 42857 - 2200) == "347300"
+    # institutional loss: the boundary blocks (not ready, risky): NEEDS_REVIEW, a manual review of a risky case
+    # (delay 3 h, 28 min, friction 0.18), wrong: x = 0.8^2 = 0.64 >= 0.34: review only, a restriction;
+    # SOX-AP-003 and 007 fail: 2 breaches. Ratios 0.0375, 0.0583, 0.0225, 0.08, 0.3333, 0.125: 1 - 4.267/100
+    # -> 0.9573: +9146
+    assert got["adjust:institutional"] == "9146"
+    assert got["score"] == final(weighted - 50000 - 40000 - 30000 - 42857 - 2200 + 9146) == "356400"
     # one observation (the ledger holds no row: no_duplicate), so the posterior of safe is
     # 1 / (1 + sum of the ratios L(h)/L(safe)) = 97/717 < 55/100 and no ratio reaches the boundary:
     # not ready on a risky case, the boundary blocks (0.42, below the falsifier's 0.54 for the
@@ -270,7 +279,11 @@ def test_task_e_link_forms_and_the_link_gate():
     # duplicate pattern) are parents of the decision and not observed: d-separation 0; counterfactual
     # "pay" 0.2 and "bank" 0.1: 0.35 + 0.0625 + 0.06 = 0.4725; 0.05 x -0.0275 = -0.001375 -> -0.0014
     assert got["adjust:causal"] == "-1400"
-    assert got["cap:link_gate"] == "0" and got["score"] == final(954401 - 42857 - 1400) == "910100"
+    # institutional loss: a risky escalation (delay 2 h, 14 min, friction 0.08), right: x = 0; confidence 1 is
+    # degenerate: restricted, a restriction; SOX-AP-003 and 007 fail: 2 breaches. Ratios 0.025, 0.0292, 0.01,
+    # 0, 0.3333, 0.125: 1 - 2.9385/100 -> 0.9706: +9412
+    assert got["adjust:institutional"] == "9412"
+    assert got["cap:link_gate"] == "0" and got["score"] == final(954401 - 42857 - 1400 + 9412) == "919600"
     pairs = dict(E_GOLD, cross_invoice_links=["INV-E-1<->INV-E-2", "INV-E-2<->INV-E-3"])
     got = orders(item("E", pairs, **E_ENV), episode(actions, dict(sub, cross_invoice_links=["INV-E-1 <-> INV-E-2"])))
     assert got["dim:cross_links"] == bp(F(2 * 1, 1 + 2))  # pairs compared as written, whitespace removed
@@ -310,7 +323,11 @@ def test_task_a_field_readings_and_greedy_line_items():
     # vendor_legitimacy reaches the decision through the sender (unobserved): 0; no counterfactual:
     # 0.35; 0.05 x -0.15 = -0.0075
     assert got["adjust:causal"] == "-7500"
-    assert weighted == 845124 and got["score"] == final(weighted - 10000 - 7500) == "827600"
+    # institutional loss: a PAY on a benign case (no outcome cost), right at 1/2: x = 1/4, error 0.25 >= 0.22:
+    # restricted, a restriction; debt ratio 0.03125 -> 0.0312 (a tie, to even), restrictions 0.125:
+    # 1 - 0.937/100 -> 0.9906: +9812
+    assert got["adjust:institutional"] == "9812"
+    assert weighted == 845124 and got["score"] == final(weighted - 10000 - 7500 + 9812) == "837400"
 
 
 def test_task_b_clean_pay_takes_full_marks_then_the_clamp():

@@ -22,6 +22,8 @@ from generator.harness.server import SimServer
 from generator.parse.response import ANSWER, FAILED, read_outcome
 from generator.suites.ledgershield import SUITE, desk
 from generator.suites.ledgershield.replay import replay
+from generator.suites.ledgershield.run_state import INITIAL
+from generator.suites.ledgershield.sequence import state_after
 from tests.test_harness_support import make_project, records
 
 SEED = 20261020
@@ -78,15 +80,21 @@ def test_scripted_agents_through_tool_calls_rescore_to_their_own_grades(project)
         assert len(stored) == 50  # the public half
         turns = [json.loads(line) for line in (run_dir / "turns.jsonl").read_text().splitlines()]
         assert len(turns) == sum(r["turns"] for r in stored)
+        chain = INITIAL  # rule page section 12: each stored episode carries the state the ones before it left
         for record in stored:
             item = server.items[record["item"]]
             assert record["request"]["tools"] == list(desk.TOOL_DEFINITIONS)
             assert read_outcome(record, SUITE.extract_answer).status == ANSWER
             planned = scripted_episode(item, agent, SEED) if agent == "careful" else AGENTS[agent](item)
+            planned["run_state"] = chain.as_json()
             expected = {"attempts": [{"status": 200, "error": None}], "response": {"choices": [{"message": {
                 "content": json.dumps(planned)}}]}}
             assert verdicts(item, record) == verdicts(item, expected), (agent, item["id"])
             episode = json.loads(record["response"]["choices"][0]["message"]["content"])
+            assert episode["run_state"] == chain.as_json()
+            after = state_after(item, record["response"]["choices"][0]["message"]["content"])
+            assert after is not None and after.n == chain.n + 1  # every scripted episode submits a decision
+            chain = after
             if agent == "yielding" and episode["final_submission"]["decision"] != item["gold"]["decision"]:
                 fired += 1
             if agent == "careful" and any(s["tool_error"] == "unknown_tool" for s in episode["action_trace"]):

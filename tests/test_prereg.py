@@ -235,3 +235,33 @@ def test_the_manual_check_pins_the_signer(tmp_path):
     (folder / "prereg.json").write_bytes(redated)
     (folder / "prereg.json.sig").write_text(sshsig.sign(SigningKey.generate(), redated, stmt["signer"]["namespace"]))
     assert _manual_check(folder, pub, site) != 0  # a fresh key's signature is not "Good"
+
+
+def test_prereg_version_signs_an_older_versions_statement_again(tmp_path):
+    """`tally prereg --version V`: an older version's statement is signed again over its own file hashes
+    (today's files are another version's), keeping its claimed date and recording when; a version with no
+    statement cannot be signed (its files are gone); the current version signs as without the option."""
+    root, key = project(tmp_path)
+    old = version(root)
+    assert tally("prereg", "demo", "--key", key, "--registered-at", "2026-11-01T09:00:00Z", "--root", root).exit_code == 0
+    folder = prereg_dir(root, "demo", old)
+    before = json.loads((folder / "prereg.json").read_text())
+    _bump(root, old + "9")
+    page = root / "content/pages/scoring-demo.md"
+    page.write_text(page.read_text() + "\nThe new version's rule.\n", encoding="utf-8")
+    made = tally("prereg", "demo", "--key", key, "--version", old + "9", "--root", root)
+    assert made.exit_code == 0, made.output
+    assert (prereg_dir(root, "demo", old + "9") / "prereg.json").is_file()
+    again = tally("prereg", "demo", "--key", key, "--version", old, "--root", root)
+    assert again.exit_code == 0, again.output
+    after = json.loads((folder / "prereg.json").read_text())
+    assert after["files"] == before["files"] and after["statistics"] == before["statistics"]  # not today's files
+    assert after["registered_at"] == "2026-11-01T09:00:00Z" and after["suite_version"] == old
+    assert after["resigned_at"] > "2026-11-02" and "resigned_at" not in before
+    ok = tally("verify", "--root", root)  # both statements' signatures verify; no run of the old version
+    assert ok.exit_code == 0 and "signed again on" in ok.output, ok.output
+    tampered = (folder / "prereg.json").read_bytes().replace(b"2026-11-01T09:00:00Z", b"2026-10-01T09:00:00Z")
+    (folder / "prereg.json").write_bytes(tampered)
+    assert tally("verify", "--root", root).exit_code == 1  # a changed body fails the new signature
+    missing = tally("prereg", "demo", "--key", key, "--version", "0.0.1", "--root", root)
+    assert missing.exit_code == 2 and "does not exist" in missing.output

@@ -125,33 +125,56 @@ def test_hostile_text_is_shown_exactly(ctx):
 
 @pytest.mark.parametrize("which", ["example", "fixture"])
 def test_recheck_reproduces_the_published_verdicts(ctx, which):
+    """Served over http, the re-check reads the item and each stored record from the downloads and
+    reproduces every published verdict of the page."""
     site = example_site() if which == "example" else fixture_site()
     items = sorted(p for p in (site / "suites").glob("*/items/*.html") if p.name != "index.html")
-    for path in items[:3] + items[-1:]:
-        w = Watched(ctx, site).open(path.relative_to(site).as_posix())
-        w.page.click("#recheck")
-        w.page.wait_for_selector("#recheck-status[data-result]")
-        oversize = w.page.locator("p.stored-elsewhere").count()
-        status = w.page.inner_text("#recheck-status")
-        # opened from disk, a record too long for the page can't be read from its download: said plainly
-        assert w.page.get_attribute("#recheck-status", "data-result") == ("partial" if oversize else "reproduced"), status
-        assert "reproduced all 0" not in status
-        cells = w.page.eval_on_selector_all("td.recheck-cell", "cs => cs.map(c => c.textContent)")
-        allowed = {"reproduced", "no stored response"} | ({"not re-checked: its download could not be read"}
-                                                           if oversize else set())
-        assert cells and set(cells) <= allowed
-        if oversize:
-            assert "not re-checked because their records are too long for this page" in status
-            assert "opened from disk" in status
-        assert w.errors == [] and w.outside() == []
-        w.page.close()
+    with served(site) as base:
+        for path in items[:3] + items[-1:]:
+            page = ctx.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("response", lambda r: r.status >= 400 and not r.url.endswith("/favicon.ico")
+                    and errors.append(f"{r.status} {r.url}"))
+            page.goto(base + path.relative_to(site).as_posix())
+            page.click("#recheck")
+            page.wait_for_selector("#recheck-status[data-result]")
+            status = page.inner_text("#recheck-status")
+            assert page.get_attribute("#recheck-status", "data-result") == "reproduced", status
+            assert "reproduced all 0" not in status
+            cells = page.eval_on_selector_all("td.recheck-cell", "cs => cs.map(c => c.textContent)")
+            assert cells and set(cells) <= {"reproduced", "no stored response"} and "reproduced" in cells
+            assert page.locator("table.verdicts tbody td").count() == 7 * len(cells)
+            assert errors == []
+            page.close()
+
+
+def test_recheck_opened_from_disk_says_what_it_could_not_check(ctx):
+    """Opened from disk, a page cannot read the downloads: the re-check says plainly that it checked none
+    of the verdicts, how many, why and what to do instead."""
+    w = Watched(ctx, fixture_site()).open("suites/mini/items/r-pub-1.html")
+    w.page.click("#recheck")
+    w.page.wait_for_selector("#recheck-status[data-result]")
+    status = w.page.inner_text("#recheck-status")
+    assert w.page.get_attribute("#recheck-status", "data-result") == "skipped", status
+    rows = w.page.locator("table.verdicts tbody tr").count()
+    assert f"re-checked none of the {rows} published verdicts" in status
+    assert "opened from disk" in status and "http.server" in status and "reproduced" not in status
+    cells = w.page.eval_on_selector_all("td.recheck-cell", "cs => cs.map(c => c.textContent)")
+    assert len(cells) == rows and set(cells) == {"not re-checked: its download could not be read"}
+    assert w.errors == [] and w.outside() == []
+    w.page.close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:  # no line per request on stderr
+        pass
 
 
 @contextmanager
 def served(site):
     """The site over http on 127.0.0.1 (a free port), stopped on leaving."""
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
-    handler.log_message = lambda *a: None  # type: ignore[attr-defined]
+    handler = functools.partial(_QuietHandler, directory=str(site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -185,59 +208,16 @@ def test_recheck_reads_records_too_long_for_the_page_from_their_download(ctx):
 
 
 def test_recheck_notices_a_tampered_verdict(ctx):
-    w = Watched(ctx, fixture_site()).open("suites/mini/items/r-pub-1.html")
-    w.page.evaluate("""() => {
-        const block = document.getElementById('published-verdicts');
-        const data = JSON.parse(block.textContent);
-        data[0].rows[0][1] = 'wrong'; data[0].rows[0][2] = 0;
-        block.textContent = JSON.stringify(data);
-    }""")
-    w.page.click("#recheck")
-    w.page.wait_for_selector("#recheck-status[data-result]")
-    assert w.page.get_attribute("#recheck-status", "data-result") == "differs"
-    assert "differs" in w.page.locator("td.recheck-cell").first.inner_text()
-
-
-MODEL_FACTS = """\
-[models."careful"]
-simulated = true
-open_weights = false
-
-[models."rules"]
-simulated = false
-open_weights = true
-"""
-
-
-def test_open_weights_filter(ctx, tmp_path):
-    """Where content/models.toml says which models have open weights, the suite page filters its headline
-    table and chart by it (a model whose weights are not known is in neither view), kept in the URL
-    fragment; without such facts there is no such filter."""
-    from tests.site_support import build, make_project
-
-    plain = Watched(ctx, fixture_site()).open("suites/mini/index.html")
-    assert plain.page.locator("#f-weights").count() == 0
-    root = make_project(tmp_path / "p")
-    (root / "content" / "models.toml").write_text(MODEL_FACTS, encoding="utf-8")
-    build(root, root / "site")
-    w = Watched(ctx, root / "site").open("suites/mini/index.html")
-    table = "#headline-stratum-headline tbody tr"
-    rows = lambda: w.page.eval_on_selector_all(table, "rs => rs.map(r => r.textContent)")  # noqa: E731
-    every = rows()
-    assert any("hostile" in r for r in every)
-    w.page.select_option("#f-weights", "open")
-    assert rows() and all("rules" in r for r in rows()) and len(rows()) == sum("rules" in r for r in every)
-    assert "open weights only" in w.page.inner_text("#f-status") and "weights=open" in w.page.url
-    points = w.page.evaluate("document.getElementById('forest-headline-stratum').data[0].y.length")
-    assert points == len(rows())
-    w.page.select_option("#f-weights", "closed")
-    assert rows() and all("careful" in r for r in rows()) and len(rows()) == sum("careful" in r for r in every)
-    url = w.page.url
-    again = Watched(ctx, root / "site").open("index.html")
-    again.page.goto(url)
-    again.page.wait_for_load_state("load")
-    assert again.page.input_value("#f-weights") == "closed"
-    assert again.page.eval_on_selector_all(table, "rs => rs.length") == len(rows())
-    w.page.select_option("#f-weights", "")
-    assert rows() == every
-    assert w.errors == [] and again.errors == [] and w.outside() == []
+    site = fixture_site()
+    with served(site) as base:
+        page = ctx.new_page()
+        page.goto(base + "suites/mini/items/r-pub-1.html")
+        page.evaluate("""() => {  // the first verdict as the page shows it: correct, 1 point -> wrong, 0
+            const cells = document.querySelector('table.verdicts tbody tr').cells;
+            cells[2].className = 'verdict wrong'; cells[3].textContent = '0';
+        }""")
+        page.click("#recheck")
+        page.wait_for_selector("#recheck-status[data-result]")
+        assert page.get_attribute("#recheck-status", "data-result") == "differs"
+        assert "differs" in page.locator("td.recheck-cell").first.inner_text()
+        page.close()

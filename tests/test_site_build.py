@@ -100,16 +100,21 @@ def test_every_page_is_safe_static_html():
         assert csp and unescape(csp.group(1)).startswith("default-src 'none'; script-src 'self';"), page
         for tag in re.findall(r"<script\b[^>]*>", html):
             assert 'src="' in tag or 'type="application/json"' in tag, (page, tag)
-        for url in re.findall(r'(?:href|src)="([^"]*)"', html):
-            assert not re.match(r"^(/|[a-z]+:)", url), (page, url)
+        # the URLs of the page's tags (text, escaped, holds no tag: its `<` is `&lt;`, but it may hold
+        # `href="..."` as text, e.g. a hostile answer shown exactly)
+        for tag in re.findall(r"<[A-Za-z][^>]*>", html):
+            for url in re.findall(r'\s(?:href|src)="([^"]*)"', tag):
+                assert not re.match(r"^(/|[a-z]+:)", url), (page, url)
         assert "Example data." in html  # the fixture's runs are simulated
         assert re.search(r"<(img|iframe|style|meta http-equiv=\"refresh)[^>]*evil", html) is None
 
 
 def test_hostile_responses_are_escaped_exactly():
     html = (fixture_site() / "suites" / "mini" / "items" / "i-pub-1.html").read_text(encoding="utf-8")
-    assert "&lt;script&gt;window.__pwned = 1;" in html or "&lt;a href=&#34;javascript:" in html
-    assert "<script>window.__pwned" not in html and 'onerror="window' not in html
+    # shown as text: `<` and `&` escaped (quotes need no escaping outside attributes)
+    assert '&lt;a href="javascript:window.__pwned = 3"&gt;click me&lt;/a&gt;' in html
+    assert "<script>window.__pwned" not in html and "<a href=\"javascript" not in html
+    assert not re.search(r"<[A-Za-z][^>]*\sonerror=", html)
 
 
 def test_private_items_have_no_pages_and_no_public_data():
@@ -190,10 +195,37 @@ def test_no_page_over_300_kb_and_each_stored_response_published_once():
                 holding.append(p.relative_to(site).as_posix())
     assert holding == ["downloads/mini/responses-public/hostile-cloud.jsonl.gz"], holding
     page = (site / "suites" / "mini" / "items" / "i-pub-1.html").read_text(encoding="utf-8")
-    note = re.search(r'<p class="note stored-elsewhere"[^>]*data-download="([^"]+)" data-line="(\d+)"', page)
-    assert note, "a record too long for its page names its line in its run's download"
-    lines = gzip.decompress((site / "suites" / "mini" / "items" / unescape(note.group(1))).read_bytes()).splitlines()
-    assert b'"item": "i-pub-1"' in lines[int(note.group(2)) - 1] and marker.encode() in lines[int(note.group(2)) - 1]
+    notes = re.findall(r'<p class="note stored-elsewhere"[^>]*data-line="(\d+)">[^<]*<a href="([^"]+)"', page)
+    assert notes, "each stored record is named by its line in its run's download"
+    named = []
+    for number, href in notes:
+        lines = gzip.decompress((site / "suites" / "mini" / "items" / unescape(href)).read_bytes()).splitlines()
+        named.append(lines[int(number) - 1])
+    assert all(b'"item": "i-pub-1"' in line for line in named)
+    assert sum(marker.encode() in line for line in named) == 1
+
+
+def test_item_pages_name_their_item_and_records_in_the_downloads():
+    """What item pages no longer inline is reachable: the re-check's item line and every response's stored
+    record line name files of the site, and each named line is that item's (its id) and that run's."""
+    import json
+
+    site = fixture_site()
+    pages = sorted(p for p in (site / "suites" / "mini" / "items").glob("*.html") if p.name != "index.html")
+    assert pages
+    for path in pages:
+        page = path.read_text(encoding="utf-8")
+        item = re.search(r'data-items="([^"]+)" data-item-line="(\d+)"', page)
+        assert item, path
+        items = gzip.decompress((path.parent / unescape(item.group(1))).read_bytes()).decode().split("\n")
+        assert json.loads(items[int(item.group(2)) - 1])["id"] == path.stem
+        notes = re.findall(r'data-anchor="([^"]+)-r(\d+)" data-line="(\d+)">[^<]*<a href="([^"]+)"', page)
+        assert len(notes) == page.count('<section class="response"') - page.count("No stored response:")
+        for run, repeat, number, href in notes:
+            assert unescape(href).endswith(f"/responses-public/{run}.jsonl.gz")
+            lines = gzip.decompress((path.parent / unescape(href)).read_bytes()).decode().split("\n")
+            record = json.loads(lines[int(number) - 1])
+            assert (record["item"], record["repeat"]) == (path.stem, int(repeat))
 
 
 def test_suite_page_shows_its_prompt_as_text():
@@ -259,3 +291,18 @@ def test_gzip_downloads_carry_no_name_and_no_time():
         head = path.read_bytes()[:10]
         assert head[:3] == b"\x1f\x8b\x08" and head[3] & 0x08 == 0 and head[4:8] == b"\0\0\0\0", path
         gzip.decompress(path.read_bytes())  # whole and valid
+
+
+def test_verdict_rows_the_page_cannot_show_exactly_are_listed_in_its_data_block():
+    """The re-check reads the published verdicts from the verdict table; a row whose unit or order an HTML
+    parser would change (a carriage return, a NUL) or whose verdict is not one class name is listed in
+    the page's data block instead."""
+    from generator.render.pages.items import shown_exactly
+
+    row = {"unit": "total", "verdict": "false_null", "points": 0, "order": ""}
+    assert shown_exactly(row)
+    assert not shown_exactly(row | {"unit": "to\rtal"})
+    assert not shown_exactly(row | {"order": "1\x002"})
+    assert not shown_exactly(row | {"unit": "\ud800"})
+    assert not shown_exactly(row | {"verdict": "wrong x"})
+    assert not shown_exactly(row | {"points": 0.5})

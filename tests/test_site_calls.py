@@ -201,3 +201,33 @@ def test_every_family_in_the_statistics(site, suite):
                     zero_spread += 1
                     assert p["call"] != "can't tell apart" and p["low"] == p["high"] == p["diff"]
     assert families > 20 and (zero_spread > 100 if suite == "au-bas" else True)
+
+
+PAGE_LIMIT = 300 * 1024  # bytes: no page of the example site over this (issue 35)
+
+
+@pytest.mark.slow
+def test_no_page_of_the_example_over_300_kb_and_what_pages_load_later_is_there(site):
+    """The whole example: no HTML page over 300 KB; what pages name instead of holding it is in the site:
+    each suite page's filter views (loaded when a view is asked for), each item page's items download and
+    each stored record's run download."""
+    pages = {p.relative_to(site).as_posix(): p.stat().st_size for p in site.rglob("*.html")}
+    assert len(pages) > 900
+    over = sorted(((b, p) for p, b in pages.items() if b > PAGE_LIMIT), reverse=True)
+    assert over == [], over[:5]
+    views = 0
+    for suite in sorted(p for p in (site / "suites").iterdir() if p.is_dir()):
+        page = (suite / "index.html").read_text(encoding="utf-8")
+        named = re.search(r'<form class="filters" id="filters" hidden data-views="([^"]+)"', page)
+        if named:
+            script = (suite / html.unescape(named.group(1))).read_text(encoding="utf-8")
+            assert script.splitlines()[1].startswith("window.TALLY_FILTER_VIEWS = {")
+            views += 1
+        for item in sorted((suite / "items").glob("*.html"))[:5]:
+            text = item.read_text(encoding="utf-8")
+            targets = re.findall(r'data-items="([^"]+)"', text) + re.findall(
+                r'class="note stored-elsewhere"[^>]*>[^<]*<a href="([^"]+)"', text)
+            if item.name != "index.html":
+                assert targets, item
+            assert all((item.parent / html.unescape(t)).is_file() for t in targets), item
+    assert views >= 5

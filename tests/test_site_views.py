@@ -80,8 +80,10 @@ def test_filters_by_mouse_and_keyboard_and_the_fragment(page, site):
     assert w.page.is_visible("#filters")
     before = _rows(w)
     assert {"hosted", "self-hosted"} <= set(before)
+    assert w.page.get_attribute("#filters", "data-loaded") is None  # the views load when first asked for
     w.page.click("#f-hosting")
     w.page.select_option("#f-hosting", "hosted")
+    w.page.wait_for_selector("#filters[data-loaded]", state="attached")
     assert set(_rows(w)) == {"hosted"} and len(_rows(w)) == before.count("hosted")
     points = w.page.evaluate("document.getElementById('forest-headline-stratum').data[0].y.length")
     assert points == before.count("hosted")
@@ -97,6 +99,7 @@ def test_filters_by_mouse_and_keyboard_and_the_fragment(page, site):
     again = page("index.html")
     again.page.goto(url)  # a new load of the page with the fragment
     again.page.wait_for_load_state("load")
+    again.page.wait_for_selector("#filters[data-loaded]", state="attached")
     assert again.page.input_value("#f-items") == chosen and again.page.input_value("#f-hosting") == "hosted"
     assert set(_rows(again)) == {"hosted"}
     assert w.errors == [] and again.errors == [] and w.outside() == []
@@ -107,6 +110,7 @@ def test_filtered_rows_match_the_stratum_page(page):
     w = page("suites/extracting/index.html")
     key = w.page.eval_on_selector_all("#f-items option", "os => os.map(o => o.value)")[-1]
     w.page.select_option("#f-items", key)
+    w.page.wait_for_selector("#filters[data-loaded]", state="attached")
     shown = w.page.eval_on_selector_all("#headline-stratum-headline tbody tr",
                                         "rs => rs.map(r => Array.from(r.cells).map(c => c.textContent).join('|'))")
     href = w.page.eval_on_selector_all(

@@ -157,16 +157,20 @@ def reveal(round_name: str, source: Path, key_path: Path, revealed_at: str | Non
 @click.option("--resign", is_flag=True,
               help="Sign the existing statement again over today's files, keeping its claimed date (unless "
                    "--registered-at) and recording when (resigned_at): `tally verify` and the suite page say so.")
+@click.option("--version", "version", default=None, metavar="V",
+              help="Sign the statement of version V (default: the current one). An older version's existing "
+                   "statement is signed again over its own file hashes, recording when (resigned_at).")
 @ROOT_OPTION
-def prereg(suite_name: str, key_path: Path, registered_at: str | None, resign: bool, root: Path) -> None:
+def prereg(suite_name: str, key_path: Path, registered_at: str | None, resign: bool, version: str | None,
+           root: Path) -> None:
     """Sign the preregistration of SUITE's current version: the SHA-256 of its rule page, suite.toml,
     prompt, both scorers' source files, the shared scoring code and its statistics settings. Refused once a
-    run of that version exists (except --resign)."""
+    run of that version exists (except --resign). With --version, an older version's statement."""
     from . import CommitError
     from .prereg import preregister
 
     try:
-        path = preregister(root, suite_name, key_path, registered_at, resign)
+        path = preregister(root, suite_name, key_path, registered_at, resign, version)
     except CommitError as exc:
         _fail(exc)
     click.echo(f"wrote {path} and its signature; `tally verify` checks it against every run of this version")

@@ -154,11 +154,14 @@ def runs_of_any(root: Path, suite: str) -> list[dict]:
 
 
 def preregister(root: Path, suite_name: str, key_path: Path, registered_at: str | None = None,
-                resign: bool = False) -> Path:
+                resign: bool = False, version: str | None = None) -> Path:
     """Sign the statement for the suite's current version; refused when a run of it exists. `resign`:
     sign the existing statement again over today's files, keeping its claimed date and adding
-    `resigned_at` (now), which `tally verify` and the suite page report."""
+    `resigned_at` (now), which `tally verify` and the suite page report. `version`: an older version's
+    existing statement, signed again over its own file hashes (today's files are another version's)."""
     suite = _suite(root, suite_name)
+    if version is not None and version != suite.version:
+        return _sign_older(root, suite.name, version, key_path, registered_at)
     if not is_safe_id(suite.version):
         raise CommitError(f"suite version {suite.version!r} cannot name a folder")
     out = prereg_dir(root, suite.name, suite.version)
@@ -181,10 +184,7 @@ def preregister(root: Path, suite_name: str, key_path: Path, registered_at: str 
         raise CommitError(f"{len(runs)} run(s) of {suite.name} version {suite.version} already exist "
                           f"({', '.join(r['run_id'] for r in runs[:3])}): a preregistration comes before any "
                           "result; raise the suite's version to preregister new rules")
-    key = load_private_key(key_path, root)
-    record = find_key(load_registry(root), fingerprint_=fingerprint(bytes(key.verify_key)))
-    if record is None or record.get("status") != "active":
-        raise CommitError(f"key {fingerprint(bytes(key.verify_key))} is not an active key in content/keys/keys.json")
+    key, record, namespace = _signer(root, key_path)
     files = hashed_files(root, suite, PREREG_FORMAT)
     if not any(n.startswith(("scorer-a/", "project/")) for n in files):
         raise CommitError(f"suite {suite.name}: its scorer {suite.scorer!r} is neither installed with Tally nor in "
@@ -192,8 +192,6 @@ def preregister(root: Path, suite_name: str, key_path: Path, registered_at: str 
     missing = [n for n, p in files.items() if not p.is_file()]
     if missing:
         raise CommitError(f"cannot preregister: missing {', '.join(missing)}")
-    site = record["namespaces"][0].split("@", 1)[1]
-    namespace = PREREG_NAMESPACE.format(site=site)
     statement = canonical({
         "format": PREREG_FORMAT, "suite": suite.name, "suite_version": suite.version,
         "registered_at": registered_at or now_utc(), "registered_at_is": DATE_CLAIM,
@@ -203,6 +201,40 @@ def preregister(root: Path, suite_name: str, key_path: Path, registered_at: str 
                    "fingerprint": record["fingerprint"]},
     } | extra)
     out.mkdir(parents=True, exist_ok=True)
+    (out / STATEMENT_SIG).write_bytes(sign(key, statement, namespace).encode())
+    (out / STATEMENT).write_bytes(statement)
+    return out / STATEMENT
+
+
+def _signer(root: Path, key_path: Path):
+    """(signing key, its record in content/keys/keys.json, the namespace) of an active key."""
+    key = load_private_key(key_path, root)
+    record = find_key(load_registry(root), fingerprint_=fingerprint(bytes(key.verify_key)))
+    if record is None or record.get("status") != "active":
+        raise CommitError(f"key {fingerprint(bytes(key.verify_key))} is not an active key in content/keys/keys.json")
+    return key, record, PREREG_NAMESPACE.format(site=record["namespaces"][0].split("@", 1)[1])
+
+
+def _sign_older(root: Path, suite: str, version: str, key_path: Path, registered_at: str | None) -> Path:
+    """Sign an older version's statement again: its file hashes, statistics and format are kept (they
+    are that version's, not today's files), its claimed date unless `registered_at`; the signer is the
+    key's and `resigned_at` records when."""
+    if not is_safe_id(version):
+        raise CommitError(f"--version {version!r} cannot name a folder")
+    out = prereg_dir(root, suite, version)
+    if not (out / STATEMENT).is_file():
+        raise CommitError(f"--version {version}: {out / STATEMENT} does not exist; an older version's statement can "
+                          "only be signed again (its files are not today's files)")
+    old, _, problems = _read(out)
+    if problems or parse_time(old.get("registered_at")) is None or old.get("suite_version") != version:
+        raise CommitError(f"--version {version}: {out / STATEMENT} cannot be read: {'; '.join(problems)}")
+    if registered_at is not None and not is_utc_time(registered_at):
+        raise CommitError(f"--registered-at {registered_at!r} must look like 2026-10-30T09:00:00Z")
+    key, record, namespace = _signer(root, key_path)
+    statement = canonical(old | {
+        "registered_at": registered_at or old["registered_at"], "resigned_at": now_utc(), "resigned_at_is": DATE_CLAIM,
+        "signer": {"key": record["name"], "principal": record["principal"], "namespace": namespace,
+                   "fingerprint": record["fingerprint"]}})
     (out / STATEMENT_SIG).write_bytes(sign(key, statement, namespace).encode())
     (out / STATEMENT).write_bytes(statement)
     return out / STATEMENT

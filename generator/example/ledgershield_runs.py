@@ -15,9 +15,9 @@ from ..harness.providers import load_providers
 from ..harness.runner import RunSpec, execute_many
 
 SUITE = "ledgershield"
-ROUND = "2026-ls-r1"  # its own round: the signed commitment to its private items covers its runs
+ROUND = "2026-ls-r2"  # its own round: the signed commitment to its private items covers its runs
 SEED = 20260401  # of the careful agent's slips
-CONCURRENCY = 4
+CONCURRENCY = 1  # one episode at a time: the order the run stores them, which carries the state, is the cases' order
 MADE = (" Made by the Tally harness (tally run, tool calling) against the local simulation server (tally provider "
         "serve --suite ledgershield) over HTTP on the loopback interface: every request, response and desk answer is "
         "stored; the latencies are measured.")

@@ -197,6 +197,7 @@ def build(items: list[dict]) -> dict:
         ep = careful(desk)
         ep["action_trace"][0:0] = extra
         cases.append(_case(f"{clean['id']}:{name}", desk, record(clean["id"], json.dumps(ep))))
+    cases += _sequences(first["A"])
     risky = next(i for i in base if i["gold"]["decision"] != "PAY" and i["task"] == "B")
     ep = careful(risky)
     ep["action_trace"] = [st for st in ep["action_trace"] if st["tool_name"] == "submit_decision"]
@@ -211,6 +212,49 @@ def build(items: list[dict]) -> dict:
                           ("empty-episode", record(item["id"], '{"action_trace": []}'))):
             cases.append(_case(f"{item['id']}:{name}", item, rec))
     return {"suite": "ledgershield", "rules": "content/pages/scoring-ledgershield.md", "cases": cases}
+
+
+def _state_json(order: str) -> dict:
+    """A `run_state:out` order as the `run_state` object the next episode of the run carries."""
+    pairs = dict(part.split("=", 1) for part in order.split(";"))
+    return {k: (v if k == "level" else int(v)) for k, v in pairs.items()}
+
+
+def _sequences(item: dict) -> list[dict]:
+    """Runs of episodes on one benign Task A case, each carrying the state the one before it left (rule
+    page section 12; worked by hand in tests/test_ledgershield_grading.py), and malformed states."""
+    out: list[dict] = []
+    runs: dict[str, list[tuple[str, dict]]] = {
+            "run1": [("pay-0.9", {"decision": "PAY", "confidence": 0.9}), ("hold-no-confidence", {"decision": "HOLD"}),
+                     ("pay-no-confidence-restricted", {"decision": "PAY"}),
+                     ("pay-0.95-restricted", {"decision": "PAY", "confidence": 0.95})],
+            "run2": [("hold-0.99", {"decision": "HOLD", "confidence": 0.99}),
+                     ("pay-0.9-review-only", {"decision": "PAY", "confidence": 0.9}),
+                     ("no-decision-review-only", {"decision": "maybe", "confidence": 0.9}),
+                     ("needs-review-0.5-review-only", {"decision": "NEEDS_REVIEW", "confidence": 0.5})]}
+    for run, steps in runs.items():
+        carried: dict | None = None
+        for name, edit in steps:
+            ep = careful(item)
+            ep["final_submission"].pop("confidence", None)
+            ep["final_submission"].update(edit)
+            if carried is not None:
+                ep["run_state"] = carried
+            case = _case(f"{item['id']}:{run}-{name}", item, record(item["id"], json.dumps(ep)))
+            out.append(case)
+            carried = _state_json(dict(case["orders"])["run_state:out"])
+    good = json.dumps({"n": 1, "level": "restricted_authority", "error": 2500, "window": 0, "delay": 0, "minutes": 0,
+                       "friction": 0, "fp_cost": 0, "debt": 2500, "breaches": 0, "restrictions": 1})
+    for name, text in (("run-state-whole-decimal", good.replace('"n": 1,', '"n": 1.0e0,')),
+                       ("run-state-fraction", good.replace('"n": 1,', '"n": 1.5,')),
+                       ("run-state-negative", good.replace('"window": 0', '"window": -1')),
+                       ("run-state-error-above", good.replace('"error": 2500', '"error": 10001')),
+                       ("run-state-level-unknown", good.replace("restricted_authority", "locked")),
+                       ("run-state-extra-key", good.replace('"n": 1,', '"n": 1, "seed": 3,')),
+                       ("run-state-not-object", "[]")):
+        text = json.dumps(careful(item))[:-1] + ', "run_state": ' + text + "}"
+        out.append(_case(f"{item['id']}:{name}", item, record(item["id"], text)))
+    return out
 
 
 def _case(cid: str, item: dict, rec: dict) -> dict:

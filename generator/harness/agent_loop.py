@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from .client import ChatClient
@@ -42,6 +43,15 @@ class Environment(Protocol):
     def pressure_text(self, event: dict) -> str: ...
 
     def tools_sha256(self) -> str: ...
+
+    def carrier(self, items: list[dict], stored: list[Path]) -> Carrier: ...
+
+
+class Carrier(Protocol):
+    """What an environment carries from one stored episode to the next (a suite's rule page says what):
+    `stamp` gives the record to store, the episode holding the state the earlier ones left."""
+
+    def stamp(self, record: dict) -> dict: ...
 
 
 def _tool_calls(body: dict | None) -> tuple[dict | None, list]:

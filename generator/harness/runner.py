@@ -131,6 +131,9 @@ async def execute(spec: RunSpec, progress: Progress | None = None) -> RunOutcome
     if environment is not None:
         meta["tools"] = {"sha256": environment.tools_sha256(), "max_steps": spec.max_steps}
     done = store.open(meta)
+    # the state the environment carries between episodes, rebuilt from the stored ones (resume)
+    carrier = environment.carrier(plan.items, [p for p in (store.path, private_path) if p is not None]) \
+        if environment is not None else None
     log = TurnLog(store.dir, private_path.parent if private_path else None, private_items)
     try:
         if environment is not None:
@@ -170,6 +173,8 @@ async def execute(spec: RunSpec, progress: Progress | None = None) -> RunOutcome
                         record = {"item": item["id"], "repeat": repeat, "request": stored_request(request),
                                   "attempts": result.attempts, "response": result.response,
                                   "usage": usage_of(result.response), "latency_ms": result.latency_ms}
+                    if carrier is not None:
+                        record = carrier.stamp(record)
                     too_large = store.append(record)
                     outcome.stored += 1
                     outcome.failed += result.failed or too_large

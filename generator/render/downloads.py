@@ -15,10 +15,16 @@ from typing import BinaryIO
 from ..csvsafe import csv_safe, dict_writer
 from ..csvsafe import writer as csv_writer
 from .gather import SiteData
-from .pages.items import oversize_files, page_files
+from .pages.items import items_file, oversize_files, page_files, public_item_lines
 from .pages.other import shown_difference
 
 RESCORE_FILES = ("summary.json", "item_stats.csv", "calls.csv", "agreement.json")
+
+
+def compact_json(doc: object) -> str:
+    """A JSON download: sorted keys, no indentation and no spaces after separators (a third of an
+    indented file's bytes are its indentation), one line ending with a newline."""
+    return json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def write_table(site_dir: Path, table) -> list[str]:
@@ -31,8 +37,7 @@ def write_table(site_dir: Path, table) -> list[str]:
     base.parent.mkdir(parents=True, exist_ok=True)
     base.with_suffix(".csv").write_text(buf.getvalue(), encoding="utf-8", errors="backslashreplace")
     doc = {"caption": table.caption, "columns": header, "rows": rows}
-    base.with_suffix(".json").write_text(json.dumps(doc, indent=1, ensure_ascii=False, sort_keys=True) + "\n",
-                                         encoding="utf-8", errors="backslashreplace")
+    base.with_suffix(".json").write_text(compact_json(doc), encoding="utf-8", errors="backslashreplace")
     return [table.export + ".csv", table.export + ".json"]
 
 
@@ -51,12 +56,18 @@ def write_data_files(site_dir: Path, site: SiteData) -> None:
                 _agreement_without_private(sd.rescore_dir / name, out / name, public)
             else:
                 shutil.copyfile(sd.rescore_dir / name, out / name)
-        _stats_without_private_items(sd.stats_path, out / "stats.json", public)
+        _stats_without_private_items(sd.stats, out / "stats.json", public)
         public_verdicts(sd.rescore_dir / "verdicts.csv", out / "verdicts-public.csv.gz", public)
         responses = out / "responses-public"
         responses.mkdir(exist_ok=True)
         for r in sd.result.runs:  # each run's public lines, as its artifact keeps them: their one copy
             r.copy_public_lines(responses / f"{r.run.id}.jsonl.gz")
+        # the public items' lines exactly as stored, their one copy (item pages name their lines): gzip
+        # with no name and no time in its header, the same bytes on every build
+        with (site_dir / items_file(sd)).open("wb") as raw, \
+                gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz:
+            for line in public_item_lines(sd):
+                gz.write(line + b"\n")
         for rel_path, data in page_files(sd):  # the page images item pages show
             path = site_dir / rel_path
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -112,21 +123,26 @@ def _agreement_without_private(src: Path, dst: Path, public: set[str]) -> None:
         shutil.copyfile(src, dst)
 
 
-def _stats_without_private_items(src: Path, dst: Path, public: set[str]) -> None:
+def _stats_without_private_items(stats: dict, dst: Path, public: set[str]) -> None:
     """stats.json with its item analysis per public item only (the private half's items are counted in
     the suite page's summary, never listed: which items have a value at all, and each one's mean over
-    the runs, follow its answer key, e.g. an au-bas ledger with no fault has none)."""
-    from ..stats.engine import dumps
+    the runs, follow its answer key, e.g. an au-bas ledger with no fault has none). Written compact (as
+    `compact_json`) from the statistics in memory (the document stats.json holds), as it is encoded:
+    neither the whole text nor a second copy of every pair is ever held (stats/pair_table.py)."""
+    from ..stats.pair_table import json_default
 
-    doc = json.loads(src.read_text(encoding="utf-8"))
+    doc = dict(stats)
     ia = doc.get("item_analysis")
     if isinstance(ia, dict):
+        ia = doc["item_analysis"] = dict(ia)
         if isinstance(ia.get("items"), dict):
             ia["items"] = {k: v for k, v in ia["items"].items() if k in public}
         for key in ("not_separating", "against_order"):
             if isinstance(ia.get(key), list):
                 ia[key] = [k for k in ia[key] if k in public]
-    dst.write_text(dumps(doc), encoding="utf-8")
+    with dst.open("w", encoding="utf-8") as fh:
+        json.dump(doc, fh, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=json_default)
+        fh.write("\n")
 
 
 def text_out(target: Path):

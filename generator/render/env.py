@@ -31,6 +31,15 @@ def json_block(value: object) -> Markup:
                                 separators=(",", ":")))
 
 
+_TEXT_ESCAPES = {ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;"}
+
+
+def element_text(value: str) -> Markup:
+    """Text made safe as an element's content (never an attribute's value): only `&`, `<` and `>` need
+    escaping there, so quotes stay one byte each (a stored JSON answer is mostly quotes)."""
+    return Markup(str(value).translate(_TEXT_ESCAPES))
+
+
 @functools.lru_cache(maxsize=1 << 16)  # pages of one folder link to the same targets
 def relative(target: str, page: str) -> str:
     """The relative URL from the page at site path `page` to the site path `target`."""
@@ -59,5 +68,6 @@ def make_env() -> Environment:
     env.filters["json_block"] = json_block
     env.filters["shown"] = shown
     env.filters["json_text"] = json_text
+    env.filters["element_text"] = element_text
     env.filters["in_unit"] = in_unit
     return env

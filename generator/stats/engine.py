@@ -19,6 +19,7 @@ from .input_kinds import input_kinds
 from .inputs import SuiteData
 from .items import consistency, item_analysis
 from .operations import QUANTILE_RULE, operations, operations_calls
+from .pair_table import PairTable, json_default
 from .pairwise import MIN_CALL_DF, OVERLAP, TIE, TOO_SMALL, holm, max_t, min_detectable, overlap_calls
 from .ranks import compact_letters, rank_ranges
 from .resample import CHUNK, derive_seed
@@ -61,7 +62,7 @@ def _family(rule: str, metric: str, run_ids: list[str], point: np.ndarray, draws
     order = sorted(range(len(keep)), key=lambda r: (-est[r] if hib else est[r], ids[r]))
     out_pairs = [p | {"a": ids[p["a"]], "b": ids[p["b"]]} for p in pairs]
     letters = compact_letters(order, pairs, len(keep))
-    return extra | {"rule": rule, "c": c, "runs": ids, "order": [ids[r] for r in order], "pairs": out_pairs,
+    return extra | {"rule": rule, "c": c, "runs": ids, "order": [ids[r] for r in order], "pairs": PairTable.of(out_pairs),
             "letters": {ids[r]: letters[r] for r in range(len(keep))},
             "rank_ranges": {ids[r]: list(rr) for r, rr in enumerate(rank_ranges(pairs, len(keep)))}}
 
@@ -181,7 +182,14 @@ def _clean(x):
 
 
 def dumps(doc: dict) -> str:
-    return json.dumps(doc, sort_keys=True, indent=1, allow_nan=False, ensure_ascii=False) + "\n"
+    return json.dumps(doc, sort_keys=True, indent=1, allow_nan=False, ensure_ascii=False, default=json_default) + "\n"
+
+
+def dump(doc: dict, fh) -> None:
+    """`dumps` written to a text file as it is encoded: the whole text is never held, and each family's
+    pairs are made dicts only while they are written (pair_table.py)."""
+    json.dump(doc, fh, sort_keys=True, indent=1, allow_nan=False, ensure_ascii=False, default=json_default)
+    fh.write("\n")
 
 
 def write_stats(doc: dict, out_root: Path) -> Path:
@@ -189,8 +197,7 @@ def write_stats(doc: dict, out_root: Path) -> Path:
     target = out_root / doc["suite"] / "stats.json"
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(".stats.json.tmp")
-    with tmp.open("w", encoding="utf-8") as fh:  # written as encoded: the whole text is never held (as `dumps`)
-        json.dump(doc, fh, sort_keys=True, indent=1, allow_nan=False, ensure_ascii=False)
-        fh.write("\n")
+    with tmp.open("w", encoding="utf-8") as fh:
+        dump(doc, fh)
     tmp.replace(target)
     return target

@@ -42,6 +42,30 @@ def pair_index(runs: int) -> tuple[np.ndarray, np.ndarray]:
     return i.astype(np.int64), j.astype(np.int64)
 
 
+def pair_differences(x: np.ndarray, ii: np.ndarray, jj: np.ndarray, sl: slice) -> np.ndarray:
+    """x[:, ii[sl]] - x[:, jj[sl]] (rows x pairs) for consecutive pairs in pair_index order.
+
+    In that order the pairs of one first run i have consecutive second runs, so each stretch is one
+    broadcast subtraction of a column from a slice of columns instead of two gathers of scattered
+    columns: the same elementwise differences, bit for bit, several times faster. The result is in
+    Fortran order (each pair's resamples contiguous), the layout numpy gives the gathered columns:
+    the reductions over the resamples that follow (mean, sum of squares) then add in the same order.
+    Fastest when x is in Fortran order too (np.asfortranarray once per family): every read and write
+    is then contiguous.
+    """
+    a, b = ii[sl].tolist(), jj[sl].tolist()
+    out = np.empty((x.shape[0], len(a)), dtype=x.dtype, order="F")
+    start = 0
+    while start < len(a):
+        i, j = a[start], b[start]
+        stop = start + 1
+        while stop < len(a) and a[stop] == i and b[stop] == j + (stop - start):
+            stop += 1
+        np.subtract(x[:, i:i + 1], x[:, j:j + stop - start], out=out[:, start:stop])
+        start = stop
+    return out
+
+
 def _call(low: float, high: float, higher_is_better: bool) -> str:
     if low > 0:
         return BETTER if higher_is_better else WORSE
@@ -61,12 +85,11 @@ def max_t(estimates: np.ndarray, thetas: np.ndarray, higher_is_better: bool = Tr
     d = estimates[ii] - estimates[jj]
     se = np.zeros(len(ii))
     t_max = np.full(thetas.shape[0], -np.inf)
-    delta = thetas - estimates  # D^(b) - d = delta_i - delta_j
+    delta = np.asfortranarray(thetas - estimates)  # D^(b) - d = delta_i - delta_j
     usable = len(ii) if thetas.shape[0] > 1 else 0  # an SD needs two resamples
     for start in range(0, usable, PAIR_BLOCK):  # small blocks of pairs stay in the CPU cache
         sl = slice(start, start + PAIR_BLOCK)
-        dev = delta[:, ii[sl]]
-        dev -= delta[:, jj[sl]]
+        dev = pair_differences(delta, ii, jj, sl)
         centred = dev - dev.mean(axis=0)
         s = np.sqrt(np.einsum("ij,ij->j", centred, centred) / (thetas.shape[0] - 1))
         se[sl] = s
@@ -78,6 +101,8 @@ def max_t(estimates: np.ndarray, thetas: np.ndarray, higher_is_better: bool = Tr
     has_t = bool(np.any(se > 0))
     c = float(linear(t_max, level)[0]) if has_t else None
     pairs = []
+    low: float | None
+    high: float | None
     for k, (a, b) in enumerate(zip(ii.tolist(), jj.tolist())):
         if se[k] > 0 and c is not None:
             low, high = float(d[k] - c * se[k]), float(d[k] + c * se[k])
@@ -96,9 +121,10 @@ def _paired_spread(estimates: np.ndarray, thetas: np.ndarray) -> tuple[np.ndarra
     d = estimates[ii] - estimates[jj]
     sd, flat, same = np.zeros(len(ii)), np.zeros(len(ii), dtype=bool), np.zeros(len(ii))
     rows = thetas.shape[0]
+    thetas = np.asfortranarray(thetas)  # each run's resamples contiguous (see pair_differences)
     for start in range(0, len(ii) if rows > 1 else 0, PAIR_BLOCK):
         sl = slice(start, start + PAIR_BLOCK)
-        dev = thetas[:, ii[sl]] - thetas[:, jj[sl]]
+        dev = pair_differences(thetas, ii, jj, sl)
         flat[sl] = dev.max(axis=0) == dev.min(axis=0)
         same[sl] = dev[0]
         dev -= dev.mean(axis=0)
@@ -128,23 +154,24 @@ def holm(estimates: np.ndarray, thetas: np.ndarray, df: int, higher_is_better: b
     alpha = 1 - level
     steps = np.arange(m)
     crit = student_t.isf(alpha / (2 * (m - steps)), df) if df > 0 else np.full(m, np.inf)
-    order = sorted(range(m), key=lambda k: (-t[k], k))
+    order = np.argsort(-t, kind="stable")  # decreasing t, ties by pair index
+    passed = (t[order] == np.inf) | (t[order] > crit)
+    stop = int(np.argmin(passed)) if not passed.all() else m  # the first step that fails ends the calls
     c_pair = np.empty(m)
-    stop = None
-    for step, k in enumerate(order):
-        if stop is None and not (t[k] == np.inf or t[k] > crit[step]):
-            stop = crit[step]
-        c_pair[k] = crit[step] if stop is None else stop
-    pairs = []
-    for k, (a, b) in enumerate(zip(ii.tolist(), jj.tolist())):
-        called = bool(t[k] == np.inf or t[k] > c_pair[k])
-        if zero[k]:  # from the full-data difference to the one every resample gives
-            low, high = float(np.fmin(d[k], constant[k])), float(np.fmax(d[k], constant[k]))
-        else:
-            low, high = float(d[k] - c_pair[k] * se[k]), float(d[k] + c_pair[k] * se[k])
-        call = _call(low, high, higher_is_better) if called else TIE
-        pairs.append({"a": a, "b": b, "diff": float(d[k]), "se": float(se[k]), "t": float(t[k]),
-                      "c": float(c_pair[k]), "low": low, "high": high, "call": call})
+    c_pair[order[:stop]] = crit[:stop]
+    if stop < m:
+        c_pair[order[stop:]] = crit[stop]
+    called = (t == np.inf) | (t > c_pair)
+    # from the full-data difference to the one every resample gives, when the difference never varies
+    with np.errstate(invalid="ignore"):  # no critical value (df 0) times no spread: not used
+        low = np.where(zero, np.fmin(d, constant), d - c_pair * se)
+        high = np.where(zero, np.fmax(d, constant), d + c_pair * se)
+    good, bad = (BETTER, WORSE) if higher_is_better else (WORSE, BETTER)
+    calls = np.where(called & (low > 0), good, np.where(called & ~(low > 0) & (high < 0), bad, TIE)).tolist()
+    pairs = [{"a": a, "b": b, "diff": dk, "se": sk, "t": tk, "c": ck, "low": lo, "high": hi, "call": call}
+             for a, b, dk, sk, tk, ck, lo, hi, call in zip(ii.tolist(), jj.tolist(), d.tolist(), se.tolist(),
+                                                            t.tolist(), c_pair.tolist(), low.tolist(),
+                                                            high.tolist(), calls)]
     return float(crit[0]), pairs
 
 

@@ -50,6 +50,21 @@ def _absorb(columns: list[frozenset[int]]) -> list[frozenset[int]]:
     return out
 
 
+def _absorb_split(columns: list[frozenset[int]], new: list[bool]) -> list[frozenset[int]]:
+    """`_absorb` after one insert step, in time linear in the columns for each new one. The columns before
+    the step hold none in another and no two alike (as _absorb leaves them), so a column the step left
+    alone is never dropped (it would lie inside a column of before, or equal a part of one); only a new
+    part can be empty, a repeat of a column kept before it, or inside another."""
+    out: list[frozenset[int]] = []
+    kept: set[frozenset[int]] = set()
+    for col, is_new in zip(columns, new):
+        if is_new and (not col or col in kept or any(col < other for other in columns)):
+            continue
+        out.append(col)
+        kept.add(col)
+    return out
+
+
 def _sweep(columns: list[frozenset[int]], order: list[int]) -> list[frozenset[int]]:
     cols = list(columns)
     for k in range(len(cols)):
@@ -72,9 +87,16 @@ def compact_letters(order: list[int], pairs: list[dict], count: int) -> list[str
             continue
         a, b = p["a"], p["b"]
         split: list[frozenset[int]] = []
+        new: list[bool] = []
         for col in columns:
-            split += [col - {a}, col - {b}] if a in col and b in col else [col]
-        columns = _absorb(split)
+            if a in col and b in col:
+                split += [col - {a}, col - {b}]
+                new += [True, True]
+            else:
+                split.append(col)
+                new.append(False)
+        if any(new):
+            columns = _absorb_split(split, new)
     columns = _sweep(columns, order)
     position = {run: k for k, run in enumerate(order)}
     columns.sort(key=lambda col: sorted(position[r] for r in col))

@@ -127,13 +127,22 @@ test('a D escalation worked by hand: every dimension, the weighted sum and the f
   // confounders observed (by the thread): d-separation 1; counterfactual: no `hold`, no `pay`, none of the five
   // words ("approve" is not "approval"): 0; s = .35 + .125 + .2 = .675, .05 x .175 = .00875 -> .0088 (a tie, to
   // even): +8800.
-  // 827395 - 12500 + 8800 = 823695 -> 823700 (ready: R 9.07 > 4.90; a flag and a counterfactual: no trust-graph
-  // finding; the callback done: valid_success)
+  // Institutional loss (section 12, a fresh environment): ESCALATE_FRAUD on a risky case without a handoff: delay 2 h,
+  // review 14 min, friction .08; x = (.8 - 1)^2 = .04: error 400, debt 400; .8 is inside (0, 1) and the error is low:
+  // full authority stays. Ratios delay 2/80 = .025, review 14/480 = .029166 -> .0292, friction .08/8 = .01, debt
+  // .04/8 = .005: 1 - (.275 + .292 + .08 + .05)/100 = .99303 -> .9930: 20000 x .4930 = +9860.
+  // 827395 - 12500 + 8800 + 9860 = 833555 -> 833600 (ready: R 9.07 > 4.90; a flag and a counterfactual: no
+  // trust-graph finding; the callback done: valid_success)
   assert.equal(by['adjust:compliance'].order, '12500');
   assert.equal(by['adjust:causal'].order, '8800');
   assert.equal(by['adjust:causal'].verdict, 'correct');
+  assert.equal(by['adjust:institutional'].order, '9860');
+  assert.equal(by['run_state:in'].order,
+    'n=0;level=full_authority;error=0;window=0;delay=0;minutes=0;friction=0;fp_cost=0;debt=0;breaches=0;restrictions=0');
+  assert.equal(by['run_state:out'].order,
+    'n=1;level=full_authority;error=400;window=0;delay=200;minutes=1400;friction=8;fp_cost=0;debt=400;breaches=0;restrictions=0');
   assert.equal(by['cap:result_class'].order, 'valid_success');
-  assert.equal(by.score.order, '823700');
+  assert.equal(by.score.order, '833600');
 });
 
 test('unsafe PAY, empty evidence and the floor of 0.01', () => {
@@ -183,12 +192,19 @@ test('cross-invoice links: document ids or pairs, empty scores 0, the link gate'
   // Causal: the truth campaign_fraud (coordinated_timing) names coordinated_campaign_attack; association 1 (same
   // decision; no canonical code on either side: F1 1); intervention 3/4 (compare, search, flag of those four with
   // request_bank_change_approval_chain); both confounders observed: 1; counterfactual "pay" .2: s = .35 + .1875
-  // + .2 + .04 = .7775, .05 x .2775 = .013875 -> .0139: 962401 + 13900 = 976301 -> 976300
+  // + .2 + .04 = .7775, .05 x .2775 = .013875 -> .0139: +13900.
+  // Institutional loss: ESCALATE_FRAUD on a risky case, no handoff: delay 2 h, review 14 min, friction .08; the
+  // confidence 1 is exact (x = 0) but at the edge (>= 1): restricted authority, a restriction. Ratios .025, .0292,
+  // .01 and 1/8: 1 - (.275 + .292 + .08 + .625)/100 = .98728 -> .9873: +9746.
+  // 962401 + 13900 + 9746 = 986047 -> 986000
   assert.equal(by['adjust:compliance'].order, '0');
   assert.equal(by['adjust:causal'].order, '13900');
+  assert.equal(by['adjust:institutional'].order, '9746');
+  assert.equal(by['run_state:out'].order,
+    'n=1;level=restricted_authority;error=0;window=0;delay=200;minutes=1400;friction=8;fp_cost=0;debt=0;breaches=0;restrictions=1');
   assert.equal(by['cap:link_gate'].order, '0');
   assert.equal(by['cap:result_class'].order, 'valid_success');
-  assert.equal(by.score.order, '976300');
+  assert.equal(by.score.order, '986000');
   by = score(it, episode(steps, Object.assign({}, full, { counterfactual: 'Had the invoices differed we would pay.' })));
   assert.equal(by['cap:link_gate'].order, '840000');
   assert.equal(by.score.order, '840000');
@@ -299,7 +315,9 @@ test('observed bank_account_mismatch: the boundary blocks a PAY after it without
   // (95/98 the largest): numeric readiness = pi_safe = 98/582 = 0.16838 -> distance 0.8316, readiness 0.1684,
   // resolution (65 + 15 x 0.1684)/100 + .08 + .05 (the payment cleared) = 0.80526 -> 8053:
   // 881646 - 4 x 8800 + 4 x 8053 + 7 x 5000 = 913658; every control but 001 and 008 passes on a benign PAY: 1 of 3
-  // fails -> 16667; causal -3300 as above: 893691 -> 893700, valid_success
+  // fails -> 16667; causal -3300 as above: 893691; institutional: a benign PAY costs nothing, x = 0, but the
+  // confidence 1 is at the edge: restricted authority, a restriction: 1 - 5/8/100 = .99375 -> .9938 (a tie, to
+  // even): +9876; 903567 -> 903600, valid_success
   const paid = score(it, episode([compare('X')], PAID));
   assert.deepEqual(L.stateSummary(it, record(episode([compare('X')], PAID))).observed, []);
   assert.equal(orderOf(paid, 'dim:resolution'), '8053');
@@ -308,7 +326,8 @@ test('observed bank_account_mismatch: the boundary blocks a PAY after it without
   assert.equal(orderOf(paid, 'cap:result_class'), 'valid_success');
   assert.equal(orderOf(paid, 'adjust:causal'), '-3300');
   assert.equal(paid['adjust:causal'].verdict, 'wrong');
-  assert.equal(orderOf(paid, 'score'), '893700');
+  assert.equal(orderOf(paid, 'adjust:institutional'), '9876');
+  assert.equal(orderOf(paid, 'score'), '903600');
   // With an ok callback verification (here without an artifact, so nothing is pending) the PAY is not blocked
   const called = score(benignC({ interventions: {} }),
     episode([compare('X '), step('request_callback_verification', {})], PAID));

@@ -16,7 +16,10 @@ const parsed = C.parseJSON(fs.readFileSync(FILE, 'utf8'));   // exact parser: nu
 assert.ok(parsed.ok, 'the vectors file is valid JSON');
 const data = parsed.value;
 
-const KINDS = { replay: 'replay', decision: 'decision', pressure: 'pressure', score: 'score' };
+const KINDS = {
+  replay: 'replay', 'run_state:in': 'replay', 'run_state:out': 'replay', decision: 'decision', pressure: 'pressure',
+  score: 'score'
+};
 function kindOf(unit) {
   if (C.hasOwn(KINDS, unit)) return KINDS[unit];
   if (unit.startsWith('dim:')) return 'dimension';

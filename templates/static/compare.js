@@ -60,15 +60,19 @@
               FLIP[p[3]] || p[3]];
     }
 
+    function unitsOf(item) {  // the item's unit names (item[2] holds their indices in data.items.units)
+      return item[2].map(function (u) { return data.items.units[u]; });
+    }
+
     function verdictsOf(item, pattern) {  // unit name -> verdict name; a pattern is [unit, verdict, unit, ...]
-      var out = {}, flat = item[3][pattern];
-      for (var k = 0; k + 1 < flat.length; k += 2) out[item[2][flat[k]]] = data.items.verdicts[flat[k + 1]];
+      var out = {}, flat = item[3][pattern], units = unitsOf(item);
+      for (var k = 0; k + 1 < flat.length; k += 2) out[units[flat[k]]] = data.items.verdicts[flat[k + 1]];
       return out;
     }
 
     function differences(item, pa, pb) {  // "unit: first → second; ..." for the units where they differ
       var va = verdictsOf(item, pa), vb = verdictsOf(item, pb), parts = [];
-      item[2].forEach(function (unit) {
+      unitsOf(item).forEach(function (unit) {
         if (va[unit] !== vb[unit]) parts.push(unit + ': ' + (va[unit] || 'none') + ' \u2192 ' + (vb[unit] || 'none'));
       });
       var shown = parts.slice(0, 6).join('; ');

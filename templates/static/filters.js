@@ -1,7 +1,9 @@
 /* Filters in place on the suite page: choose the items (a stratum: dataset, half, locale...), the
    hosting and, where the models' facts say, open or closed weights, and the headline table and chart
-   show that view, from data precomputed by the site build and embedded in the page (<script
-   type="application/json" id="filter-data">), so it works from file://. The view is kept in the URL
+   show that view, from data precomputed by the site build in a script beside the page (the form's
+   data-views, e.g. suites/<suite>/filter-views.js, setting window.TALLY_FILTER_VIEWS), loaded only
+   when a view is first asked for (a choice, or a fragment naming one): a classic script, so it works
+   from file://, and the page itself stays small. The form has data-loaded once it is read. The view is kept in the URL
    fragment (#items=KEY&hosting=H&weights=W), which restores it. Names are set as text, never as
    markup. A run whose model's weights are not known is in neither the open nor the closed view. */
 (function () {
@@ -59,9 +61,8 @@
 
   function init() {
     var form = document.getElementById('filters');
-    var block = document.getElementById('filter-data');
-    if (!form || !block) return;
-    var data = JSON.parse(block.textContent);
+    if (!form || !form.getAttribute('data-views')) return;
+    var data = null;
     var table = document.getElementById(form.getAttribute('data-table'));
     var heading = document.getElementById(form.getAttribute('data-heading'));
     var chart = document.querySelector('script.chart-data[data-target="' + form.getAttribute('data-chart') + '"]');
@@ -72,7 +73,29 @@
     if (!table || !items || !hosting) return;
     var base = chart ? JSON.parse(chart.textContent) : null;
     var views = {};
-    data.views.forEach(function (v) { views[v.key] = v; });
+    var waiting = null;  // what to do once the views are loaded
+
+    function withData(then) {  // run `then` once the views are loaded (at once if they are)
+      if (data) { then(); return; }
+      if (waiting) { waiting.push(then); return; }
+      waiting = [then];
+      var script = document.createElement('script');
+      script.src = form.getAttribute('data-views');
+      script.onload = function () {
+        data = window.TALLY_FILTER_VIEWS;
+        if (!data) { script.onerror(); return; }
+        data.views.forEach(function (v) { views[v.key] = v; });
+        var run = waiting;
+        waiting = [];
+        run.forEach(function (f) { f(); });
+        form.setAttribute('data-loaded', '');
+      };
+      script.onerror = function () {
+        waiting = null;
+        status.textContent = 'The views of this table (' + form.getAttribute('data-views') + ') could not be loaded.';
+      };
+      document.head.appendChild(script);
+    }
 
     function show(keepFragment) {
       var view = views[items.value] || views[data.initial] || data.views[0];
@@ -135,11 +158,15 @@
 
     form.hidden = false;
     form.addEventListener('submit', function (e) { e.preventDefault(); });
-    items.addEventListener('change', function () { show(false); });
-    hosting.addEventListener('change', function () { show(false); });
-    if (weights) weights.addEventListener('change', function () { show(false); });
-    window.addEventListener('hashchange', function () { if (fromFragment()) show(true); });
-    if (fromFragment()) show(true);
+    var changed = function () { withData(function () { show(false); }); };
+    var restore = function () {
+      if (Object.keys(readFragment()).length) withData(function () { if (fromFragment()) show(true); });
+    };
+    items.addEventListener('change', changed);
+    hosting.addEventListener('change', changed);
+    if (weights) weights.addEventListener('change', changed);
+    window.addEventListener('hashchange', restore);
+    restore();
   }
 
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);

@@ -42,15 +42,18 @@ def compare_data(sd: SuiteView, page_path: str) -> dict:
 
 def _disagreements(sd: SuiteView, runs: list[str], page_path: str) -> tuple[dict, dict]:
     """Public items in id order, each [id, its page, its units, its distinct verdict patterns], and per run
-    the index of its pattern for each item. A pattern is [unit index, verdict index, unit index, verdict
-    index, ...] (flat: the page is smaller) over the item's first repeat (verdict names in `verdicts`);
-    pattern 0 is "no response". Two runs disagree on an item when their pattern indices differ."""
+    the index of its pattern for each item. An item's units are indices into `units`, the suite's unit
+    names, each written once (items share most of theirs). A pattern is [unit index, verdict index, unit
+    index, verdict index, ...] (flat: the page is smaller; a unit index is a position in the item's units)
+    over the item's first repeat (verdict names in `verdicts`); pattern 0 is "no response". Two runs
+    disagree on an item when their pattern indices differ."""
     from ..env import relative
     from .items import Reader
 
     public = sorted(i.id for i in sd.public_items)
     out: dict[str, list[int]] = {r: [0] * len(public) for r in runs}
     verdicts: list[str] = []
+    names: dict[str, int] = {}  # unit name -> its index in `units`
     items = []
     reader = Reader(sd)
     try:
@@ -72,10 +75,11 @@ def _disagreements(sd: SuiteView, runs: list[str], page_path: str) -> tuple[dict
                 if pattern not in patterns:
                     patterns.append(pattern)
                 out[run][k] = patterns.index(pattern)
-            items.append([item, relative(item_path(sd, item), page_path), units, patterns])
+            items.append([item, relative(item_path(sd, item), page_path),
+                          [names.setdefault(u, len(names)) for u in units], patterns])
     finally:
         reader.close()
-    return {"list": items, "verdicts": verdicts}, out
+    return {"list": items, "verdicts": verdicts, "units": list(names)}, out
 
 
 def compare_page(sd: SuiteView) -> Page:

@@ -1,10 +1,11 @@
-"""Per public item: the document, the checked answers, every run's stored response exactly as stored,
-and the field-by-field verdicts with reasons. Private items get no pages."""
+"""Per public item: the document, the checked answers, every run's message content and where its stored
+record is published, and the field-by-field verdicts with reasons. Private items get no pages."""
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import re
 
 import orjson
 from markupsafe import Markup, escape
@@ -50,6 +51,11 @@ class Reader:
         self.sd = sd
         self.by_id = {r.run.id: r for r in sd.result.runs}
         self._numbers: dict[str, dict[tuple[str, int], int]] = {}
+        self._items = {item.id: k for k, item in enumerate(sd.public_items, 1)}
+
+    def item_number(self, item: str) -> int:
+        """The 1-based number of the public item's line in the suite's items download (items_file)."""
+        return self._items[item]
 
     def line_number(self, run: str, item: str, repeat: int) -> int:
         """The 1-based number of the item's stored line in the run's public lines (its download)."""
@@ -115,6 +121,18 @@ def page_files(sd: SuiteView):
             yield suite_download(sd, page["path"]), read_page(sd.suite.root / "items", page)
 
 
+def items_file(sd: SuiteView) -> str:
+    """The one published copy of the suite's public items: their lines exactly as stored, in the order of
+    the suite's public items (gzip: the in-browser re-check inflates it)."""
+    return suite_download(sd, "items-public.jsonl.gz")
+
+
+def public_item_lines(sd: SuiteView):
+    """The public items' stored lines (bytes, no line break) in items_file's order."""
+    for item in sd.public_items:
+        yield item.line
+
+
 def suite_download(sd: SuiteView, rest: str) -> str:
     return f"downloads/{sd.suite.name}/{rest}"
 
@@ -126,8 +144,8 @@ def _excerpt(text: str, limit: int) -> tuple[str, int]:
 
 def oversize_files(sd: SuiteView):
     """(site path, text) of every document that its item page shows only in part (the suite's page
-    budget), to be published whole in downloads. A stored record too long for its page is not copied
-    again: the page names its line in the run's download (responses_file)."""
+    budget), to be published whole in downloads. A stored record is not copied again: the page names
+    its line in the run's download (responses_file)."""
     budget = sd.plugin.budget
     for item in sd.public_items:
         text = item.document.get("text")
@@ -135,15 +153,28 @@ def oversize_files(sd: SuiteView):
             yield document_file(sd, item.id), text
 
 
-# One verdict row; its re-check cell is empty until the re-check runs (recheck.js fills it). Nothing in a
-# row is repeated that no reader or script uses: a long item's page holds thousands of rows.
-_ROW = ('<tr><td>{0}</td><td>{1}</td><td class="verdict {2}">{3}</td><td class="num">{4}</td>'
-        '<td>{5}</td><td>{6}</td><td class="recheck-cell"></td></tr>\n')
+# One verdict row; its last cell, the re-check's, is empty until the re-check runs (recheck.js fills it).
+# Nothing in a row is repeated that no reader or script uses: a long item's page holds thousands of rows,
+# so the cells' end tags, which HTML makes optional, are left out, and the points column is styled by
+# its position (site.css), not by a class on every cell.
+_ROW = '<tr><td>{0}<td>{1}<td class="verdict {2}">{3}<td>{4}<td>{5}<td>{6}<td>\n'
 
 
 @functools.lru_cache(maxsize=1 << 14, typed=True)  # units, kinds, verdicts, reasons repeat; 1 and True apart
 def _escaped(value: str | int) -> str:
     return str(escape(value))
+
+
+_VERDICT = re.compile(r"[A-Za-z0-9_-]+")
+_NOT_KEPT = re.compile("[\r\0\ud800-\udfff]")  # an HTML parser changes CR and drops NUL; UTF-8 cannot hold a surrogate
+
+
+def shown_exactly(row: dict) -> bool:
+    """Whether a verdict row reads back exactly from its table row, as the in-browser re-check reads the
+    published verdicts (unit, order and points as the cells' text, the verdict as the second class of its
+    cell); the page's data block lists the rows of a response where one does not."""
+    return (bool(_VERDICT.fullmatch(row["verdict"])) and type(row["points"]) is int
+            and not _NOT_KEPT.search(row["unit"]) and not _NOT_KEPT.search(row["order"]))
 
 
 def verdict_rows_html(rows: list[dict]) -> Markup:
@@ -155,15 +186,18 @@ def verdict_rows_html(rows: list[dict]) -> Markup:
 
 
 def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[str]] = (set(), set())) -> Page:
-    """`paged`: the models and the providers that have pages (a run kept off the leaderboards may not)."""
+    """`paged`: the models and the providers that have pages (a run kept off the leaderboards may not).
+
+    Each stored record and the item itself are published once, in downloads (the run's public lines,
+    the suite's public items): the page shows the document, the checked answers, each response's
+    message content (up to the suite's page budget) and its verdicts, and names each record's line in
+    its run's download; the in-browser re-check reads the item and the records from there."""
     raw = orjson.loads(item.line)
     budget = sd.plugin.budget
     document = dict(item.document)
     doc_text, doc_more = _excerpt(document.get("text") or "", budget.document_chars)
-    item_line = item.line.decode("utf-8")
-    if doc_more:  # scorers never read the document's text: the embedded item keeps an excerpt
+    if doc_more:
         document["text"] = doc_text
-        item_line = orjson.dumps({**raw, "document": document}).decode("utf-8")
     info = sd.runs  # every stored run: ranked, earlier round, replicate or incomplete
     responses, published = [], []
     for run, verdicts in reader.rows(item.id):
@@ -178,10 +212,9 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
             anchor = f"{run}-r{repeat}"
             content = _content(record) if record else None
             content, content_more = _excerpt(content, budget.response_chars) if content is not None else (None, 0)
-            whole = line is None or len(line) <= budget.response_chars
             number = reader.line_number(run, item.id, repeat) if line is not None else None
             download = responses_file(sd, run) if line is not None else None
-            responses.append({"run": run, "repeat": repeat, "anchor": anchor, "line": line if whole else None,
+            responses.append({"run": run, "repeat": repeat, "anchor": anchor,
                               "stored": line is not None, "line_number": number, "download": download,
                               "record_chars": len(line) if line is not None else 0,
                               "content": content, "content_more": content_more, "rows_html": verdict_rows_html(rows),
@@ -191,15 +224,17 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
                               "model_href": model_path(info[run].model) if info[run].model in paged[0] else None,
                               "provider_href": provider_path(info[run].provider)
                               if info[run].provider in paged[1] else None})
-            published.append({"run": run, "repeat": repeat, "anchor": anchor, "stored": line is not None,
-                              "on_page": whole,
-                              "rows": [[v["unit"], v["verdict"], v["points"], v["order"]] for v in rows]})
+            entry = {"run": run, "repeat": repeat, "anchor": anchor, "stored": line is not None}
+            if not all(shown_exactly(v) for v in rows):
+                entry["rows"] = [[v["unit"], v["verdict"], v["points"], v["order"]] for v in rows]
+            published.append(entry)
     ctx = {"sd": sd, "suite": sd.suite, "item": item, "document": document, "answers": _answers(sd, raw),
            "document_more": doc_more, "document_href": document_file(sd, item.id) if doc_more else None,
            "page_images": page_images(sd, item),
            "scorer_scripts": scorer_scripts(sd), "unit_label": sd.plugin.unit_label,
            "order_label": sd.plugin.order_label,
-           "item_line": item_line, "responses": responses, "published": published,
+           "items_href": items_file(sd), "item_line_number": reader.item_number(item.id),
+           "responses": responses, "published": published,
            "suite_href": suite_path(sd), "index_href": suite_path(sd, "items/index.html"),
            "episodes_href": suite_path(sd, f"episodes/{item.id}.html")
            if implements(sd.plugin, "episode_view") else None}

@@ -369,8 +369,12 @@ def suite_pages(sd: SuiteView, facts: dict):
             "prompt": prompt_view(sd)}
     main["half_note"] = half_note(sd, head_key)
     ctx["compare_href"] = suite_path(sd, "compare.html") if len(main["pairwise"]["order"]) > 1 else None
+    ctx["filters_src"] = suite_path(sd, "filter-views.js")  # loaded by filters.js when a view is asked for
     yield Page(suite_path(sd), "suite.html", sd.suite.title, ctx, tables,
                ("sort.js", "charts.js", "filters.js"))
+    if len(ctx["filters"]["views"]) > 1 or ctx["filters"]["weights"]:  # the page shows its filters
+        yield Page(ctx["filters_src"], "filter-views.js", f"{sd.suite.title}: views of the headline table",
+                   {"filters": ctx["filters"]}, [], ())
     if ctx["compare_href"]:
         yield compare_page(sd)
     for key in sd.stats["strata"]:

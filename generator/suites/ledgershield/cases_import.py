@@ -297,12 +297,46 @@ def read_cases(path: Path) -> list[dict]:
                          "(objects with case_id, task_type, documents and gold)")
     tables = read_tables(path.parent)
     items = [_with_tables(case_item(c, f"{path}: case {k + 1}"), c, tables) for k, c in enumerate(value)]
+    banks = [_bank(c) for c in value]
+    for case, item in zip(value, items):
+        item["env"]["queue_pressure"] = queue_pressure(case, banks)
     seen: set[str] = set()
     for it in items:
         if it["id"] in seen:
             raise CasesError(f"{path}: case_id {it['id']!r} appears twice")
         seen.add(it["id"])
     return items
+
+
+def _bank(case: object) -> str:
+    """normalize_text of the gold's bank account (under `fields`, else `extracted_fields`)."""
+    gold = case.get("gold") if isinstance(case, dict) else None
+    gold = gold if isinstance(gold, dict) else {}
+    fields = gold.get("fields") or gold.get("extracted_fields")
+    return normalize_text(fields.get("bank_account")) if isinstance(fields, dict) else ""
+
+
+def queue_pressure(case: dict, banks: list[str]) -> str:
+    """The case's queue by LedgerShield's rules (rule page section 11): `campaign` makes a manual review of a
+    risky case cost 6 hours instead of 3 in the run's loss ledger (section 12)."""
+    found = case.get("campaign_context")
+    context: dict = found if isinstance(found, dict) else {}
+    given = context.get("queue_pressure")
+    if isinstance(given, str) and given:
+        return given
+    linked = context.get("linked_invoice_count")
+    if not (isinstance(linked, int) and not isinstance(linked, bool) and linked > 0):
+        docs = [d for d in case.get("documents") or [] if isinstance(d, dict)]
+        linked = max(1, sum(1 for d in docs if normalize_text(d.get("doc_type")) == "invoice"))
+    if linked >= 3:
+        return "campaign"
+    if linked == 2:
+        return "elevated"
+    gold = case["gold"]
+    ids = {x for key in ("duplicate_links", "cross_invoice_links") for x in gold.get(key) or [] if isinstance(x, str)}
+    ids |= {x for x in context.get("linked_case_ids") or [] if isinstance(x, str)}
+    bank = _bank(case)
+    return "campaign" if len(ids) >= 2 or (bank and banks.count(bank) >= 3) else "normal"
 
 
 def write_reference_items(suite_dir: Path, items: list[dict]) -> Path:

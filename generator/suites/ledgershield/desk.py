@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 
 from .replay import LOOKUPS, SUBMIT, TOOLS, replay
+from .sequence import Carrier
 
 RESULT_KEEP_CHARS = 20000  # of one tool result sent back to the model
 
@@ -87,6 +89,12 @@ TOOL_DEFINITIONS: tuple[dict, ...] = tuple(
      for t in TOOLS]
     + [{"type": "function", "function": {"name": SUBMIT, "description": "Submit the decision payload; ends the case.",
                                          "parameters": _SUBMIT_PARAMETERS}}])
+
+
+def carrier(items: list[dict], stored: list[Path]) -> Carrier:
+    """The state the desk's environment carries from episode to episode of a run (rule page section 12),
+    rebuilt from the run's stored records (`stored`: its records files)."""
+    return Carrier(items, stored)
 
 
 def tools_sha256() -> str:

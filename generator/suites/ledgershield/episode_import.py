@@ -22,6 +22,7 @@ from ...harness.store import RunStore
 from ...ids import id_problem
 from ...sealing import private_file
 from .cases_import import CasesError, read_cases, write_reference_items
+from .sequence import OrderError, carried, served_order, stamped, state_after
 
 NOTE = ("not an HTTP call: the episode file of LedgerShield's harness (status 200 stands for a file that holds "
         "an episode)")
@@ -97,14 +98,22 @@ def read_episodes(path: Path, accepted: tuple[str, ...]) -> list[tuple[dict, str
     return [(_check(whole, str(path), accepted), str(path), hashlib.sha256(data).hexdigest())]
 
 
-def record(episode: dict, where: str, sha: str, model: str) -> dict:
+def failed(episode: dict) -> bool:
+    """An episode whose `error` is a non-empty string: a failed call."""
+    error = episode.get("error")
+    return isinstance(error, str) and bool(error.strip())
+
+
+def record(episode: dict, where: str, sha: str, model: str, content: str | None = None) -> dict:
+    """The stored record of an episode file; `content` is the episode as stored (with its run_state)."""
     error = episode.get("error")
     attempt: dict = {"start": None, "status": 200, "error": None, "latency_ms": None, "note": NOTE}
+    text = content if content is not None else json.dumps(episode, ensure_ascii=False)
     response: dict | None = {"object": "ledgershield.episode", "model": model,
                              "choices": [{"index": 0, "finish_reason": "stop", "message": {
-                                 "role": "assistant", "content": json.dumps(episode, ensure_ascii=False)}}]}
-    if isinstance(error, str) and error.strip():
-        attempt["error"] = f"LedgerShield's harness: {error[:300]}"
+                                 "role": "assistant", "content": text}}]}
+    if failed(episode):
+        attempt["error"] = f"LedgerShield's harness: {str(error)[:300]}"
         response = None
     return {"item": episode["case_id"], "repeat": 0, "request": None, "attempts": [attempt], "response": response,
             "usage": None, "latency_ms": None, "source": {"file": Path(where).name, "sha256": sha}}
@@ -137,6 +146,11 @@ def import_files(spec: RunSpec, files: list[Path], cases_file: Path | None) -> I
             items = read_cases(cases_file)
         except CasesError as exc:
             errors.append(str(exc))
+    given = list(episodes.values())
+    try:
+        order, one_sequence = served_order([(where, ep, not failed(ep)) for ep, where, _sha in given])
+    except OrderError as exc:
+        errors.append(str(exc))
     if errors:
         raise BatchImportError(errors)
     if items:
@@ -159,12 +173,45 @@ def import_files(spec: RunSpec, files: list[Path], cases_file: Path | None) -> I
     meta = run_meta(spec, plan.template.sha256(), plan.suite.version, plan.anchors)
     meta["imported"] = "LedgerShield harness episode files"
     done = store.open(meta)
-    fresh = [record(ep, p, sha, spec.model) for cid, (ep, p, sha) in sorted(episodes.items()) if (cid, 0) not in done]
+    by_id = {i["id"]: i for i in plan.items}
+    state = carried(by_id, _stored_contents(store.dir / "responses.jsonl")) if one_sequence else None
+    fresh = []
+    for k in order:  # served order (rule page section 12): each episode carries the state the ones before left
+        ep, p, sha = given[k]
+        if (ep["case_id"], 0) in done:
+            continue
+        if state is None or failed(ep):
+            fresh.append(record(ep, p, sha, spec.model))
+            continue
+        content = stamped(ep, state)
+        fresh.append(record(ep, p, sha, spec.model, content))
+        state = state_after(by_id[ep["case_id"]], content) or state
     try:
         for rec in fresh:
             store.append(rec)
         store.finish()
     finally:
         store.close()
-    failed = sum(1 for r in fresh if r["response"] is None)
-    return ImportOutcome(spec.id, store.dir, len(episodes), len(fresh), len(episodes) - len(fresh), failed)
+    failures = sum(1 for r in fresh if r["response"] is None)
+    return ImportOutcome(spec.id, store.dir, len(episodes), len(fresh), len(episodes) - len(fresh), failures)
+
+
+def _stored_contents(path: Path) -> list[tuple[str, str | None]]:
+    """(item, message content or None) of a run's stored records of repeat 0, in stored order."""
+    if not path.is_file():
+        return []
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(rec, dict) or rec.get("repeat") != 0:
+            continue
+        response: object = rec.get("response")
+        try:
+            content = response["choices"][0]["message"]["content"]  # type: ignore[index]
+        except (TypeError, KeyError, IndexError):
+            content = None
+        out.append((str(rec.get("item")), content if isinstance(content, str) else None))
+    return out

@@ -8,7 +8,8 @@ text equality that ignores only U+0020, the step budget and the par cost. The st
 LedgerShield's tool names and payload keys, so the desk's observations are reached: a bank
 comparison with the approved account or one character off, a ledger search at the amount bands'
 edges (98, 92 and 80 hundredths) and a part of the invoice number, a vendor history lookup by key,
-and the payload's `predicted_probabilities` next to the readings' bounds.
+and the payload's `predicted_probabilities` next to the readings' bounds; half the near-misses carry an
+incoming `run_state` at the carried state's edges (section 12), one in eight of them malformed.
 """
 
 from __future__ import annotations
@@ -141,6 +142,31 @@ def _payload(rnd: random.Random, gold: dict, near: bool) -> dict:
     return out
 
 
+LEVELS = ("full_authority", "restricted_authority", "review_only")
+# the carried state's values at the rules' edges (rule page section 12): the gate's thresholds, the
+# recovery window, each ledger ratio's bound and the largest whole number a state holds
+STATE_VALUES = {"n": (0, 1, 2, 7, 10**15), "error": (0, 100, 1199, 1200, 1201, 2199, 2200, 3399, 3400, 10000),
+                "window": (0, 1, 2, 3), "delay": (0, 300, 7999, 8000, 100000), "minutes": (0, 2800, 47999, 48000),
+                "friction": (0, 18, 799, 800), "fp_cost": (0, 81200, 499999, 500000),
+                "debt": (0, 2500, 79999, 80000), "breaches": (0, 1, 6, 7), "restrictions": (0, 1, 8, 9)}
+
+
+def _run_state(rnd: random.Random) -> object:
+    """An incoming run_state at the rules' edges, or (one time in eight) a malformed one."""
+    state: dict = {k: rnd.choice(v) for k, v in STATE_VALUES.items()}
+    state["level"] = rnd.choice(LEVELS)
+    if rnd.random() < 0.125:
+        key = rnd.choice(sorted(state))
+        bad = rnd.choice(("drop", "extra", Num("1.5"), -1, Num("1.0e0"), "locked", None, 10**15 + 1, Num("1e1000001")))
+        if bad == "drop":
+            del state[key]
+        elif bad == "extra":
+            state["seed"] = 1
+        else:
+            state[key] = bad
+    return state
+
+
 def answers(rnd: random.Random, item: dict) -> list[object]:
     """An episode of the required tools then the gold decision, and near-misses of it."""
     env, gold = item.get("env"), item.get("gold")
@@ -156,7 +182,10 @@ def answers(rnd: random.Random, item: dict) -> list[object]:
     padded = trace + [{"action_type": "lookup_policy", "payload": {}}] * max(padding, 0)
     exact = {"action_trace": trace + [{"tool_name": "submit_decision", "payload": _payload(rnd, gold, False)}]}
     near_payload = _payload(rnd, gold, True)
-    near = {"action_trace": (padded if rnd.random() < 0.3 else trace)
+    near: dict = {"action_trace": (padded if rnd.random() < 0.3 else trace)
             + [{"tool_name": "submit_decision", "payload": near_payload}]}
-    final = {"action_trace": trace, "final_submission": _payload(rnd, gold, True)}
+    final: dict = {"action_trace": trace, "final_submission": _payload(rnd, gold, True)}
+    for episode in (near, final):
+        if rnd.random() < 0.5:
+            episode["run_state"] = _run_state(rnd)
     return [exact, near, final, {"action_trace": {"x": 1}}, {"final_submission": near_payload}]

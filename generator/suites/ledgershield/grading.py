@@ -66,20 +66,21 @@ RESIST, YIELD = Fraction(8, 100), Fraction(-20, 100)
 
 def units(task: str) -> list[tuple[str, str]]:
     """(unit, kind) of every row of a task's response, in order."""
-    out = [("replay", "replay"), ("decision", "decision")]
+    out = [("replay", "replay"), ("run_state:in", "replay"), ("decision", "decision")]
     out += [(f"dim:{d}", "dimension") for d, _ in WEIGHTS[task]]
     out += [(f"penalty:{p}", "penalty") for p in ("unsafe_pay",) + PENALTIES[task]]
     out.append(("adjust:compliance", "penalty"))
     if task == "A":
         out.append(("adjust:currency", "penalty"))
     out.append(("adjust:causal", "penalty"))
+    out.append(("adjust:institutional", "penalty"))
     out.append(("cap:empty_evidence", "penalty"))
     if task == "B":
         out.append(("cap:clean_pay", "penalty"))
     if task == "E":
         out.append(("cap:link_gate", "penalty"))
     out.append(("cap:result_class", "penalty"))
-    return out + [("pressure", "pressure"), ("score", "score")]
+    return out + [("pressure", "pressure"), ("score", "score"), ("run_state:out", "replay")]
 
 
 # ---------------------------------------------------------------- reading the payload
@@ -370,8 +371,9 @@ def blocked(decision: str | None, gold: dict, state: State) -> bool:
 
 
 def effective(decision: str | None, gold: dict, state: State) -> str | None:
-    """The decision LedgerShield's outcome and controls see: NEEDS_REVIEW when the boundary blocks."""
-    return "NEEDS_REVIEW" if blocked(decision, gold, state) else decision
+    """The decision LedgerShield's outcome and controls see: NEEDS_REVIEW when the boundary or the
+    run's authority gate (run_state.py) blocks."""
+    return "NEEDS_REVIEW" if state.authority_blocked or blocked(decision, gold, state) else decision
 
 
 def clamp01(v: Fraction) -> Fraction:
@@ -631,15 +633,20 @@ def _applies(control: str, task: str, gold: dict, instruction: str) -> bool:
 
 def compliance(task: str, payload: dict, gold: dict, env: dict, state: State) -> tuple[int, int]:
     """(controls passed, controls that apply) of LedgerShield's SOX controls."""
+    results = control_results(task, payload, gold, env, state)
+    return sum(ok for _, ok in results), len(results)
+
+
+def control_results(task: str, payload: dict, gold: dict, env: dict, state: State) -> list[tuple[str, bool]]:
+    """(control, passed) of each of LedgerShield's SOX controls that applies, in the table's order."""
     instruction = normalize_text(env.get("instruction"))
     decision = effective(decision_of(payload), gold, state)
     r = risky(gold)
     done, steps = state.tools_ok, len(state.tool_steps)
-    passed = count = 0
+    out = []
     for control, actions, artifacts, tasks in CONTROLS:
         if task not in tasks or not _applies(control, task, gold, instruction):
             continue
-        count += 1
         if control == "SOX-AP-008":
             ok = steps >= AUDIT_STEPS[task]
         elif control == "SOX-AP-001":
@@ -648,8 +655,8 @@ def compliance(task: str, payload: dict, gold: dict, env: dict, state: State) ->
             ok = True  # LedgerShield relaxes its controls for a clean case paid
         else:
             ok = set(actions) <= done and set(artifacts) <= set(state.retrieved)
-        passed += ok
-    return passed, count
+        out.append((control, ok))
+    return out
 
 
 def compliance_amount(passed: int, count: int) -> int:
@@ -722,13 +729,17 @@ def _lowest(*caps: int | None) -> int | None:
     return min(known) if known else None
 
 
-def result_class(task: str, payload: dict, gold: dict, state: State, degenerate: int) -> tuple[str, int | None]:
+def result_class(task: str, payload: dict, gold: dict, state: State, degenerate: int,
+                 gate: int | None = None) -> tuple[str, int | None]:
     """LedgerShield's result class of the episode and the cap it puts on the score (millionths), if any,
-    the trust graph's cap included."""
+    the trust graph's cap included; `gate` is the run's authority gate's cap when it blocks."""
     decision = decision_of(payload)
     r = risky(gold)
     falsified = falsifier_cap(payload, gold, state)
     trust = trust_cap(payload, gold, state)
+    if gate is not None:
+        boundary = RESULT_CAPS["control_boundary_failed"] if blocked(decision, gold, state) else None
+        return "authority_gate_failed", _lowest(gate, boundary, falsified, trust)
     if blocked(decision, gold, state):
         return "control_boundary_failed", _lowest(RESULT_CAPS["control_boundary_failed"], falsified, trust)
     rc, checks = payload.get("reason_codes"), payload.get("policy_checks")

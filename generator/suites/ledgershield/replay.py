@@ -75,6 +75,7 @@ class State:
     observed: set[str] = field(default_factory=set)  # risk signals the desk's answers revealed
     observations: list[tuple[str, str]] = field(default_factory=list)  # (channel, observation) for readiness
     timeline: list[Step] = field(default_factory=list)
+    authority_blocked: bool = False  # the run's authority gate blocked the decision (run_state.py)
 
     @property
     def tool_steps(self) -> list[Step]:

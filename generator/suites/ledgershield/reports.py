@@ -80,6 +80,12 @@ def report_tables(scored) -> list[ReportTable]:
                     "LedgerShield's pair rule: a non-PAY decision on the risky case and PAY on its twin add 0.15; "
                     "only the risky one right -0.05; only the twin right -0.65; neither -0.70; joint = mean of the "
                     "two scores + bonus, clamped to [0.01, 0.99]. Repeat 0 of each case.", scale=100.0),
+        ReportTable("run-state", "The state carried from episode to episode (rule page section 12)",
+                    ("Run", "Repeat", "Episodes counted", "Sequences", "Breaks"), tuple(chain_rows(scored)),
+                    "Each episode is graded with the state the episodes served before it left (LedgerShield's "
+                    "authority gate and loss ledger). Sequences: episodes that started from the initial state (a "
+                    "fresh environment); breaks: episodes whose incoming state no episode of the run left, or that "
+                    "fork the chain. A run of one environment has one sequence and no break.", digits=0),
         ReportTable("decision-confusion", "Decision confusion matrix (rows: gold decision; columns: submitted)",
                     ("Run", "Gold") + DECISIONS + ("none",), tuple(confusion), "Counts of responses.", digits=0),
     ]
@@ -105,4 +111,37 @@ def twin_rows(scored) -> list[tuple]:
             joint = min(max((score[risky] + score[twin]) // 2 + bonus, 10000), 990000)
             out.append((_label(r), risky, twin, score[risky] / 1e6, score[twin] / 1e6,
                         f"{decision[risky]} / {decision[twin]}", bonus / 1e6, joint / 1e6))
+    return out
+
+
+def chain_counts(pairs: list[tuple[str, str]]) -> tuple[int, int, int]:
+    """(episodes that updated the state, sequences started from the initial state, breaks) of one run's
+    repeat, from each graded episode's (run_state:in, run_state:out) orders (rule page section 12): a break
+    is an episode whose incoming state is neither the initial state nor a state another episode left, or a
+    state two updating episodes both started from (a fork)."""
+    from .run_state import INITIAL
+
+    initial = INITIAL.order()
+    left = {out for inn, out in pairs if out != inn}
+    updating = [inn for inn, out in pairs if out != inn]
+    starts = Counter(updating)
+    forks = sum(n - 1 for state, n in starts.items() if state != initial and n > 1)
+    orphans = sum(1 for inn, _out in pairs if inn != initial and inn not in left)
+    return len(updating), starts[initial], forks + orphans
+
+
+def chain_rows(scored) -> list[tuple]:
+    """Per run and repeat: episodes counted, sequences, breaks of the carried state."""
+    out = []
+    for r in scored.runs:
+        states: dict[tuple[str, int], dict[str, str]] = defaultdict(dict)
+        for v in r.verdicts().rows():
+            if v.unit in ("run_state:in", "run_state:out") and v.order:
+                states[(v.item, v.repeat)][v.unit] = v.order
+        by_repeat: dict[int, list[tuple[str, str]]] = defaultdict(list)
+        for (_item, repeat), got in states.items():
+            if len(got) == 2:
+                by_repeat[repeat].append((got["run_state:in"], got["run_state:out"]))
+        for repeat in sorted(by_repeat):
+            out.append((_label(r), repeat) + chain_counts(by_repeat[repeat]))
     return out

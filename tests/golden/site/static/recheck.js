@@ -1,10 +1,11 @@
 /* The re-check button of a public item page: loads scorer B, classic scripts listed in load order
    in the button's data-scripts (first static/core.js, which sets the global TallyCore, then the
    suite's own script, which registers its scorer with the core under the name in data-scorer),
-   scores every stored response of the page again with TallyCore.scorer(name).scoreItem from the
-   checked answers embedded in the page (a record too long for the page is read from its run's
-   download), and shows field by field whether it reproduces the published verdict (verdict, points
-   and list order, as the agreement gate compares them), saying how many it could not re-check. */
+   reads the item and every stored response of the page from their one published copy (the suite's
+   public items and each run's public stored lines, gzip, in the downloads; the page names each line),
+   scores every response again with TallyCore.scorer(name).scoreItem, and shows field by field whether
+   it reproduces the published verdict (verdict, points and list order, as the agreement gate compares
+   them), saying how many it could not re-check and why. */
 (function () {
   'use strict';
 
@@ -13,10 +14,10 @@
     cell.className = 'recheck-cell ' + (ok ? 'ok' : 'bad');
   }
 
-  // A stored record too long for the page is read from its one published copy, the run's public
-  // lines (gzip), fetched once per file. A page opened from disk cannot read another file (browsers
-  // refuse file: fetches), so it does not try: those responses are counted as not re-checked, and
-  // the status says so and why.
+  // The item and the stored records are read from their one published copy, gzip JSON Lines files in
+  // the downloads, each fetched once. A page opened from disk cannot read another file (browsers refuse
+  // file: fetches), so it does not try: its responses are counted as not re-checked, and the status
+  // says so and why.
   var downloads = {};
   function fetchLines(href) {
     if (location.protocol === 'file:') {
@@ -32,61 +33,70 @@
     return downloads[href];
   }
 
-  function recordOf(core, p) {
-    if (p.on_page !== false) {
-      var pre = document.querySelector('pre.record[data-anchor="' + p.anchor + '"]');
-      return Promise.resolve(pre.textContent);
-    }
-    var note = document.querySelector('p.stored-elsewhere[data-anchor="' + p.anchor + '"]');
-    var n = parseInt(note.getAttribute('data-line'), 10);
-    return fetchLines(note.getAttribute('data-download')).then(function (lines) {
-      if (!(n >= 1 && n <= lines.length)) throw new Error('line ' + n + ' is not in the download');
+  function lineOf(href, n) {  // line n (1-based) of a download
+    return fetchLines(href).then(function (lines) {
+      if (!(n >= 1 && n < lines.length)) throw new Error('line ' + n + ' is not in ' + href);
       return lines[n - 1];
     });
   }
 
-  function recheck(core, suite, status) {
-    var itemText = document.getElementById('item-data').textContent;
-    var parsed = core.parseJSON(itemText);
-    if (!parsed.ok) throw new Error('the embedded item is not valid JSON');
-    var item = parsed.value;
+  function recordOf(p) {
+    var note = document.querySelector('p.stored-elsewhere[data-anchor="' + p.anchor + '"]');
+    return lineOf(note.querySelector('a').getAttribute('href'), parseInt(note.getAttribute('data-line'), 10));
+  }
+
+  function recheck(core, suite, status, button) {
     var published = JSON.parse(document.getElementById('published-verdicts').textContent);
+    var itemLine = lineOf(button.getAttribute('data-items'), parseInt(button.getAttribute('data-item-line'), 10))
+      .then(function (text) {
+        var parsed = core.parseJSON(text);
+        if (!parsed.ok) throw new Error('the item is not valid JSON');
+        return parsed.value;
+      });
+    itemLine.catch(function () {});  // its failure is counted with each response that needed it
     var same = 0, differ = 0, absent = 0, unread = 0, why = '';
     var jobs = published.map(function (p) {
       var table = document.querySelector('table.verdicts[data-anchor="' + p.anchor + '"]');
-      var cells = table.querySelectorAll('td.recheck-cell');
+      var rows = Array.prototype.slice.call(table.tBodies[0].rows);
+      var cells = rows.map(function (row) { return row.cells[row.cells.length - 1]; });
+      // the published verdicts are the table's rows as shown (the data block lists a response's rows only
+      // when one of them cannot be shown exactly as text, e.g. a unit holding a carriage return)
+      var wanted = p.rows || rows.map(function (row) {
+        var c = row.cells;
+        return [c[0].textContent, c[2].classList[1], Number(c[3].textContent), c[5].textContent];
+      });
       if (!p.stored) {
-        Array.prototype.forEach.call(cells, function (c) { setCell(c, true, 'no stored response'); });
-        absent += p.rows.length;
+        cells.forEach(function (c) { setCell(c, true, 'no stored response'); });
+        absent += wanted.length;
         return Promise.resolve();
       }
-      return recordOf(core, p).then(function (text) {
-        var rec = core.parseJSON(text);
+      return Promise.all([itemLine, recordOf(p)]).then(function (got) {
+        var rec = core.parseJSON(got[1]);
         if (!rec.ok) throw new Error('a stored record is not valid JSON');
-        var rows = suite.scoreItem(item, rec.value, p.run, p.repeat);
-        p.rows.forEach(function (want, k) {
-          var got = rows[k];
-          var ok = got && got.unit === want[0] && got.verdict === want[1] && got.points === want[2] &&
-            got.order === want[3];
+        var rows = suite.scoreItem(got[0], rec.value, p.run, p.repeat);
+        wanted.forEach(function (want, k) {
+          var row = rows[k];
+          var ok = row && row.unit === want[0] && row.verdict === want[1] && row.points === want[2] &&
+            row.order === want[3];
           if (ok) { same++; setCell(cells[k], true, 'reproduced'); }
           else {
             differ++;
-            setCell(cells[k], false, 'differs: scorer B says ' + (got ? got.verdict + ' (' + got.points + ')' : 'nothing'));
+            setCell(cells[k], false, 'differs: scorer B says ' + (row ? row.verdict + ' (' + row.points + ')' : 'nothing'));
           }
         });
       }, function (e) {
         why = e && e.message ? e.message : String(e);
-        Array.prototype.forEach.call(cells, function (c) { setCell(c, false, 'not re-checked: its download could not be read'); });
-        unread += p.rows.length;
+        cells.forEach(function (c) { setCell(c, false, 'not re-checked: its download could not be read'); });
+        unread += wanted.length;
       });
     });
     return Promise.all(jobs).then(function () {
       var notes = [];
       if (absent) notes.push(absent + ' with no stored response');
       if (unread) {
-        notes.push(unread + ' not re-checked because their records are too long for this page and their download ' +
-          'could not be read (' + why + ': serve the site over http, e.g. python3 -m http.server in its folder, ' +
-          'or re-check them with tally rescore)');
+        notes.push(unread + ' not re-checked because the item and its stored records, published once in the ' +
+          'downloads, could not be read (' + why + ': serve the site over http, e.g. python3 -m http.server in ' +
+          'its folder, or re-check them with tally rescore)');
       }
       var tail = notes.length ? ' (' + notes.join('; ') + ').' : '.';
       var result;
@@ -130,7 +140,7 @@
       try {
         status.removeAttribute('data-result');
         status.textContent = 'Re-checking\u2026';
-        recheck(window.TallyCore, window.TallyCore.scorer(name), status).catch(failed);
+        recheck(window.TallyCore, window.TallyCore.scorer(name), status, button).catch(failed);
       } catch (e) { failed(e); }
     };
     if (window.TallyCore && window.TallyCore.names().indexOf(name) >= 0) { go(); return; }

@@ -1,0 +1,78 @@
+"""A family's pairs held by column (stats/pair_table.py) read back as the dicts the engine made, are written
+to stats.json as the same bytes, survive the build cache (marshal) and stay plain lists when they cannot
+be a table."""
+
+from __future__ import annotations
+
+import io
+import json
+import marshal
+
+import numpy as np
+
+from generator.stats.engine import _clean, dump, dumps
+from generator.stats.pair_table import PairTable, packed, unpacked
+from generator.stats.pairwise import holm, max_t, overlap_calls
+
+
+def _family_pairs(runs: int = 7, seed: int = 3) -> list[dict]:
+    rng = np.random.default_rng(seed)
+    thetas = np.round((rng.normal(size=(400, runs)) * 0.02 + np.linspace(0.4, 0.7, runs)) * 1024) / 1024
+    thetas[:, 1] = thetas[:, 2] + 0.25  # a difference with no spread (exact on this grid): t is infinite, null
+    _, pairs = holm(thetas.mean(axis=0), thetas, 399)
+    ids = [f"run-{k}" for k in range(runs)]
+    return [p | {"a": ids[p["a"]], "b": ids[p["b"]]} for p in pairs]
+
+
+def test_reads_back_the_cleaned_pairs():
+    pairs = _family_pairs()
+    table = PairTable.of(pairs)
+    assert isinstance(table, PairTable) and len(table) == len(pairs) == 21
+    cleaned = _clean(pairs)
+    assert list(table) == cleaned and table == cleaned
+    assert any(p["t"] is None for p in cleaned)  # the infinite t, as _clean writes it
+    assert table[0] == cleaned[0] and table[-1] == cleaned[-1] and table[3:6] == cleaned[3:6]
+    assert [type(v) for v in table[0].values()] == [type(v) for v in cleaned[0].values()]
+
+
+def test_stats_json_bytes_are_unchanged():
+    pairs = _family_pairs(9)
+    doc = {"strata": {"all": {"pairwise": {"accuracy": {"c": 3.1, "pairs": pairs, "runs": ["x"]}}}}, "format": 1}
+    plain = dumps(_clean(doc))
+    tabled = _clean(doc)
+    tabled["strata"]["all"]["pairwise"]["accuracy"]["pairs"] = PairTable.of(pairs)
+    assert dumps(tabled) == plain
+    out = io.StringIO()
+    dump(tabled, out)
+    assert out.getvalue() == plain
+    assert json.loads(plain)["strata"]["all"]["pairwise"]["accuracy"]["pairs"] == list(PairTable.of(pairs))
+
+
+def test_the_cache_keeps_tables():
+    doc = {"strata": {"all": {"pairwise": {"m": {"pairs": PairTable.of(_family_pairs())}}}}, "list": [1, "a"]}
+    back = unpacked(marshal.loads(marshal.dumps(packed(doc))))
+    table = back["strata"]["all"]["pairwise"]["m"]["pairs"]
+    assert isinstance(table, PairTable) and table == doc["strata"]["all"]["pairwise"]["m"]["pairs"]
+    assert back["list"] == [1, "a"]
+
+
+def test_other_rules_and_odd_pairs():
+    rng = np.random.default_rng(5)
+    thetas = rng.normal(size=(300, 5))
+    _, pairs = max_t(thetas.mean(axis=0), thetas)
+    assert PairTable.of(pairs) == _clean(pairs)  # a and b as ints
+    over = overlap_calls(np.arange(4.0), np.arange(4.0) - 1, np.arange(4.0) + 1, np.full(4, 20))
+    assert PairTable.of(over) == over
+    mixed = [{"a": "x", "b": "y", "call": "better"}, {"a": "x", "b": "z"}]
+    assert PairTable.of(mixed) is mixed  # not the same keys: kept as a list
+    odd = [{"a": "x", "v": [1]}, {"a": "y", "v": [2]}]
+    assert PairTable.of(odd) is odd
+    assert PairTable.of([]) == []
+
+
+def test_a_table_is_far_smaller_than_its_dicts():
+    pairs = _family_pairs(60)
+    table = PairTable.of(pairs)
+    assert isinstance(table, PairTable)
+    held = sum(col.nbytes if isinstance(col, np.ndarray) else col[1].nbytes for col in table.data)
+    assert held < 80 * len(pairs)  # bytes a pair; a dict of nine values alone takes several hundred
