@@ -156,5 +156,9 @@ def test_provider_serve_answers_on_a_free_port_and_stops(harness_project):
         assert httpx.get(first.rsplit("/", 2)[0] + "/budgetapi/v1/models").json()["data"][0]["id"] == "acme-lynx-1"
     finally:
         proc.send_signal(signal.SIGINT)
-        proc.wait(30)  # generous: on a saturated machine stopping took more than 10 s once
-    assert proc.returncode == 0
+        try:
+            proc.wait(60)  # generous: on a saturated machine stopping took more than 30 s once
+        except subprocess.TimeoutExpired:
+            proc.kill()  # never leave the server running
+            proc.wait()
+    assert proc.returncode == 0, f"provider serve did not stop cleanly on SIGINT (exit {proc.returncode})"
