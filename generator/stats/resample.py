@@ -69,14 +69,13 @@ class CountMatrix:
             yield start, [rng.integers(0, n, (rows, n), dtype=_dtype(n)) for n in self.sizes]
 
     def chunks(self) -> Iterator[list[np.ndarray]]:
-        """Per chunk, one int64 count array (rows x n_g) for each group."""
-        digest = hashlib.sha256()
-        for _start, drawn in self._drawn():
-            counts = [row_bincount(idx, n) for idx, n in zip(drawn, self.sizes)]
-            for c in counts:
-                digest.update(_count_bytes(c))
-            yield counts
-        self.sha256 = digest.hexdigest()
+        """Per chunk, one int64 count array (rows x n_g) for each group: `pieces` a whole chunk at a time."""
+        counts: list[np.ndarray] = []
+        for g, _first, c in self.pieces([self.chunk] * len(self.sizes)):
+            counts.append(c)
+            if g == len(self.sizes) - 1:
+                yield counts
+                counts = []
 
     def pieces(self, rows: Sequence[int]) -> Iterator[tuple[int, int, np.ndarray]]:
         """(group, first row, int64 counts) for pieces of at most rows[g] rows of each chunk of group g.
