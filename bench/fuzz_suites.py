@@ -6,9 +6,11 @@ expected.
 
 Each suite's cases come from generator/fuzz: its shared cases' answers, mutated (near-misses, changes of
 shape, hostile JSON), and the boundary answers of the suite's `fuzzcases` module. Every suite the
-project finds is fuzzed (the built-in ones and the plugins of tally.toml). Prints per suite the cases,
-the differences, the crashes of each scorer, the replies scorer A took over 10 s on, and the time, then
-the first failures of each (the case's reply and both scorers' rows). Exit status 1 when anything failed.
+project finds is fuzzed (the built-in ones and the plugins of tally.toml). Prints per suite the cases, the
+differences, the crashes of each scorer, the replies scorer A took over 10 s on, the records no stored
+line can carry (refused by the reader of results files, as `tally rescore` refuses them: scored by
+neither), and the time, then the first failures of each (the case's reply and both scorers' rows).
+Exit status 1 when anything failed.
 
 The million cases of a suite may be run in parts on a shared machine: each seed gives its own stream of
 cases, so `--seed 1 --per-suite 100000` ... `--seed 10 --per-suite 100000` are 1,000,000 distinct draws.
@@ -39,14 +41,18 @@ CORE = ("generator/parse", "generator/score", "generator/fuzz", "scorer-js")
 
 def code_hash(suite: object) -> str:
     """sha256 over the files that decide a verdict or a fuzz case of this suite (the shared core's and the
-    suite's own folder's .py, .js and .json files, tests aside; paths and bytes, in path order)."""
+    suite's own folder's .py, .js and .json files, tests aside; paths and bytes, in path order), then its
+    shared case file, whose answers the cases mutate."""
     folder = Path(inspect.getfile(type(suite))).resolve().parent
     h = hashlib.sha256()
+    vectors = getattr(suite, "vectors", None)
     for top in (*(ROOT / c for c in CORE), folder):
         for path in sorted(top.rglob("*")):
             if path.is_file() and path.suffix in (".py", ".js", ".json") and not {"__pycache__", "node_modules", "test",
                                                                                "tests"} & set(path.relative_to(top).parts):
                 h.update(path.relative_to(top.parent).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    if isinstance(vectors, Path) and vectors.is_file():
+        h.update(b"vectors\0" + vectors.read_bytes() + b"\0")
     return h.hexdigest()
 
 
@@ -73,13 +79,13 @@ def totals(path: Path) -> None:
         if key not in best or row["cases"] > best[key]["cases"]:
             best[key] = row
     print(f"{'suite':<16}{'seeds':>6}{'cases':>12}{'differences':>13}{'crashes A':>11}{'crashes B':>11}"
-          f"{'slow A':>8}{'hours':>8}")
+          f"{'slow A':>8}{'refused':>9}{'hours':>8}")
     for suite in sorted({s for s, _ in best}):
         rows = [r for (s, _), r in best.items() if s == suite]
-        sums = {k: sum(r[k] for r in rows) for k in ("cases", "differences", "crash_a", "crash_b", "slow_a",
-                                                      "seconds")}
+        sums = {k: sum(r.get(k, 0) for r in rows) for k in ("cases", "differences", "crash_a", "crash_b", "slow_a",
+                                                             "refused", "seconds")}
         print(f"{suite:<16}{len(rows):>6}{sums['cases']:>12,}{sums['differences']:>13,}{sums['crash_a']:>11,}"
-              f"{sums['crash_b']:>11,}{sums['slow_a']:>8,}{sums['seconds'] / 3600:>8.2f}")
+              f"{sums['crash_b']:>11,}{sums['slow_a']:>8,}{sums['refused']:>9,}{sums['seconds'] / 3600:>8.2f}")
     if stale:
         print(f"({stale} recorded part(s) ran other scoring code and are not counted)")
 
@@ -114,13 +120,16 @@ def main() -> None:
         if args.record:
             r = reports[-1]
             row = {"suite": r.suite, "seed": r.seed, "cases": r.cases, "differences": r.differences,
-                   "crash_a": r.crash_a, "crash_b": r.crash_b, "slow_a": r.slow_a, "seconds": round(r.seconds, 1),
+                   "crash_a": r.crash_a, "crash_b": r.crash_b, "slow_a": r.slow_a, "refused": r.refused,
+                   "seconds": round(r.seconds, 1),
                    "commit": commit(), "code": code_hash(suite), "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
             with args.record.open("a") as f:
                 f.write(json.dumps(row) + "\n")
-    print(f"{'suite':<16}{'cases':>12}{'differences':>13}{'crashes A':>11}{'crashes B':>11}{'slow A':>8}{'time':>10}")
+    print(f"{'suite':<16}{'cases':>12}{'differences':>13}{'crashes A':>11}{'crashes B':>11}{'slow A':>8}"
+          f"{'refused':>9}{'time':>10}")
     for r in reports:
         print(f"{r.suite:<16}{r.cases:>12,}{r.differences:>13,}{r.crash_a:>11,}{r.crash_b:>11,}{r.slow_a:>8,}"
+              f"{r.refused:>9,}"
               f"{time.strftime('%H:%M:%S', time.gmtime(r.seconds)):>10}")
     for r in reports:
         for f in r.findings:

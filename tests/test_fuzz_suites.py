@@ -17,6 +17,7 @@ import pytest
 
 from generator.fuzz import Dup, Generator, Num, Raw, dump, find_answer, fuzz_suite, hints_of
 from generator.fuzz.engine import Hints
+from generator.fuzz.run import stored
 from generator.plugins import load_registry
 from generator.suite_check import scaffold
 from generator.suites.aubas import SUITE as AUBAS
@@ -125,6 +126,29 @@ def test_every_built_in_suite_has_boundary_answers(suite):
     made = [a for case in suite.vector_cases()[:40] for a in hints.answers(rnd, case.item)]
     assert made, f"{suite.name}: no boundary answers from its shared cases' items"
     assert all(isinstance(dump(a), str) for a in made)
+
+
+def test_a_record_is_scored_as_a_results_file_gives_it_back():
+    """Both scorers see the record a stored line gives back; one no line can carry is refused."""
+    assert stored({"response": {"choices": [{"message": {"content": "{\"a\": 1e400}"}}]}}) == {
+        "response": {"choices": [{"message": {"content": "{\"a\": 1e400}"}}]}}
+    assert stored({"n": 2**70}) == {"n": float(2**70)}  # the reader's orjson reads it as a binary64
+    assert stored({"content": "\ud800\\udd43"}) is None  # a raw lone surrogate, then an escaped one
+    assert stored({"content": "\ud800\udd43"}) == {"content": "\U00010143"}  # a pair is one character
+
+
+@needs_node
+def test_records_no_stored_line_can_carry_are_counted_apart(tmp_path):
+    """A reply holding a raw lone surrogate cannot be stored: neither scorer sees it, and it is no failure."""
+    scaffold(tmp_path, "demo")
+    (tmp_path / "plugins" / "demo" / "fuzzcases.py").write_text(
+        "from generator.fuzz import Raw\n\n"
+        "def answers(rnd, item):\n    return [Raw('{\"x\": \"\\ud800\\\\udd43\"}')] if rnd.random() < 0.2 else []\n",
+        encoding="utf-8")
+    suite = load_registry(tmp_path).get("demo")
+    report = fuzz_suite(suite, 400, seed=SEED, batch=200, keep=1000)
+    assert report.refused > 10 and report.ok, report.summary()
+    assert "records no stored line can carry" in report.summary()
 
 
 @needs_node

@@ -5,6 +5,12 @@ scorer B is one long-lived Node process (`crosscheck.ScorerBProcess`, as the agr
 cases use) that is sent each item once (a `define` line) and then the records that answer it. A row
 is compared as the gate compares it: (unit, verdict, points, order). A crash is scorer A raising or
 scorer B answering a line with an error (or ending): each one is a failure, like a difference.
+
+Each record goes through the line a results file would hold before either scorer sees it: written as
+a stored line and read back by the reader every command uses (`jsonl.jsonl_lines`: orjson), so both
+scorers see what a rescore would (an integer past 64 bits, say, is read as the nearest binary64). A
+record no stored line can carry (a lone surrogate in a string) is refused there, as `tally rescore`
+refuses its line: it is counted apart (`refused`) and scored by neither.
 """
 
 from __future__ import annotations
@@ -14,12 +20,13 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import orjson
 
 from ..content import Item
 from ..crosscheck import ScorerBProcess
+from ..jsonl import jsonl_lines
 from ..parse.response import read_outcome
 from ..suite_api import Suite
 from .engine import Case, Generator, Hints
@@ -59,6 +66,7 @@ class FuzzReport:
     crash_b: int = 0
     slow_a: int = 0  # replies scorer A took more than SLOW_SECONDS to score (a reply must not stall a rescore)
     skipped: int = 0  # cases whose item the suite itself rejects (not scored)
+    refused: int = 0  # cases whose record no stored line can carry (the reader refuses it; not scored)
     seconds: float = 0.0
     findings: list[Finding] = field(default_factory=list)
 
@@ -74,7 +82,8 @@ class FuzzReport:
         return (f"{self.suite}: {self.cases:,} cases ({self.rows:,} verdict rows, seed {self.seed}) in "
                 f"{self.seconds:.1f} s: {self.differences} differences, {self.crash_a} crashes of scorer A, "
                 f"{self.crash_b} crashes of scorer B, {self.slow_a} slow replies"
-                + (f", {self.skipped} items rejected" if self.skipped else ""))
+                + (f", {self.skipped} items rejected" if self.skipped else "")
+                + (f", {self.refused} records no stored line can carry" if self.refused else ""))
 
 
 def _line(obj: dict) -> bytes:
@@ -82,6 +91,18 @@ def _line(obj: dict) -> bytes:
         return orjson.dumps(obj)
     except (orjson.JSONEncodeError, TypeError):  # a lone surrogate: written as a \u escape
         return json.dumps(obj, ensure_ascii=True).encode()
+
+
+def stored(record: dict) -> dict | None:
+    """The record as a command reads it back from a results file, or None when the reader refuses
+    every line that could hold it."""
+    try:
+        line = orjson.dumps(record)
+    except (orjson.JSONEncodeError, TypeError):
+        line = json.dumps(record, ensure_ascii=True).encode()  # the only line that could hold it
+    for read in jsonl_lines(line):
+        return read.value if read.error is None and isinstance(read.value, dict) else None
+    return None
 
 
 def _shown(record: dict) -> str:
@@ -166,6 +187,9 @@ def fuzz_suite(suite: Suite, cases: int, seed: int = 1, batch: int = 2000, hints
             items = [scorer_a.item(c.item) for c in chunk]
             usable = [c for c, item in zip(chunk, items) if item is not None]
             report.skipped += len(chunk) - len(usable)
+            readable = [(c, stored(c.record)) for c in usable]
+            usable = [replace(c, record=r) for c, r in readable if r is not None]
+            report.refused += len(readable) - len(usable)
             # scorer B (its own process) scores the batch while scorer A does, here
             got_b: list[tuple[dict[int, object], ScorerBProcess]] = []
             thread = threading.Thread(target=lambda: got_b.append(_score_b(process, suite, node, name, usable)))
