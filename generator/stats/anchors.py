@@ -22,18 +22,20 @@ def _common_items(data: SuiteData, a: RunInfo, b: RunInfo) -> list[int]:
     """Positions of the items both runs list as anchors and both scored, in item order."""
     pos = {r.id: k for k, r in enumerate(data.all_runs)}
     wanted = set(a.anchors) & set(b.anchors)
+    assert data.all_repeats is not None  # suite_data sets it
     return [i for i, item in enumerate(data.items) if item.id in wanted
             and data.all_repeats[pos[a.id], i] > 0 and data.all_repeats[pos[b.id], i] > 0]
 
 
 def compare(data: SuiteData, current: RunInfo, earlier: RunInfo, resamples: int) -> dict:
-    out = {"model": current.model, "provider": current.provider, "current": {"run": current.id, "round": current.round},
+    out: dict[str, object] = {"model": current.model, "provider": current.provider, "current": {"run": current.id, "round": current.round},
            "earlier": {"run": earlier.id, "round": earlier.round}, "metrics": {}}
     items = _common_items(data, current, earlier)
     out["items"] = len(items)
     if not items:
         return out
     pos = {r.id: k for k, r in enumerate(data.all_runs)}
+    assert data.all_figs is not None  # suite_data sets it
     figs = data.all_figs[[pos[current.id], pos[earlier.id]]][:, items]  # 2 x n x figures
     ratios = data.declared.spec
     used = used_figures(ratios)
@@ -44,13 +46,15 @@ def compare(data: SuiteData, current: RunInfo, earlier: RunInfo, resamples: int)
     counts = w.full().astype(np.float64)
     draws = ratio_values(widen(counts @ block, block.sum(axis=0), len(items)), 2, used, ratios, counts.sum(axis=1))
     out["resampling"] = w.record()
+    metrics: dict[str, dict] = {}
+    out["metrics"] = metrics
     for metric in ratios:
         now, before = (float(x) for x in point[metric][0])
         diff = draws[metric][:, 0] - draws[metric][:, 1]
         ok = ~np.isnan(diff)
         low, high = (float(x) for x in interval(diff[ok], len(items) - 1)[:, 0]) if ok.any() else (None, None)
-        changed = low is not None and (low > 0 or high < 0)
-        out["metrics"][metric] = {"current": now, "earlier": before, "difference": now - before,
+        changed = low is not None and high is not None and (low > 0 or high < 0)
+        metrics[metric] = {"current": now, "earlier": before, "difference": now - before,
                                   "low": low, "high": high, "changed": bool(changed)}
     return out
 

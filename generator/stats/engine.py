@@ -71,7 +71,7 @@ def _stratum(data: SuiteData, st: Stratum, resamples: int, on_chunk) -> tuple[di
     suite, declared = data.suite, data.declared
     cover = [r for r in range(len(data.runs)) if (data.repeats[r, st.positions] > 0).all()]
     run_ids = [data.runs[r].id for r in cover]
-    out = {"dimension": st.dimension, "value": st.value, "items": len(st.positions), "runs": run_ids,
+    out: dict[str, object] = {"dimension": st.dimension, "value": st.value, "items": len(st.positions), "runs": run_ids,
            "not_covered": [r.id for k, r in enumerate(data.runs) if k not in cover]}
     if not cover:
         if on_chunk:
@@ -102,7 +102,7 @@ def _stratum(data: SuiteData, st: Stratum, resamples: int, on_chunk) -> tuple[di
     return out, headline, run_ids
 
 
-def _gaps(data: SuiteData, halves: dict[str, tuple[Draws, list[str]]]) -> dict:
+def _gaps(data: SuiteData, halves: dict[str | None, tuple[Draws, list[str]]]) -> dict:
     if "public" not in halves or "private" not in halves:
         return {}
     (pub, pub_ids), (prv, prv_ids) = halves["public"], halves["private"]
@@ -119,7 +119,8 @@ def _gaps(data: SuiteData, halves: dict[str, tuple[Draws, list[str]]]) -> dict:
 def compute(data: SuiteData, resamples: int, on_chunk: Callable[[int], None] | None = None) -> dict:
     suite, declared = data.suite, data.declared
     strata, skipped = select_strata(suite, data.items)
-    out_strata, halves = {}, {}
+    out_strata: dict = {}
+    halves: dict[str | None, tuple[Draws, list[str]]] = {}
     for st in strata:
         out_strata[st.key], headline, run_ids = _stratum(data, st, resamples, on_chunk)
         if st.dimension == "half" and headline is not None:

@@ -19,9 +19,12 @@ def gap(public: float, private: float, public_draws: np.ndarray, private_draws: 
         higher_is_better: bool = True, df: int | None = None) -> dict:
     draws = public_draws - private_draws
     ok = ~np.isnan(draws)
-    low, high = (float(x) for x in interval(draws[ok], df)[:, 0]) if ok.any() else (None, None)
+    low: float | None = None
+    high: float | None = None
+    if ok.any():
+        low, high = (float(x) for x in interval(draws[ok], df)[:, 0])
     estimate = public - private
-    if low is None or np.isnan(estimate):
+    if low is None or high is None or np.isnan(estimate):
         flagged = False
     else:
         flagged = low > 0 if higher_is_better else high < 0

@@ -52,7 +52,7 @@ def paired_difference(text: SuiteData, t: int, other: SuiteData, k: int, st: Str
 
 def input_kinds(data: SuiteData, resamples: int, stratum_fn: Callable) -> dict:
     """{kind: {"stratum", "board", "paired": {run: difference}, "runs": {...}}} for every other kind."""
-    out = {}
+    out: dict[str, dict[str, object]] = {}
     for kind, other in sorted(data.other_inputs.items()):
         if not other.runs:
             continue

@@ -71,7 +71,7 @@ class SuiteData:
 def suite_data(scored) -> SuiteData:
     """From a scored suite (pipeline.ScoredSuite)."""
     declared = Declared(scored.plugin)
-    groups: dict[tuple[str, str, str], list] = defaultdict(list)
+    groups: dict[tuple[str, str, str, str], list] = defaultdict(list)
     incomplete = []
     for r in sorted(scored.runs, key=lambda r: r.run.id):
         if r.missing:  # a run that does not cover its half never replaces a complete one, nor is ranked

@@ -34,7 +34,7 @@ MILLION = Decimal(1_000_000)
 
 def _price(prices: dict | None, key: str) -> Decimal | None:
     try:
-        value = Decimal(str(prices[key]))
+        value = Decimal(str(prices[key]))  # type: ignore[index]  # None raises TypeError: no price
     except (KeyError, TypeError, InvalidOperation):
         return None
     return value if value.is_finite() and value >= 0 else None

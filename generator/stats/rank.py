@@ -21,7 +21,7 @@ MISSING_RISK = 0.5
 RATES = (0.01, 0.05, 0.10)
 
 
-def clean_scores(scores: Sequence[float | None]) -> np.ndarray:
+def clean_scores(scores: Sequence[float | None] | np.ndarray) -> np.ndarray:
     return np.array([MISSING_RISK if s is None else float(s) for s in scores], dtype=np.float64)
 
 
@@ -63,7 +63,8 @@ def detection_at(labels: Sequence[int], scores: Sequence[float | None], rate: fl
     return det[0]
 
 
-def _point(labels, scores, weights, rates) -> tuple[float, list[float]]:
+def _point(labels: Sequence[int] | np.ndarray, scores: Sequence[float | None] | np.ndarray,
+           weights: Sequence[float] | None, rates: Sequence[float]) -> tuple[float, list[float]]:
     y = np.asarray(labels).astype(bool)
     s = clean_scores(scores)
     w = np.ones(len(s)) if weights is None else np.asarray(weights, dtype=np.float64)
@@ -92,7 +93,7 @@ def rank_bootstrap(labels: Sequence[int], scores: Sequence[float | None], seed: 
     auc, det = _point(y, s, None, rates)
     auc_ci, det_ci = interval(auc_b), interval(det_b)
     out = {"auc": {"estimate": auc, "low": float(auc_ci[0, 0]), "high": float(auc_ci[1, 0])}}
-    for k, a in enumerate(rates):
-        out[f"detection_at_{a:g}"] = {"estimate": det[k], "low": float(det_ci[0, k]), "high": float(det_ci[1, k])}
+    for k, rate in enumerate(rates):
+        out[f"detection_at_{rate:g}"] = {"estimate": det[k], "low": float(det_ci[0, k]), "high": float(det_ci[1, k])}
     return {"metrics": out, "positives": int(y.sum()), "negatives": int((~y).sum()), "resampling": w.record(),
             "draws": {"auc": auc_b, "detection": det_b}}

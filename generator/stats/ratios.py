@@ -101,14 +101,14 @@ def ratio_values(sums: np.ndarray, runs: int, used: Sequence[str], ratios: Spec,
 def shares(block: np.ndarray, runs: int, used: Sequence[str], ratios: Spec, scale: float) -> dict[str, np.ndarray]:
     """Per ratio metric, which runs (runs,) it is a share for on these items (block: items x runs*len(used)):
     no negative numerator or denominator and no numerator above its denominator, so it lies in [0, 1]."""
-    out = {}
+    out: dict[str, np.ndarray] = {}
     for metric, (num, den) in ratios.items():
         if den is None:
             continue
         tops = ratio_values(block, runs, used, {metric: (num, None)}, 1.0)[metric]
         bottoms = (np.full(tops.shape, float(scale)) if _is_items(den)
                    else ratio_values(block, runs, used, {metric: (den, None)}, 1.0)[metric])
-        out[metric] = ((tops >= 0) & (tops <= bottoms)).all(axis=0)
+        out[metric] = np.asarray(((tops >= 0) & (tops <= bottoms)).all(axis=0))
     return out
 
 
@@ -127,12 +127,15 @@ def clip_to_items(values: dict[str, np.ndarray], block: np.ndarray, runs: int, u
 
 def combine_weighted(values: Mapping[str, np.ndarray], weights: Mapping[str, float], scale: float) -> np.ndarray:
     """scale * weighted mean of the metrics that have a value (a missing metric leaves the others alone)."""
-    num = wsum = None
+    num: np.ndarray | None = None
+    wsum: np.ndarray | None = None
     for metric, w in weights.items():
         x = values[metric]
         ok = ~np.isnan(x)
         term, wt = np.where(ok, w * x, 0.0), np.where(ok, w, 0.0)
-        num, wsum = (term, wt) if num is None else (num + term, wsum + wt)
+        num, wsum = (term, wt) if num is None or wsum is None else (num + term, wsum + wt)
+    if num is None or wsum is None:
+        raise ValueError("combine_weighted: no weights")
     value = np.full(num.shape, np.nan)
     np.divide(num, wsum, out=value, where=wsum > 0)
     return scale * value
