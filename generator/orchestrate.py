@@ -123,29 +123,37 @@ def statistics(res: ScoredSuite, resamples: int, progress: ProgressFactory = Non
     """The suite's statistics document and whether it came from the cache: taken from the cache when
     every run's key, the number of resamples and the engine's sources are unchanged (cache.stats_key),
     else computed (and kept there). Needs the runs' keys: a suite scored without the cache, or with no
-    run, is computed each time."""
+    run, is computed each time.
+
+    Each comparison family's pairs are written to a part of their own as soon as they are computed (in
+    the cache, else in a temporary folder) and the document refers to it (stats/family_parts.py): a
+    page, or stats.json as it is written, reads one family at a time."""
     from .stats.engine import compute, planned_rows
+    from .stats.family_parts import KIND, PartStore, packed, readable, unpacked
     from .stats.inputs import suite_data
-    from .stats.pair_table import packed, unpacked
 
     name = res.suite.name
     keyed = cache is not None and bool(res.run_keys)
     key = stats_key(name, [res.run_keys[r.run.id] for r in res.runs], resamples) if keyed else ""
+    store = PartStore(cache, name, key) if cache is not None and keyed else PartStore()
     if cache is not None and keyed:
         doc = cache.read("stats", name, key)
         if isinstance(doc, dict):
-            doc = unpacked(doc)  # each family's pairs as a table again (stats/pair_table.py)
+            doc = unpacked(doc, store)  # each family's pairs a reference to its part again
+        if isinstance(doc, dict) and readable(doc):  # a part removed or corrupt: computed again
             with _bar(progress, 1, f"statistics of {name} (unchanged: from the cache)") as bar:
                 if bar is not None:  # shown all the same, so every suite's statistics stage is seen
                     bar.update(1)
             return doc, True
+        store.count = 0
     data = suite_data(res)
     with _bar(progress, planned_rows(data, resamples), f"statistics of {name}") as bar:
-        doc = compute(data, resamples, None if bar is None else bar.update)
+        doc = compute(data, resamples, None if bar is None else bar.update, store.put)
     del data
     if cache is not None and keyed:
         cache.write("stats", name, key, packed(doc))
         cache.prune("stats", name, {key})
+        cache.prune(KIND, name, store.names())
     return doc, False
 
 

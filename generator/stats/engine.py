@@ -7,7 +7,7 @@ resample count and hash of every count matrix and the numpy version.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -42,8 +42,15 @@ def planned_rows(data: SuiteData, resamples: int) -> int:
     return len(strata) * resamples * (1 + len(data.declared.dataset_means)) + planned_source_rows(data, resamples)
 
 
+Keep = Callable[[Sequence], Sequence]  # a family's pairs -> what the document holds of them (family_parts.py)
+
+
+def _as_is(pairs: Sequence) -> Sequence:
+    return pairs
+
+
 def _family(rule: str, metric: str, run_ids: list[str], point: np.ndarray, draws: np.ndarray,
-            lows: np.ndarray, highs: np.ndarray, n_items: int, hib: bool, df: int) -> dict:
+            lows: np.ndarray, highs: np.ndarray, n_items: int, hib: bool, df: int, keep_pairs: Keep = _as_is) -> dict:
     keep = [r for r in range(len(run_ids)) if not np.isnan(point[r])]
     ids = [run_ids[r] for r in keep]
     est = point[keep]
@@ -62,12 +69,14 @@ def _family(rule: str, metric: str, run_ids: list[str], point: np.ndarray, draws
     order = sorted(range(len(keep)), key=lambda r: (-est[r] if hib else est[r], ids[r]))
     out_pairs = [p | {"a": ids[p["a"]], "b": ids[p["b"]]} for p in pairs]
     letters = compact_letters(order, pairs, len(keep))
-    return extra | {"rule": rule, "c": c, "runs": ids, "order": [ids[r] for r in order], "pairs": PairTable.of(out_pairs),
+    return extra | {"rule": rule, "c": c, "runs": ids, "order": [ids[r] for r in order],
+                    "pairs": keep_pairs(PairTable.of(out_pairs)),
             "letters": {ids[r]: letters[r] for r in range(len(keep))},
             "rank_ranges": {ids[r]: list(rr) for r, rr in enumerate(rank_ranges(pairs, len(keep)))}}
 
 
-def _stratum(data: SuiteData, st: Stratum, resamples: int, on_chunk) -> tuple[dict, Draws | None, list[str]]:
+def _stratum(data: SuiteData, st: Stratum, resamples: int, on_chunk,
+             keep_pairs: Keep = _as_is) -> tuple[dict, Draws | None, list[str]]:
     suite, declared = data.suite, data.declared
     cover = [r for r in range(len(data.runs)) if (data.repeats[r, st.positions] > 0).all()]
     run_ids = [data.runs[r].id for r in cover]
@@ -97,7 +106,7 @@ def _stratum(data: SuiteData, st: Stratum, resamples: int, on_chunk) -> tuple[di
             if not declared.ranked(metric):  # a count with no better direction
                 continue
             pairwise[metric] = _family(suite.comparison, metric, run_ids, point, part.draws[metric], lows, highs, n,
-                                       declared.higher_is_better(metric), part.df)
+                                       declared.higher_is_better(metric), part.df, keep_pairs)
     out |= {"metrics": metrics, "pairwise": pairwise, "resampling": {k: p.record for k, p in parts.items()}}
     return out, headline, run_ids
 
@@ -116,13 +125,17 @@ def _gaps(data: SuiteData, halves: dict[str | None, tuple[Draws, list[str]]]) ->
     return out
 
 
-def compute(data: SuiteData, resamples: int, on_chunk: Callable[[int], None] | None = None) -> dict:
+def compute(data: SuiteData, resamples: int, on_chunk: Callable[[int], None] | None = None,
+            keep_pairs: Keep = _as_is) -> dict:
+    """The suite's statistics document. Each family's pairs are handed to `keep_pairs` as soon as they are
+    computed, and the document holds what it returns (family_parts.PartStore.put: a reference to the part
+    the pairs were written to; by default the pairs themselves)."""
     suite, declared = data.suite, data.declared
     strata, skipped = select_strata(suite, data.items)
     out_strata: dict = {}
     halves: dict[str | None, tuple[Draws, list[str]]] = {}
     for st in strata:
-        out_strata[st.key], headline, run_ids = _stratum(data, st, resamples, on_chunk)
+        out_strata[st.key], headline, run_ids = _stratum(data, st, resamples, on_chunk, keep_pairs)
         if st.dimension == "half" and headline is not None:
             halves[st.value] = (headline, run_ids)
     ops = {r.id: operations(data.calls.get(r.id, []), r.prices, r.hosting) for r in data.runs}
@@ -162,7 +175,7 @@ def compute(data: SuiteData, resamples: int, on_chunk: Callable[[int], None] | N
     if sources := source_gaps(data, resamples, on_chunk):  # real against generated documents
         doc["sources"] = sources
     if data.other_inputs:
-        doc["inputs"] = input_kinds(data, resamples, _stratum)
+        doc["inputs"] = input_kinds(data, resamples, _stratum)  # one board per other kind: kept in the document
     if suite.comparison == OVERLAP:
         doc["operations_calls"] = operations_calls(ops)
     return _clean(doc)

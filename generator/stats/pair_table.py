@@ -162,8 +162,9 @@ def unpacked(value: Any) -> Any:
 
 
 def json_default(value: Any) -> list:
-    """For json.dump: a PairTable is written as the list of its pairs (one family held at a time)."""
-    if isinstance(value, PairTable):
+    """For json.dump: a PairTable, or a family's part (family_parts.PairPart), is written as the list of its
+    pairs (one family held at a time)."""
+    if isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray)):
         return list(value)
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
