@@ -86,13 +86,13 @@ class PairPart(Sequence):
     """A family's pairs, kept in a part of their own (PartStore): a read-only sequence of the same dicts,
     read from the part whenever it is iterated or indexed."""
 
-    __slots__ = ("store", "index", "length")
+    __slots__ = ("store", "number", "length")
 
-    def __init__(self, store: PartStore, index: int, length: int) -> None:
-        self.store, self.index, self.length = store, index, length
+    def __init__(self, store: PartStore, number: int, length: int) -> None:
+        self.store, self.number, self.length = store, number, length
 
     def table(self) -> PairTable:
-        return self.store.load(self.index)
+        return self.store.load(self.number)
 
     def __len__(self) -> int:
         return self.length
@@ -112,14 +112,14 @@ class PairPart(Sequence):
         raise TypeError("unhashable type: 'PairPart'")
 
     def __repr__(self) -> str:
-        return f"PairPart({self.length} pairs in part {self.index})"
+        return f"PairPart({self.length} pairs in part {self.number})"
 
 
 def packed(value: Any) -> Any:
     """A copy of a statistics document that marshal can keep: each part as its reference, each table
     still in the document as its state (the parts themselves are already in the cache)."""
     if isinstance(value, PairPart):
-        return {PART: [value.index, value.length]}
+        return {PART: [value.number, value.length]}
     if isinstance(value, PairTable):
         return value.state()
     if isinstance(value, dict):
