@@ -108,24 +108,31 @@ def main() -> None:
 
 
 def growth_table(rows: list[dict], sizes: list[tuple[int, int]]) -> str:
-    """One table: per size, time and peak memory, and the growth exponent of each against the size before
-    (the log-log slope in run groups, or in items when the run groups stay the same); the pairs of each
-    comparison family grow with exponent about 2 in run groups, the stored responses with 1."""
+    """One table: per size, time and peak memory, each as a ratio to the first size's, and the growth
+    exponent of each against the size before (the log-log slope in run groups, or in items when the run
+    groups stay the same); the pairs of each comparison family grow with exponent about 2 in run groups,
+    the stored responses with 1."""
     lines = [f"{'groups':>6} {'items':>6} {'pairs':>7} {'responses':>10}  {'time s':>8} {'CPU s':>8} {'peak MB':>8}  "
-             f"{'exp time':>8} {'exp peak':>8} {'exp pairs':>9}"]
+             f"{'time x':>7} {'CPU x':>7} {'peak x':>7}  {'exp time':>8} {'exp CPU':>8} {'exp peak':>8} {'exp pairs':>9}"]
+    first = rows[0] if rows else {}
     for k, (row, (runs, items)) in enumerate(zip(rows, sizes)):
         pairs = runs * (runs - 1) // 2
         peak = max(row["peak"], row["child"])
-        cells = ["", "", ""]
+        ratios = [row["seconds"] / first["seconds"], row.get("cpu", 0.0) / max(1e-9, first.get("cpu", 0.0)),
+                  peak / max(first["peak"], first["child"])]
+        cells = ["", "", "", ""]
         if k:
             prev, (p_runs, p_items) = rows[k - 1], sizes[k - 1]
             x = math.log(runs / p_runs) if runs != p_runs else math.log(items / p_items)
             if x:
                 cells = [f"{math.log(row['seconds'] / prev['seconds']) / x:.2f}",
+                         f"{math.log(row.get('cpu', 0.0) / max(1e-9, prev.get('cpu', 0.0))) / x:.2f}"
+                         if row.get("cpu") and prev.get("cpu") else "",
                          f"{math.log(peak / max(prev['peak'], prev['child'])) / x:.2f}",
                          f"{math.log(pairs / (p_runs * (p_runs - 1) // 2)) / x:.2f}" if runs != p_runs else ""]
         lines.append(f"{runs:6d} {items:6d} {pairs:7,d} {row['responses']:10,d}  {row['seconds']:8.1f} "
-                     f"{row.get('cpu', 0.0):8.1f} {peak:8,.0f}  {cells[0]:>8} {cells[1]:>8} {cells[2]:>9}")
+                     f"{row.get('cpu', 0.0):8.1f} {peak:8,.0f}  {ratios[0]:7.2f} {ratios[1]:7.2f} {ratios[2]:7.2f}  "
+                     f"{cells[0]:>8} {cells[1]:>8} {cells[2]:>8} {cells[3]:>9}")
     return "\n".join(lines)
 
 

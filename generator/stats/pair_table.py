@@ -4,7 +4,8 @@ A family (metric x stratum) of R runs has R (R - 1) / 2 pairs; as dicts (a, b, d
 high, call) they take about 1 kB each in Python, so a suite with hundreds of runs held every pair of
 every family in gigabytes (issue 37). A PairTable keeps the same pairs in arrays (about 60 bytes a
 pair) and gives them back as the same dicts, one family at a time, while a page, the stats file or
-its download reads them: reading never holds more than the family being read.
+its download reads them: reading never holds more than the family being read. The engine hands each
+table to a part of its own as soon as it is made (family_parts.py), so the document holds none.
 
 The dicts it gives back are the ones the statistics document has always held, after engine._clean:
 floats as floats (NaN and infinities as None), strings, ints. Any family whose pairs do not all have
