@@ -328,10 +328,12 @@ def pages(site: SiteData):
     facts = site_facts(site)
     for sd in site.suites:
         yield from suite_pages(sd, facts)
+        yield from stratum_pages(sd, facts)
 
 
 def suite_pages(sd: SuiteView, facts: dict):
-    """One suite's pages: its leaderboard page, the comparison page and one page per stratum."""
+    """One suite's leaderboard page (with its filter views) and comparison page (its strata's pages:
+    `stratum_pages`)."""
     name = sd.suite.name
     head_key = headline_key(sd)
     main = stratum_block(sd, head_key, "headline-stratum", facts)
@@ -377,6 +379,12 @@ def suite_pages(sd: SuiteView, facts: dict):
                    {"filters": ctx["filters"]}, [], ())
     if ctx["compare_href"]:
         yield compare_page(sd)
+
+
+def stratum_pages(sd: SuiteView, facts: dict):
+    """One page per stratum of the suite, each made only when it is written: a stratum's pairwise matrix
+    (runs x runs) is held for its own page only, never every stratum's at once."""
+    name = sd.suite.name
     for key in sd.stats["strata"]:
         block = stratum_block(sd, key, "stratum", facts)
         block["leaderboard"].export = block["metrics"].export = None  # the stratum's download below
