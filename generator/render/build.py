@@ -235,8 +235,9 @@ def page_parts(site: SiteData):
     paged = items.paged_names(site)
     yield "pages: leaderboards", None, None, home.pages(site)
     for sd in site.suites:
-        yield "pages: leaderboards", sd.suite.name, None, suite.suite_pages(sd, facts)
-        yield "pages: leaderboards", sd.suite.name, len(sd.stats["strata"]), suite.stratum_pages(sd, facts)
+        main = list(suite.suite_pages(sd, facts))  # the stratum pages are made one at a time as they are written
+        yield ("pages: leaderboards", sd.suite.name, len(main) + len(sd.stats["strata"]),
+               chain(main, suite.stratum_pages(sd, facts)))
     yield "pages: providers and models", None, None, chain(providers.pages(site), models.pages(site))
     for sd in site.suites:
         yield "pages: public items", sd.suite.name, items.page_count(sd), items.suite_pages(sd, paged)
