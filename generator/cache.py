@@ -47,7 +47,7 @@ FORMAT = 6  # bump when an entry's layout changes
 GENERATOR = Path(__file__).resolve().parent
 ROOT = GENERATOR.parent
 # Modules that do not take part in scoring: a change to them keeps the cached runs.
-NOT_SCORING = ("render", "stats", "harness", "commit", "example", "audit", "scaffold", "suites")
+NOT_SCORING = ("render", "stats", "harness", "commit", "example", "audit", "suites")
 SOURCE_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".json", ".toml")
 
 

@@ -30,7 +30,7 @@ class _Tally(click.Group):
 
 
 def _suite_commands(name: str) -> click.Command | None:
-    from .plugins import load_registry
+    from .suite.plugins import load_registry
 
     try:
         plugin = load_registry(Path.cwd()).suites.get(name)
@@ -107,7 +107,7 @@ def _register() -> None:
     from .render.commands import site
     from .results_commands import results
     from .stats.commands import stats
-    from .suite_commands import suite
+    from .suite.commands import suite
 
     for command in (site, stats, run, import_cmd, provider, keys, commit, commit_responses, reveal, verify, prereg, audit, suite,
                     results):

@@ -25,7 +25,7 @@ from . import sealing
 from .errors import ErrorLog, ScorerBFailed, ScorerBUnavailable, visible
 from .jsonl import jsonl_lines
 from .parse.response import read_outcome
-from .suite_api import Suite
+from .suite.api import Suite
 
 SCORER_B = Path(__file__).resolve().parents[1] / "scorer-js" / "cli.js"
 NODE_MIN_MAJOR = 18

@@ -20,7 +20,6 @@ from .content import Item, SuiteConfig, headline_problem, load_items, load_suite
 from .crosscheck import Gate, responses_file
 from .errors import ErrorLog, InputProblem
 from .links import input_problems
-from .plugins import PluginError, Registry, load_registry
 from .processes import score_runs
 from .rescore import Scoring, release_frozen
 from .results import Run, list_run_dirs, load_run
@@ -29,7 +28,8 @@ from .sealed_check import check_runs
 from .sealing import read_run
 from .stats.declared import Declared
 from .stats.estimates import point_estimates
-from .suite_api import Suite
+from .suite.api import Suite
+from .suite.plugins import PluginError, Registry, load_registry
 
 # progress(total, label) -> a context manager with update(n), or None for no progress
 ProgressFactory = Callable[[int, str], contextlib.AbstractContextManager] | None

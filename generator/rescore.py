@@ -22,7 +22,7 @@ from .errors import ErrorLog
 from .parse.response import FAILED, UNPARSEABLE, Outcome, content_outcome, read_content
 from .results import Run, iter_records
 from .score.verdicts import Verdict, VerdictTable, verdict_digest_line
-from .suite_api import Suite
+from .suite.api import Suite
 
 NO_RESPONSE = Outcome(FAILED, None, "no stored response")
 

@@ -27,7 +27,7 @@ from . import sealed_box
 from .sealing import line_sha256
 
 if TYPE_CHECKING:
-    from .suite_api import Suite
+    from .suite.api import Suite
 
 SEALED_FORMAT = "tally-sealed-record-v3"
 SEALED_FORMATS = ("tally-sealed-record-v1", "tally-sealed-record-v2", SEALED_FORMAT)

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from generator import crosscheck
 from generator.cli import main
-from generator.suite_api import ScorerB
+from generator.suite.api import ScorerB
 from generator.suites.extracting import Extracting
 from tests.conftest import GOOD, chat_record
 

@@ -8,8 +8,8 @@ import tomllib
 from pathlib import Path
 from types import SimpleNamespace
 
-from generator.suite_api import Estimate, ReportTable
-from generator.suite_report import scored_runs
+from generator.suite.api import Estimate, ReportTable
+from generator.suite.report import scored_runs
 from generator.suites.rabench.findings import HEADLINES, findings
 from generator.suites.rabench.tables import latency_kind, run_target
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from generator.suite_api import Estimate
-from generator.suite_report import scored_runs
+from generator.suite.api import Estimate
+from generator.suite.report import scored_runs
 from generator.suites.rabench import measure as m
 from generator.suites.rabench.findings import call
 

@@ -14,10 +14,10 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.plugins import load_registry
 from generator.stats.declared import Declared
 from generator.stats.estimates import point_estimates
-from generator.suite_api import ITEMS, DatasetMean, ScorerB, Suite, declaration_problems, f1, macro, mean, total
+from generator.suite.api import ITEMS, DatasetMean, ScorerB, Suite, declaration_problems, f1, macro, mean, total
+from generator.suite.plugins import load_registry
 from tests.site_support import build, make_project, missing_node
 
 needs_node = pytest.mark.skipif(missing_node() is not None, reason=missing_node() or "")

@@ -105,7 +105,7 @@ def hashed_files(root: Path, suite: SuiteConfig, form: str = PREREG_FORMAT) -> d
     """What a preregistration fixes, by the name the statement gives each file. A suite whose scorer
     is installed with Tally (an entry point) is read from its installed package; any other scorer can
     only come from the project's plugin folders, whose files are all hashed as bytes (never imported)."""
-    from ..plugins import load_registry as load_installed
+    from ..suite.plugins import load_registry as load_installed
 
     installed = load_installed(None).suites.get(suite.scorer)
     files = {

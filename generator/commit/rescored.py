@@ -103,7 +103,7 @@ def check_rescored(root: Path, name: str, folder: Path, runs: list[dict], form: 
     committed Merkle roots (see the module docstring)."""
     from ..content import load_suite
     from ..errors import ErrorLog
-    from ..plugins import load_registry as load_installed
+    from ..suite.plugins import load_registry as load_installed
     from .responses import RESPONSES_FORMAT, tree_root
 
     problems: list[str] = []

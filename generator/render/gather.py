@@ -25,8 +25,8 @@ from ..orchestrate import SCORING, STATISTICS, Options, Statistics, Targets
 from ..pipeline import ScoredSuite
 from ..results import Run
 from ..stats.declared import Declared
-from ..suite_api import Suite
-from ..suite_report import InterfaceChange, scored_runs
+from ..suite.api import Suite
+from ..suite.report import InterfaceChange, scored_runs
 from .prose import Prose, load_pages
 
 

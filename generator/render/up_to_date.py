@@ -33,7 +33,7 @@ from pathlib import Path
 from ..cache import Cache, _files, plugin_folder
 from ..crosscheck import ScorerBUnavailable, node_version
 from ..links import input_problems
-from ..plugins import load_registry, plugin_folders
+from ..suite.plugins import load_registry, plugin_folders
 
 FORMAT = 1
 KIND = "site-stamp"

@@ -22,7 +22,7 @@ import numpy as np
 from ..calls import CALL_COLUMNS
 from ..content import Item, SuiteConfig
 from ..errors import InputProblem
-from ..suite_api import Suite
+from ..suite.api import Suite
 from .declared import Declared
 
 

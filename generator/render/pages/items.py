@@ -11,7 +11,7 @@ import orjson
 from markupsafe import Markup, escape
 
 from ...score.verdicts import Verdict
-from ...suite_api import implements
+from ...suite.api import implements
 from ..context import Column, Table, text
 from ..gather import SiteData, SuiteView
 from . import Deferred, Page
