@@ -25,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from generator.content import Item
 from generator.crosscheck import ScorerBProcess
+from generator.inputs.content import Item
 from generator.parse.response import read_outcome
 from generator.suites.aubas import SUITE as AUBAS
 from generator.suites.extracting import SUITE as EXTRACTING

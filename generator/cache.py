@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .folders import refuse_links
-from .results import Run
+from .inputs.results import Run
 from .sealing import private_file_of, revealed_file_of
 
 FORMAT = 6  # bump when an entry's layout changes

@@ -23,7 +23,7 @@ import orjson
 
 from . import sealing
 from .errors import ErrorLog, ScorerBFailed, ScorerBUnavailable, visible
-from .jsonl import jsonl_lines
+from .inputs.jsonl import jsonl_lines
 from .parse.response import read_outcome
 from .suite.api import Suite
 

@@ -33,8 +33,8 @@ from distributed import Client, as_completed
 from . import artifact
 from .cache import code_hash, plugin_folder
 from .errors import ErrorLog, TallyError
+from .inputs.results import Run
 from .rescore import Scoring, score_run
-from .results import Run
 from .run_score import RunScore, Store
 
 

@@ -16,13 +16,13 @@ from pathlib import Path
 import numpy as np
 
 from .cache import Cache, run_key, suite_key
-from .content import Item, SuiteConfig, headline_problem, load_items, load_suite
 from .crosscheck import Gate, responses_file
 from .errors import ErrorLog, InputProblem
-from .links import input_problems
+from .inputs.content import Item, SuiteConfig, headline_problem, load_items, load_suite
+from .inputs.links import input_problems
+from .inputs.results import Run, list_run_dirs, load_run
 from .processes import score_runs
 from .rescore import Scoring, release_frozen
-from .results import Run, list_run_dirs, load_run
 from .run_score import RunScore, Store, open_cached
 from .sealed_check import check_runs
 from .sealing import read_run

@@ -20,8 +20,8 @@ from pathlib import Path
 from . import artifact
 from .artifact import Identity
 from .errors import ErrorLog
+from .inputs.results import Run
 from .rescore import Scoring, score_run
-from .results import Run
 from .run_score import RunScore, Store
 
 _WORKER: dict = {}

@@ -17,10 +17,10 @@ import orjson
 
 from . import sealed_record, sealing
 from .calls import call_row, missing_row
-from .content import Item
 from .errors import ErrorLog
+from .inputs.content import Item
+from .inputs.results import Run, iter_records
 from .parse.response import FAILED, UNPARSEABLE, Outcome, content_outcome, read_content
-from .results import Run, iter_records
 from .score.verdicts import Verdict, VerdictTable, verdict_digest_line
 from .suite.api import Suite
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from .artifact import ArtifactProblem, Call, Header, Identity, header_at, identity_of, open_checked, read_header, verify
 from .cache import Cache
-from .results import Run
+from .inputs.results import Run
 from .score.verdicts import Verdict, VerdictTable
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from generator.content import Item
 from generator.crosscheck import ScorerBProcess, node_version
+from generator.inputs.content import Item
 from generator.parse.response import read_outcome
 from generator.score.verdicts import Verdict
 from generator.suites.aubas import SUITE

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.content import FREEZE, POST_FREEZE, PRE_FREEZE, load_items, load_suite
 from generator.errors import ErrorLog
+from generator.inputs.content import FREEZE, POST_FREEZE, PRE_FREEZE, load_items, load_suite
 from generator.pipeline import load
 from generator.render.pages.common import stratum_title
 from generator.stats.strata import HEADLINE, headline_choices, headline_key, select_strata

@@ -205,7 +205,7 @@ def test_unreadable_content_names_its_file(tmp_path):
 
 
 def test_a_record_over_the_size_limit_is_an_error(project, monkeypatch):
-    from generator import results
+    from generator.inputs import results
 
     monkeypatch.setattr(results, "MAX_RECORD_BYTES", 2000)
     project.add_run("big", [chat_record("r-pub-1", GOOD + " " * 3000)])

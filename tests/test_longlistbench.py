@@ -14,10 +14,10 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.content import Item
 from generator.errors import ErrorLog
+from generator.inputs.content import Item
+from generator.inputs.results import load_run
 from generator.parse.response import read_outcome
-from generator.results import load_run
 from generator.suite.api import VectorCase
 from generator.suite.check import Report, _check_a
 from generator.suite.plugins import load_registry

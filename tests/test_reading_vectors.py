@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.content import Item
+from generator.inputs.content import Item
 from generator.parse.response import read_outcome
 from generator.suite.plugins import load_registry
 from tests.reading_vectors import OUT, build, unpacked

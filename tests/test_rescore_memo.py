@@ -65,7 +65,7 @@ def test_digest_tails_keep_points_of_other_types_apart():
 
 
 def test_consistency_counts_units_answered_the_same_in_every_repeat():
-    from generator.content import Item
+    from generator.inputs.content import Item
     from generator.rescore import _consistency
 
     class Shown:  # what each response answered, unit by unit (as the suite shows it)
@@ -88,7 +88,7 @@ def test_consistency_counts_units_answered_the_same_in_every_repeat():
 def test_consistency_counts_equal_the_definition_on_random_answers():
     import random
 
-    from generator.content import Item
+    from generator.inputs.content import Item
     from generator.rescore import _consistency
 
     class Shown:

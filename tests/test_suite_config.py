@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.content import load_suite
 from generator.errors import ErrorLog, InputProblem
+from generator.inputs.content import load_suite
 from generator.pipeline import load
 from tests.conftest import SUITE_TOML
 

@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from generator.results import Run
+from generator.inputs.results import Run
 from generator.suite.api import (
     HOOKS,
     Harness,

@@ -155,7 +155,7 @@ def test_a_plugin_installed_beside_the_project_leaves_the_golden_site_unchanged(
 
 
 def test_ids_keep_underscores_and_case_but_not_paths(project):
-    from generator.ids import id_problem
+    from generator.inputs.ids import id_problem
 
     assert id_problem("_Doc_01") is None and id_problem("INV-2026_07.a") is None
     for bad in ("../x", ".hidden", "a/b", "a..b", "-flag", ""):

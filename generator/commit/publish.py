@@ -15,8 +15,8 @@ import zlib
 from pathlib import Path
 from typing import BinaryIO
 
-from ..ids import is_safe_id
-from ..stored_files import MAX_INFLATED_BYTES, is_compressed
+from ..inputs.ids import is_safe_id
+from ..inputs.stored_files import MAX_INFLATED_BYTES, is_compressed
 from . import (
     ITEMS,
     MANIFEST,

@@ -11,7 +11,7 @@ import json
 import shutil
 from pathlib import Path
 
-from ..jsonl import jsonl_values
+from ..inputs.jsonl import jsonl_values
 
 SUITE = "extracting"
 

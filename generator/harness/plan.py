@@ -15,10 +15,10 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.content import SuiteConfig, load_items, load_suite
 from generator.errors import ErrorLog, TallyError
-from generator.page_images import INPUT_KINDS, PageError, input_problem
-from generator.prompts import Template, load_template
+from generator.inputs.content import SuiteConfig, load_items, load_suite
+from generator.inputs.page_images import INPUT_KINDS, PageError, input_problem
+from generator.inputs.prompts import Template, load_template
 from generator.suite.api import Suite
 from generator.suite.plugins import load_registry
 

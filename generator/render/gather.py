@@ -19,11 +19,11 @@ from pathlib import Path
 
 from .. import orchestrate
 from ..cache import Cache
-from ..content import Item
 from ..errors import Disagreement, InputProblem
+from ..inputs.content import Item
+from ..inputs.results import Run
 from ..orchestrate import SCORING, STATISTICS, Options, Statistics, Targets
 from ..pipeline import ScoredSuite
-from ..results import Run
 from ..stats.declared import Declared
 from ..suite.api import Suite
 from ..suite.report import InterfaceChange, scored_runs

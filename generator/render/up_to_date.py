@@ -32,7 +32,7 @@ from pathlib import Path
 
 from ..cache import Cache, _files, plugin_folder
 from ..crosscheck import ScorerBUnavailable, node_version
-from ..links import input_problems
+from ..inputs.links import input_problems
 from ..suite.plugins import load_registry, plugin_folders
 
 FORMAT = 1

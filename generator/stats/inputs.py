@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..calls import CALL_COLUMNS
-from ..content import Item, SuiteConfig
 from ..errors import InputProblem
+from ..inputs.content import Item, SuiteConfig
 from ..suite.api import Suite
 from .declared import Declared
 

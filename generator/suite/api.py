@@ -72,7 +72,7 @@ def declaration_problems(suite: object, files: bool = False) -> list[str]:
             problems.append(f"declares no {attr} (a {kind.__name__})")
     if problems:
         return problems
-    from ..ids import id_problem
+    from ..inputs.ids import id_problem
 
     if (p := id_problem(suite.name, "suite name")) is not None:
         problems.append(p)

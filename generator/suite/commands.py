@@ -42,8 +42,8 @@ def check(names: tuple[str, ...], root: Path, skip_scorer_b: bool) -> None:
     """Check suites (default: every suite of the project): declarations, files, items, rule page, the
     shared cases through both scorers, and a short fuzz of both scorers (500 seeded cases derived from
     the shared cases). Exit status 1 when a check fails."""
-    from ..content import load_suite
     from ..errors import ErrorLog
+    from ..inputs.content import load_suite
     from ..pipeline import suite_names
     from .check import check_suite
     from .plugins import load_registry

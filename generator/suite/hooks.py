@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING
 from .types import JsonObject, PageBudget, Replicates, ReportTable, ScorerB, VectorCase
 
 if TYPE_CHECKING:
-    from ..content import Item
     from ..harness.agent_loop import Environment
     from ..harness.importer import ImportOutcome
     from ..harness.runner import RunSpec
+    from ..inputs.content import Item
+    from ..inputs.prompts import Template
     from ..parse.response import Outcome
-    from ..prompts import Template
     from ..score.verdicts import Verdict
     from .report import ScoredRuns
     from .types import AnyMetric

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from ..config import CONFIG_FILE, load_config
 from ..errors import TallyError
+from ..inputs.config import CONFIG_FILE, load_config
 from .api import Suite, declaration_problems
 from .requires import import_hint, requirement_problems
 

@@ -19,9 +19,9 @@ from ..errors import TallyError
 
 if TYPE_CHECKING:
     from ..artifact import Call
-    from ..content import Item
+    from ..inputs.content import Item
+    from ..inputs.results import Run
     from ..pipeline import ScoredSuite
-    from ..results import Run
     from ..run_score import RunScore
     from ..score.verdicts import Verdict, VerdictTable
 

@@ -114,7 +114,7 @@ def shown_size(image) -> tuple[int, int]:
 
 def page_files(sd: SuiteView):
     """(site path, bytes) of every public item's page images, read and checked again (type, size, hash)."""
-    from ...page_images import read_page
+    from ...inputs.page_images import read_page
 
     for item in sd.public_items:
         for page in item.document.get("pages") or []:

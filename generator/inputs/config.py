@@ -16,7 +16,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from .errors import InputProblem
+from ..errors import InputProblem
 
 CONFIG_FILE = "tally.toml"
 FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
