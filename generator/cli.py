@@ -68,8 +68,8 @@ def rescore(root: Path, suites: tuple[str, ...], out: Path | None, jobs: int | N
     ran and failed (each record it could not score named by run, file and line).
     """
     from .errors import Disagreement
-    from .orchestrate import Targets, run
-    from .report import print_agreement, print_summary
+    from .pipeline.orchestrate import Targets, run
+    from .pipeline.report import print_agreement, print_summary
 
     out = out or root / "build" / "rescore"
     outcome = run(root, options.options(jobs, skip_scorer_b, no_cache, scheduler, quiet), Targets(out, only=bool(suites)),

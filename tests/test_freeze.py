@@ -11,7 +11,7 @@ import pytest
 
 from generator.errors import ErrorLog
 from generator.inputs.content import FREEZE, POST_FREEZE, PRE_FREEZE, load_items, load_suite
-from generator.pipeline import load
+from generator.pipeline.stages import load
 from generator.render.pages.common import stratum_title
 from generator.stats.strata import HEADLINE, headline_choices, headline_key, select_strata
 from generator.suites.extracting import SUITE as EXTRACTING

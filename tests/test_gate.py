@@ -8,8 +8,8 @@ import stat
 import pytest
 from click.testing import CliRunner
 
-from generator import crosscheck
 from generator.cli import main
+from generator.pipeline import crosscheck
 from generator.suite.api import ScorerB
 from generator.suites.extracting import Extracting
 from tests.conftest import GOOD, chat_record

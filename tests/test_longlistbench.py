@@ -215,7 +215,7 @@ def test_the_terminal_report_shows_whole_run_ids(suite):
     (`..._strict_contract`, `..._targeted_prompt`): the report shows them whole, aligned."""
     from types import SimpleNamespace
 
-    from generator.report import print_summary
+    from generator.pipeline.report import print_summary
 
     ids = ("reducto_deep_extract_v3_strict_contract", "reducto_deep_extract_v3_targeted_prompt", "short")
     summary = {r: {"simulated": False, "missing_responses": 0, "all": {"metrics": {"macro_f1": 0.5}}} for r in ids}

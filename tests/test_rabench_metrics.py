@@ -79,7 +79,7 @@ def test_findings_rule():
 
 
 def test_auc_equals_scikit_learn_on_the_example():
-    from generator.pipeline import load_and_score
+    from generator.pipeline.stages import load_and_score
     from generator.suites.rabench.tables import Target
 
     [scored] = load_and_score(ROOT, ["ra-bench"], gate=False)

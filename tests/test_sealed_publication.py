@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from generator import crosscheck
 from generator.cli import main
 from generator.errors import Disagreement, InputProblem
+from generator.pipeline import crosscheck
 from tests.conftest import GOOD, chat_record
 from tests.sealed_support import edited, opened_record
 from tests.site_support import build, make_project, missing_node

@@ -234,9 +234,9 @@ def test_stats_and_the_audit_sample_read_a_compressed_run_alike(tmp_path):
 
 
 def test_the_build_cache_keys_on_the_compressed_bytes_as_stored(tmp_path):
-    from generator.cache import Cache
-    from generator.outputs import write_outputs
-    from generator.pipeline import load_and_score
+    from generator.pipeline.cache import Cache
+    from generator.pipeline.outputs import write_outputs
+    from generator.pipeline.stages import load_and_score
 
     root = make_project(tmp_path / "p")
     run = sorted((root / "results" / "mini").iterdir())[0]

@@ -10,7 +10,7 @@ import pytest
 
 from generator.errors import ErrorLog, InputProblem
 from generator.inputs.content import load_suite
-from generator.pipeline import load
+from generator.pipeline.stages import load
 from tests.conftest import SUITE_TOML
 
 ROOT = Path(__file__).resolve().parents[1]

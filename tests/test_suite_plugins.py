@@ -203,7 +203,7 @@ def test_item_pages_keep_to_the_suite_budget(tmp_path):
 
 
 def test_pipeline_reads_each_stored_file_once(project, monkeypatch):
-    from generator.pipeline import load_and_score
+    from generator.pipeline.stages import load_and_score
     from tests.conftest import GOOD, chat_record
 
     project.add_run("good", [chat_record(i, GOOD) for i in ["r-pub-1", "r-pub-2", "i-pub-1"]])

@@ -21,7 +21,7 @@ from pathlib import Path
 from ..commit.keys import now_utc
 from ..inputs.ids import id_problem, is_safe_id
 from ..inputs.untrusted_files import cut
-from ..pipeline import ScoredSuite
+from ..pipeline.stages import ScoredSuite
 from ..sealed_box import item_key
 from ..stats.wilson import rate
 from .files import STORED_FORMAT, read_judgments, read_stored, shown_note

@@ -19,7 +19,7 @@ from ..csvsafe import writer as csv_writer
 from ..errors import TallyError
 from ..inputs.jsonl import jsonl_lines
 from ..inputs.stored_files import read_stored
-from ..pipeline import ScoredSuite
+from ..pipeline.stages import ScoredSuite
 from ..private_workspace import private_home, write_private
 
 SAMPLE_FORMAT = "tally-audit-sample-v1"

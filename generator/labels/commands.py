@@ -11,7 +11,7 @@ from .. import options
 
 
 def _loaded(root: Path, suite: str):
-    from ..pipeline import load
+    from ..pipeline.stages import load
 
     return load(root, [suite])[0]
 

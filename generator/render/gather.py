@@ -17,13 +17,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import orchestrate
-from ..cache import Cache
 from ..errors import Disagreement, InputProblem
 from ..inputs.content import Item
 from ..inputs.results import Run
-from ..orchestrate import SCORING, STATISTICS, Options, Statistics, Targets
-from ..pipeline import ScoredSuite
+from ..pipeline import orchestrate
+from ..pipeline.cache import Cache
+from ..pipeline.orchestrate import SCORING, STATISTICS, Options, Statistics, Targets
+from ..pipeline.stages import ScoredSuite
 from ..stats.declared import Declared
 from ..suite.api import Suite
 from ..suite.report import InterfaceChange, scored_runs
@@ -176,7 +176,7 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
            progress=None, skip_scorer_b: bool = False, cache: Cache | None = None,
            scheduler: str | None = None, accept_sealed: bool = False) -> SiteData:
     """Phase 1: load, score (A and B), statistics and the rescore and statistics outputs (the
-    orchestrator, generator/orchestrate.py, into a staging folder), then the pages' data.
+    orchestrator, generator/pipeline/orchestrate.py, into a staging folder), then the pages' data.
     `progress(total, label)` as in options.progress_factory (None: quiet). With `cache`, unchanged
     runs and statistics are reused. Sealed private records whose full records are not here make the
     site a draft saying why, unless `accept_sealed` (then every page says they were not re-checked)."""

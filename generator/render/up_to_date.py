@@ -30,9 +30,9 @@ import time
 from importlib.metadata import distributions
 from pathlib import Path
 
-from ..cache import Cache, _files, plugin_folder
-from ..crosscheck import ScorerBUnavailable, node_version
 from ..inputs.links import input_problems
+from ..pipeline.cache import Cache, _files, plugin_folder
+from ..pipeline.crosscheck import ScorerBUnavailable, node_version
 from ..suite.plugins import load_registry, plugin_folders
 
 FORMAT = 1

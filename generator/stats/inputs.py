@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..calls import CALL_COLUMNS
 from ..errors import InputProblem
 from ..inputs.content import Item, SuiteConfig
+from ..pipeline.calls import CALL_COLUMNS
 from ..suite.api import Suite
 from .declared import Declared
 

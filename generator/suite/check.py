@@ -11,12 +11,12 @@ from pathlib import Path
 
 import orjson
 
-from ..crosscheck import ScorerBProcess
 from ..errors import ErrorLog, InputProblem, TallyError, visible
 from ..inputs.content import Item, headline_problem, load_items, load_suite
 from ..inputs.ids import id_problem
 from ..inputs.prompts import TEMPLATE_FILE
 from ..parse.response import read_outcome
+from ..pipeline.crosscheck import ScorerBProcess
 from .api import Suite, case_rows, declaration_notes, declaration_problems
 
 SCAFFOLD = Path(__file__).resolve().parent / "scaffold"

@@ -23,7 +23,7 @@ def suite() -> None:
 @options.ROOT
 def list_cmd(root: Path) -> None:
     """Every suite plugin Tally finds (entry points and the project's plugin folders)."""
-    from ..pipeline import suite_names
+    from ..pipeline.stages import suite_names
     from .plugins import load_registry
 
     reg = load_registry(root)
@@ -44,7 +44,7 @@ def check(names: tuple[str, ...], root: Path, skip_scorer_b: bool) -> None:
     the shared cases). Exit status 1 when a check fails."""
     from ..errors import ErrorLog
     from ..inputs.content import load_suite
-    from ..pipeline import suite_names
+    from ..pipeline.stages import suite_names
     from .check import check_suite
     from .plugins import load_registry
 

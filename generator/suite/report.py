@@ -18,11 +18,11 @@ import numpy as np
 from ..errors import TallyError
 
 if TYPE_CHECKING:
-    from ..artifact import Call
     from ..inputs.content import Item
     from ..inputs.results import Run
-    from ..pipeline import ScoredSuite
-    from ..run_score import RunScore
+    from ..pipeline.artifact import Call
+    from ..pipeline.run_score import RunScore
+    from ..pipeline.stages import ScoredSuite
     from ..score.verdicts import Verdict, VerdictTable
 
 T = TypeVar("T")

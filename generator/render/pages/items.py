@@ -295,7 +295,7 @@ def page_count(sd: SuiteView) -> int:
 def suite_pages(sd: SuiteView, paged: tuple[set[str], set[str]]):
     """The suite's item index, then a deferred page per public item (from the build cache when its
     inputs are unchanged)."""
-    from ...cache import suite_key
+    from ...pipeline.cache import suite_key
 
     yield index_page(sd)
     reader = Reader(sd)

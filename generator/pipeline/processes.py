@@ -17,12 +17,12 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 from pathlib import Path
 
+from ..errors import ErrorLog
+from ..inputs.results import Run
 from . import artifact
 from .artifact import Identity
-from .errors import ErrorLog
-from .inputs.results import Run
-from .rescore import Scoring, score_run
 from .run_score import RunScore, Store
+from .scorer_a import Scoring, score_run
 
 _WORKER: dict = {}
 

@@ -21,10 +21,10 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from ..inputs.results import Run
+from ..score.verdicts import Verdict, VerdictTable
 from .artifact import ArtifactProblem, Call, Header, Identity, header_at, identity_of, open_checked, read_header, verify
 from .cache import Cache
-from .inputs.results import Run
-from .score.verdicts import Verdict, VerdictTable
 
 
 class Store:
