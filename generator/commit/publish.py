@@ -63,7 +63,7 @@ def publishable(rel: tuple[str, ...]) -> bool:
 
 def holds_private_key(path: Path) -> bool:
     """Whether the file's bytes hold a PEM private key; a gzip-compressed stored file (.gz, see
-    stored_files.py) is searched as it inflates, up to the most it may inflate to (one that is not
+    inputs/stored_files.py) is searched as it inflates, up to the most it may inflate to (one that is not
     gzip is searched as it is)."""
     if is_compressed(path):
         try:

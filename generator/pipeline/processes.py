@@ -1,4 +1,4 @@
-"""Scoring a suite's runs (rescore.py) one after the other, or on several processes, a run each.
+"""Scoring a suite's runs (scorer_a.py) one after the other, or on several processes, a run each.
 
 Whichever process scores a run writes its artifact (artifact.py) into the suite's store. Worker
 processes are forked: they inherit the plugin, the items and the store; only a run's bytes travel to

@@ -67,7 +67,7 @@ def load(root: Path, names: list[str] | None = None, registry: Registry | None =
     """Every chosen suite (default: all) with its plugin, items and stored runs. Every input error is
     collected and raised together (InputProblem), or left in `errors` when given (score then adds
     what the stored responses hold and raises them all). A symbolic link or a special file in content/
-    or results/ stops loading at once (links.py)."""
+    or results/ stops loading at once (inputs/links.py)."""
     log = errors if errors is not None else ErrorLog(root)
     for path, problem in input_problems(root):
         log.add(path, None, problem)

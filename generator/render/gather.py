@@ -242,7 +242,7 @@ def _view(root: Path, st: Statistics, rescore_dir: Path, warnings: list[str]) ->
 
 
 def _report_tables(res: ScoredSuite) -> list:
-    """The suite's own tables, from the public view of its scored runs (suite_report.ScoredRuns); a
+    """The suite's own tables, from the public view of its scored runs (suite/report.py: ScoredRuns); a
     plugin reading what that view no longer offers is stopped with what to read instead."""
     try:
         return res.plugin.report_tables(scored_runs(res))
