@@ -2,7 +2,7 @@
 statistics -> outputs, with one set of options.
 
 Every command runs `run`: the same build cache (`build/cache/`: a run's scorer A results, a suite's
-statistics; generator/cache.py), the same Dask scheduler, the same number of processes. What differs
+statistics; generator/pipeline/cache.py), the same Dask scheduler, the same number of processes. What differs
 is only where the outputs go (`Targets`) and, for the site, a check between scoring and writing
 (`check`: names of pages, the agreement gate's refusal). A suite's statistics are computed in one
 place (`statistics`), kept in the cache under the key the site build uses, so `tally stats` and
@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..folders import check_project_outputs
 from .cache import Cache, stats_key
-from .folders import check_project_outputs
 from .memory import peak_mb, release_freed
 from .outputs import write_outputs
-from .pipeline import ProgressFactory, ScoredSuite, load_and_score
+from .stages import ProgressFactory, ScoredSuite, load_and_score
 
 SCORING = "load, scorer A and scorer B"  # the stages' names in Outcome.seconds and Outcome.peak_mb
 STATISTICS = "outputs and statistics"
@@ -106,7 +106,7 @@ def run(root: Path, options: Options, targets: Targets, names: list[str] | None 
     write_outputs(targets.rescore, outcome.scored, only=targets.only)
     release_freed()
     if targets.stats is not None:
-        from .stats.engine import write_stats
+        from ..stats.engine import write_stats
 
         for res in outcome.scored:
             count = options.resamples or res.suite.resamples
@@ -124,9 +124,9 @@ def statistics(res: ScoredSuite, resamples: int, progress: ProgressFactory = Non
     every run's key, the number of resamples and the engine's sources are unchanged (cache.stats_key),
     else computed (and kept there). Needs the runs' keys: a suite scored without the cache, or with no
     run, is computed each time."""
-    from .stats.engine import compute, planned_rows
-    from .stats.inputs import suite_data
-    from .stats.pair_table import packed, unpacked
+    from ..stats.engine import compute, planned_rows
+    from ..stats.inputs import suite_data
+    from ..stats.pair_table import packed, unpacked
 
     name = res.suite.name
     keyed = cache is not None and bool(res.run_keys)

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from .config import CONFIG_FILE, load_config
-from .errors import TallyError
-from .plugin_requires import import_hint, requirement_problems
-from .suite_api import Suite, declaration_problems
+from ..errors import TallyError
+from ..inputs.config import CONFIG_FILE, load_config
+from .api import Suite, declaration_problems
+from .requires import import_hint, requirement_problems
 
 GROUP = "tally.suites"
 
@@ -61,7 +61,7 @@ class Registry:
         self.origins[suite.name] = origin
 
 
-BUILT_IN = Path(__file__).resolve().parent / "suites"  # the suites that ship with Tally
+BUILT_IN = Path(__file__).resolve().parents[1] / "suites"  # the suites that ship with Tally
 
 
 def is_built_in(suite: object) -> bool:

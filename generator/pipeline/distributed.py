@@ -30,12 +30,12 @@ from itertools import chain, islice
 import orjson
 from distributed import Client, as_completed
 
+from ..errors import ErrorLog, TallyError
+from ..inputs.results import Run
 from . import artifact
 from .cache import code_hash, plugin_folder
-from .errors import ErrorLog, TallyError
-from .rescore import Scoring, score_run
-from .results import Run
 from .run_score import RunScore, Store
+from .scorer_a import Scoring, score_run
 
 
 class ClusterProblem(TallyError):

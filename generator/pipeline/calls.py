@@ -5,7 +5,7 @@ One row per (run, item, repeat) in `calls.csv`, for latency quantiles, cost and 
 
 from __future__ import annotations
 
-from .parse.response import Outcome
+from ..parse.response import Outcome
 
 CALL_COLUMNS = ("run", "item", "repeat", "outcome", "error", "status", "attempts", "retried", "latency_ms",
                 "prompt_tokens", "completion_tokens", "finish_reason", "refusal")

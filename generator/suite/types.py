@@ -1,4 +1,4 @@
-"""The data types of the suite interface (generator/suite_api.py re-exports them all): metrics and
+"""The data types of the suite interface (generator/suite/api.py re-exports them all): metrics and
 their helpers, scorer B's scripts, an item page's budget, a shared case, and a report table's parts.
 
 Per-item figures are numbers (counts or values) a suite computes from one response's verdict rows;

@@ -1,4 +1,4 @@
-"""Scoring a suite's runs (rescore.py) one after the other, or on several processes, a run each.
+"""Scoring a suite's runs (scorer_a.py) one after the other, or on several processes, a run each.
 
 Whichever process scores a run writes its artifact (artifact.py) into the suite's store. Worker
 processes are forked: they inherit the plugin, the items and the store; only a run's bytes travel to
@@ -17,12 +17,12 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 from pathlib import Path
 
+from ..errors import ErrorLog
+from ..inputs.results import Run
 from . import artifact
 from .artifact import Identity
-from .errors import ErrorLog
-from .rescore import Scoring, score_run
-from .results import Run
 from .run_score import RunScore, Store
+from .scorer_a import Scoring, score_run
 
 _WORKER: dict = {}
 

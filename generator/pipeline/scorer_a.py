@@ -15,14 +15,14 @@ from typing import cast
 import numpy as np
 import orjson
 
-from . import sealed_record, sealing
+from .. import sealed_record, sealing
+from ..errors import ErrorLog
+from ..inputs.content import Item
+from ..inputs.results import Run, iter_records
+from ..parse.response import FAILED, UNPARSEABLE, Outcome, content_outcome, read_content
+from ..score.verdicts import Verdict, VerdictTable, verdict_digest_line
+from ..suite.api import Suite
 from .calls import call_row, missing_row
-from .content import Item
-from .errors import ErrorLog
-from .parse.response import FAILED, UNPARSEABLE, Outcome, content_outcome, read_content
-from .results import Run, iter_records
-from .score.verdicts import Verdict, VerdictTable, verdict_digest_line
-from .suite_api import Suite
 
 NO_RESPONSE = Outcome(FAILED, None, "no stored response")
 

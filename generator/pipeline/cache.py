@@ -1,6 +1,6 @@
 """The build cache, build/cache/: content-addressed results that a later rescore or site build reuses.
 
-A run's scorer A results (its artifact, generator/artifact.py: `runs/<suite>/<key>`) are kept under
+A run's scorer A results (its artifact, generator/pipeline/artifact.py: `runs/<suite>/<key>`) are kept under
 the hash of everything they depend on: the run's stored files, its suite's content folder (items,
 suite.toml: the rules), the suite's plugin sources (scorer A's rules) and scorer B scripts, the
 shared scorer B core and scorer A's own modules (`suite_key`, `run_key`). A suite's statistics are
@@ -39,15 +39,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .folders import refuse_links
-from .results import Run
-from .sealing import private_file_of, revealed_file_of
+from ..folders import refuse_links
+from ..inputs.results import Run
+from ..sealing import private_file_of, revealed_file_of
 
 FORMAT = 6  # bump when an entry's layout changes
-GENERATOR = Path(__file__).resolve().parent
+GENERATOR = Path(__file__).resolve().parents[1]
 ROOT = GENERATOR.parent
 # Modules that do not take part in scoring: a change to them keeps the cached runs.
-NOT_SCORING = ("render", "stats", "harness", "commit", "example", "audit", "scaffold", "suites")
+NOT_SCORING = ("render", "stats", "harness", "commit", "example", "audit", "suites")
 SOURCE_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".json", ".toml")
 
 

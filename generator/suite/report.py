@@ -15,15 +15,15 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 
-from .errors import TallyError
+from ..errors import TallyError
 
 if TYPE_CHECKING:
-    from .artifact import Call
-    from .content import Item
-    from .pipeline import ScoredSuite
-    from .results import Run
-    from .run_score import RunScore
-    from .score.verdicts import Verdict, VerdictTable
+    from ..inputs.content import Item
+    from ..inputs.results import Run
+    from ..pipeline.artifact import Call
+    from ..pipeline.run_score import RunScore
+    from ..pipeline.stages import ScoredSuite
+    from ..score.verdicts import Verdict, VerdictTable
 
 T = TypeVar("T")
 

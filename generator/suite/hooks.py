@@ -22,18 +22,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .suite_types import JsonObject, PageBudget, Replicates, ReportTable, ScorerB, VectorCase
+from .types import JsonObject, PageBudget, Replicates, ReportTable, ScorerB, VectorCase
 
 if TYPE_CHECKING:
-    from .content import Item
-    from .harness.agent_loop import Environment
-    from .harness.importer import ImportOutcome
-    from .harness.runner import RunSpec
-    from .parse.response import Outcome
-    from .prompts import Template
-    from .score.verdicts import Verdict
-    from .suite_report import ScoredRuns
-    from .suite_types import AnyMetric
+    from ..harness.agent_loop import Environment
+    from ..harness.importer import ImportOutcome
+    from ..harness.runner import RunSpec
+    from ..inputs.content import Item
+    from ..inputs.prompts import Template
+    from ..parse.response import Outcome
+    from ..score.verdicts import Verdict
+    from .report import ScoredRuns
+    from .types import AnyMetric
 
 
 class Rules(ABC):
@@ -42,7 +42,7 @@ class Rules(ABC):
     name: str  # the plugin's name; content/suites/<suite>/suite.toml names it as `scorer`
     answer_what: str  # what a readable answer is ("complete JSON object"), for verdict reasons
     figures: tuple[str, ...]  # per-item figures, in the order item_figures returns them
-    metrics: tuple[AnyMetric, ...]  # over sums of the figures (generator/suite_types.py)
+    metrics: tuple[AnyMetric, ...]  # over sums of the figures (generator/suite/types.py)
     headline: str  # the name of one of the metrics
     scorer_b: ScorerB  # the suite's scorer B scripts, run after scorer-js/core.js
     replicates: Replicates = "mean"  # how replicate runs of one model, provider and round combine
@@ -116,7 +116,7 @@ class Pages(ABC):
         return tuple(self.answer_value(answer, unit) for unit in units)
 
     def report_tables(self, scored: ScoredRuns) -> list[ReportTable]:
-        """Tables of the suite's own analyses, computed from its scored runs (generator/suite_report.py:
+        """Tables of the suite's own analyses, computed from its scored runs (generator/suite/report.py:
         items, and runs whose verdict rows, calls and per-item figures are each read by a call:
         `r.verdicts()`, `r.rows_of(item)`, `r.calls()`, `r.means()`); deterministic. Everything a table
         needs must come from the verdict rows, which both scorers produce and the gate compares.

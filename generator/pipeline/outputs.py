@@ -11,10 +11,10 @@ from pathlib import Path
 
 import numpy as np
 
-from . import csvsafe
-from .atomic import swap_in
+from .. import csvsafe
+from ..atomic import swap_in
+from ..score.verdicts import COLUMNS
 from .calls import CALL_COLUMNS
-from .score.verdicts import COLUMNS
 
 FILES = ("verdicts.csv", "item_stats.csv", "calls.csv", "summary.json", "agreement.json")
 

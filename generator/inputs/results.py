@@ -11,7 +11,7 @@ from pathlib import Path
 
 import orjson
 
-from .errors import ErrorLog
+from ..errors import ErrorLog
 from .ids import id_problem
 from .iso_date import is_iso_date
 from .money import read_price

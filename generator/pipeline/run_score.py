@@ -21,10 +21,10 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from ..inputs.results import Run
+from ..score.verdicts import Verdict, VerdictTable
 from .artifact import ArtifactProblem, Call, Header, Identity, header_at, identity_of, open_checked, read_header, verify
 from .cache import Cache
-from .results import Run
-from .score.verdicts import Verdict, VerdictTable
 
 
 class Store:
@@ -108,7 +108,7 @@ def open_cached(store: Store, run: Run, key: str) -> RunScore | None:
 
 class RunScore:
     """One scored run: a handle on its artifact. The small parts are here (counts, digest, per-item
-    sums and repeats, repeat consistency, and the run's metrics once `pipeline.summarise` sets
+    sums and repeats, repeat consistency, and the run's metrics once `stages.summarise` sets
     `summary`); each bulky part is read from the artifact when a method asks for it, and the caller
     holds it while it needs it."""
 
@@ -129,7 +129,7 @@ class RunScore:
         self.repeats = np.frombuffer(header["repeats"], dtype=np.int64)  # items: responses scored
         # item -> (units compared, units answered the same in every repeat), items answered more than once
         self.consistency: dict[str, tuple[int, int]] = {k: tuple(v) for k, v in header["consistency"].items()}
-        self.summary: dict[str, Any] = {}  # the run's metrics, by half (pipeline.summarise)
+        self.summary: dict[str, Any] = {}  # the run's metrics, by half (stages.summarise)
         self._fh: BinaryIO | None = None
         self._pid = 0
 

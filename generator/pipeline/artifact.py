@@ -29,7 +29,7 @@ from .cache import cache_secret
 from .csv_columns import call_lines, verdict_lines
 
 if TYPE_CHECKING:
-    from .rescore import ScoredRun
+    from .scorer_a import ScoredRun
 
 MAGIC = b"tally run artifact 1\n"
 MAC_SIZE = 32

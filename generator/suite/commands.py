@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from . import options
-from .errors import TallyError
+from .. import options
+from ..errors import TallyError
 
 
 class SuiteCheckFailed(TallyError):
@@ -23,7 +23,7 @@ def suite() -> None:
 @options.ROOT
 def list_cmd(root: Path) -> None:
     """Every suite plugin Tally finds (entry points and the project's plugin folders)."""
-    from .pipeline import suite_names
+    from ..pipeline.stages import suite_names
     from .plugins import load_registry
 
     reg = load_registry(root)
@@ -42,11 +42,11 @@ def check(names: tuple[str, ...], root: Path, skip_scorer_b: bool) -> None:
     """Check suites (default: every suite of the project): declarations, files, items, rule page, the
     shared cases through both scorers, and a short fuzz of both scorers (500 seeded cases derived from
     the shared cases). Exit status 1 when a check fails."""
-    from .content import load_suite
-    from .errors import ErrorLog
-    from .pipeline import suite_names
+    from ..errors import ErrorLog
+    from ..inputs.content import load_suite
+    from ..pipeline.stages import suite_names
+    from .check import check_suite
     from .plugins import load_registry
-    from .suite_check import check_suite
 
     reg = load_registry(root)
     hosted = suite_names(root)
@@ -83,7 +83,7 @@ def check(names: tuple[str, ...], root: Path, skip_scorer_b: bool) -> None:
 def new(name: str, root: Path, plugins: str) -> None:
     """Write a working minimal suite NAME: plugin (Python and scorer B), shared cases, suite.toml,
     one item, prompt, rule page and one simulated example run; then `tally suite check NAME`."""
-    from .suite_check import scaffold
+    from .check import scaffold
 
     for path in scaffold(root, name, plugins):
         click.echo(f"wrote {path}")

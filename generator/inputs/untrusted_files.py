@@ -14,7 +14,7 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
-from .errors import visible
+from ..errors import visible
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 32  # arrays and objects inside each other: answers and judgments need a few

@@ -18,7 +18,7 @@ import gzip
 import zlib
 from pathlib import Path
 
-from .errors import InputProblem, visible
+from ..errors import InputProblem, visible
 
 RESPONSES = "responses.jsonl"
 GZ = ".gz"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .stats.declared import Declared
+from ..stats.declared import Declared
 
 
 def _fmt(value, scale: float) -> str:

@@ -4,7 +4,7 @@
 names the file. A section's reader (like `commitments_settings`) returns that section with its
 defaults filled in. Sections:
 
-- `[suites]`: `paths`, folders of suite plugins relative to the project (see generator/plugins.py);
+- `[suites]`: `paths`, folders of suite plugins relative to the project (see generator/suite/plugins.py);
 - `[commitments]`: `trust`, the SSH SHA256 fingerprint of the pinned root key (the key every later
   signing key must be reached from through signed rotation statements).
 """
@@ -16,7 +16,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from .errors import InputProblem
+from ..errors import InputProblem
 
 CONFIG_FILE = "tally.toml"
 FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")

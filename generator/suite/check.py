@@ -11,13 +11,13 @@ from pathlib import Path
 
 import orjson
 
-from .content import Item, headline_problem, load_items, load_suite
-from .crosscheck import ScorerBProcess
-from .errors import ErrorLog, InputProblem, TallyError, visible
-from .ids import id_problem
-from .parse.response import read_outcome
-from .prompts import TEMPLATE_FILE
-from .suite_api import Suite, case_rows, declaration_notes, declaration_problems
+from ..errors import ErrorLog, InputProblem, TallyError, visible
+from ..inputs.content import Item, headline_problem, load_items, load_suite
+from ..inputs.ids import id_problem
+from ..inputs.prompts import TEMPLATE_FILE
+from ..parse.response import read_outcome
+from ..pipeline.crosscheck import ScorerBProcess
+from .api import Suite, case_rows, declaration_notes, declaration_problems
 
 SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
 SHOWN = 10  # disagreeing cases listed per scorer
@@ -124,7 +124,7 @@ def _check_fuzz(plugin: Suite, report: Report, cases: int) -> None:
     the suite's `fuzzcases` module, when it has one); every difference or crash is a problem."""
     if cases <= 0:
         return
-    from .fuzz import fuzz_suite
+    from ..fuzz import fuzz_suite
 
     try:
         fuzzed = fuzz_suite(plugin, cases, seed=FUZZ_SEED, batch=cases, keep=3)
@@ -200,7 +200,7 @@ def scaffold(root: Path, name: str, plugins: str = "plugins") -> list[Path]:
 def _with_plugin_folder(root: Path, config: Path, folder: str) -> str | None:
     """tally.toml's new text naming the plugin folder (None: named already), checked to parse and to
     name it; refused when [suites] lists other folders (add it there yourself) or tally.toml leads out."""
-    from .config import load_config
+    from ..inputs.config import load_config
 
     if config.is_symlink() or (config.exists() and not _inside(root, config)):
         raise InputProblem(f"{config}: a symbolic link: tally.toml is not written through it (nothing was written)")

@@ -1,7 +1,7 @@
 """The pipeline's first stages: load -> score (A, with B alongside) -> per-run summaries.
 
 `tally rescore`, `tally stats` and `tally site build` run them through the orchestrator
-(generator/orchestrate.py), which then computes the statistics and writes the outputs. Each stored
+(generator/pipeline/orchestrate.py), which then computes the statistics and writes the outputs. Each stored
 responses.jsonl is read whole once: the same bytes go to scorer A and to scorer B.
 """
 
@@ -15,21 +15,21 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import ErrorLog, InputProblem
+from ..inputs.content import Item, SuiteConfig, headline_problem, load_items, load_suite
+from ..inputs.links import input_problems
+from ..inputs.results import Run, list_run_dirs, load_run
+from ..sealed_check import check_runs
+from ..sealing import read_run
+from ..stats.declared import Declared
+from ..stats.estimates import point_estimates
+from ..suite.api import Suite
+from ..suite.plugins import PluginError, Registry, load_registry
 from .cache import Cache, run_key, suite_key
-from .content import Item, SuiteConfig, headline_problem, load_items, load_suite
 from .crosscheck import Gate, responses_file
-from .errors import ErrorLog, InputProblem
-from .links import input_problems
-from .plugins import PluginError, Registry, load_registry
 from .processes import score_runs
-from .rescore import Scoring, release_frozen
-from .results import Run, list_run_dirs, load_run
 from .run_score import RunScore, Store, open_cached
-from .sealed_check import check_runs
-from .sealing import read_run
-from .stats.declared import Declared
-from .stats.estimates import point_estimates
-from .suite_api import Suite
+from .scorer_a import Scoring, release_frozen
 
 # progress(total, label) -> a context manager with update(n), or None for no progress
 ProgressFactory = Callable[[int, str], contextlib.AbstractContextManager] | None
@@ -67,7 +67,7 @@ def load(root: Path, names: list[str] | None = None, registry: Registry | None =
     """Every chosen suite (default: all) with its plugin, items and stored runs. Every input error is
     collected and raised together (InputProblem), or left in `errors` when given (score then adds
     what the stored responses hold and raises them all). A symbolic link or a special file in content/
-    or results/ stops loading at once (links.py)."""
+    or results/ stops loading at once (inputs/links.py)."""
     log = errors if errors is not None else ErrorLog(root)
     for path, problem in input_problems(root):
         log.add(path, None, problem)
@@ -103,7 +103,7 @@ def load_and_score(root: Path, names: list[str] | None = None, jobs: int = 1, ga
                    progress: ProgressFactory = None, warn: Callable[[str], None] | None = None,
                    cache: Cache | None = None, scheduler: str | None = None) -> list[ScoredSuite]:
     """`load` then `score`, every input error of both reported together; `warn` hears each warning.
-    With `scheduler`, runs are scored on that Dask cluster (generator/distributed.py)."""
+    With `scheduler`, runs are scored on that Dask cluster (generator/pipeline/distributed.py)."""
     log = ErrorLog(root)
     client = None
     try:

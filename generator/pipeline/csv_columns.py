@@ -10,9 +10,9 @@ import re
 from collections.abc import Iterable, Iterator
 from itertools import repeat
 
-from . import csvsafe
-from .csvsafe import csv_row, csv_safe
-from .score.verdicts import VerdictTable
+from .. import csvsafe
+from ..csvsafe import csv_row, csv_safe
+from ..score.verdicts import VerdictTable
 
 
 def verdict_lines(t: VerdictTable) -> bytes:
