@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.rescore_throughput import SUITE, build_scaled  # noqa: E402
-from generator.pipeline import load_and_score  # noqa: E402
+from generator.pipeline.stages import load_and_score  # noqa: E402
 
 
 def _nothing(x: int) -> int:

@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from generator.crosscheck import ScorerBProcess
+from generator.pipeline.crosscheck import ScorerBProcess
 from generator.suites.extracting import SUITE as EXTRACTING  # noqa: E402
 from tests.differential import differences  # noqa: E402
 

@@ -25,9 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from generator.content import Item
-from generator.crosscheck import ScorerBProcess
+from generator.inputs.content import Item
 from generator.parse.response import read_outcome
+from generator.pipeline.crosscheck import ScorerBProcess
 from generator.suites.aubas import SUITE as AUBAS
 from generator.suites.extracting import SUITE as EXTRACTING
 from tests.adversarial import make_case

@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from generator.fuzz import FuzzReport, fuzz_suite  # noqa: E402
-from generator.plugins import load_registry  # noqa: E402
+from generator.suite.plugins import load_registry  # noqa: E402
 
 CORE = ("generator/parse", "generator/score", "generator/fuzz", "scorer-js")
 

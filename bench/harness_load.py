@@ -41,7 +41,7 @@ from generator.harness.plan import jobs, load_plan  # noqa: E402
 from generator.harness.progress import Progress  # noqa: E402
 from generator.harness.providers import get_provider  # noqa: E402
 from generator.harness.runner import RunSpec, execute  # noqa: E402
-from generator.results import iter_records, load_run  # noqa: E402
+from generator.inputs.results import iter_records, load_run  # noqa: E402
 
 FAULTS = Faults(rate_limit=0.03, server_error=0.03, request_timeout=0.01, timeout=0.003, disconnect=0.01,
                 malformed=0.005, wrong_model=0.005, slow=0.01)

@@ -26,9 +26,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.site_build import SUITE, generate  # noqa: E402
-from generator.cache import Cache  # noqa: E402
-from generator.outputs import write_outputs  # noqa: E402
-from generator.pipeline import load_and_score  # noqa: E402
+from generator.pipeline.cache import Cache  # noqa: E402
+from generator.pipeline.outputs import write_outputs  # noqa: E402
+from generator.pipeline.stages import load_and_score  # noqa: E402
 from generator.render.build import build_site  # noqa: E402
 
 

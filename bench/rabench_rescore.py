@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 from generator.example.build import load_generated_items  # noqa: E402
 from generator.example.rabench_corpus import generate  # noqa: E402
 from generator.example.rabench_runs import SUITE, TARGETS, write_results  # noqa: E402
-from generator.pipeline import load, score  # noqa: E402
+from generator.pipeline.stages import load, score  # noqa: E402
 
 FIFTH = dataclasses.replace(TARGETS[1], run_id="diy-lumen-2-othercloud", provider="othercloud")
 

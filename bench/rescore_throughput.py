@@ -29,11 +29,11 @@ sys.path.insert(0, str(ROOT))
 
 import tomllib  # noqa: E402
 
-from generator.crosscheck import _Node, node_version  # noqa: E402
 from generator.example.build import load_generated_items  # noqa: E402
 from generator.example.runs import write_example_results  # noqa: E402
-from generator.outputs import write_outputs  # noqa: E402
-from generator.pipeline import load, score  # noqa: E402
+from generator.pipeline.crosscheck import _Node, node_version  # noqa: E402
+from generator.pipeline.outputs import write_outputs  # noqa: E402
+from generator.pipeline.stages import load, score  # noqa: E402
 
 SUITE = "extracting"
 

@@ -71,7 +71,7 @@ from generator.stats.pairwise import BETTER, MIN_CALL_DF, TIE, holm, max_t, min_
 from generator.stats.quantiles import interval, linear  # noqa: E402
 from generator.stats.resample import CountMatrix, derive_seed  # noqa: E402
 from generator.stats.wilson import wilson  # noqa: E402
-from generator.suite_api import DatasetMean  # noqa: E402
+from generator.suite.api import DatasetMean  # noqa: E402
 from generator.suites.extracting import SUITE  # noqa: E402
 
 _INDEX = next(m for m in SUITE.metrics if m.name == "index")

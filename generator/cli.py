@@ -30,7 +30,7 @@ class _Tally(click.Group):
 
 
 def _suite_commands(name: str) -> click.Command | None:
-    from .plugins import load_registry
+    from .suite.plugins import load_registry
 
     try:
         plugin = load_registry(Path.cwd()).suites.get(name)
@@ -68,8 +68,8 @@ def rescore(root: Path, suites: tuple[str, ...], out: Path | None, jobs: int | N
     ran and failed (each record it could not score named by run, file and line).
     """
     from .errors import Disagreement
-    from .orchestrate import Targets, run
-    from .report import print_agreement, print_summary
+    from .pipeline.orchestrate import Targets, run
+    from .pipeline.report import print_agreement, print_summary
 
     out = out or root / "build" / "rescore"
     outcome = run(root, options.options(jobs, skip_scorer_b, no_cache, scheduler, quiet), Targets(out, only=bool(suites)),
@@ -107,7 +107,7 @@ def _register() -> None:
     from .render.commands import site
     from .results_commands import results
     from .stats.commands import stats
-    from .suite_commands import suite
+    from .suite.commands import suite
 
     for command in (site, stats, run, import_cmd, provider, keys, commit, commit_responses, reveal, verify, prereg, audit, suite,
                     results):

@@ -1,21 +1,14 @@
-"""Identifiers that are safe as file names and URL parts; anything else is rejected, never sanitised."""
+"""`generator.ids`: the stable import path of generator/inputs/ids.py for suite plugins.
 
-from __future__ import annotations
+The built-in suites and third-party plugins import from here; the module lives with the other readers
+of the project's inputs in generator/inputs/, and this one re-exports everything public of it.
+"""
 
-import re
+from .inputs.ids import (
+    id_problem,
+    is_safe_id,
+)
 
-_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,199}")
-
-
-def id_problem(value: object, what: str = "id") -> str | None:
-    """Return why `value` is not a safe identifier, or None when it is one."""
-    if not isinstance(value, str):
-        return f"{what} must be a string, got {type(value).__name__}"
-    if not _ID.fullmatch(value) or ".." in value:
-        shown = value if len(value) <= 60 else value[:57] + "..."
-        return f"{what} {shown!r} is not a safe identifier (letters, digits, '.', '_', '-', not starting with '.' or '-'; no '..')"
-    return None
-
-
-def is_safe_id(value: object) -> bool:
-    return id_problem(value) is None
+__all__ = [
+    "id_problem", "is_safe_id",
+]

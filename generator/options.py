@@ -44,7 +44,7 @@ def progress_factory(quiet: bool):
 def options(jobs: int | None, skip_scorer_b: bool, no_cache: bool, scheduler: str | None, quiet: bool,
             resamples: int | None = None, draft: bool = False):
     """The orchestrator's options (orchestrate.Options) from the command line's."""
-    from .orchestrate import Options
+    from .pipeline.orchestrate import Options
 
     return Options(cache=not no_cache, scheduler=scheduler, jobs=jobs_or_cpus(jobs), resamples=resamples,
                    skip_scorer_b=skip_scorer_b, draft=draft, progress=progress_factory(quiet))

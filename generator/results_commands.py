@@ -25,7 +25,7 @@ def seal(suite_names: tuple[str, ...], all_suites: bool, root: Path) -> None:
     with the item's commitment hash instead of the request. Idempotent: run it again after results
     are regenerated."""
     from .folders import refuse_links
-    from .pipeline import suite_names as known
+    from .pipeline.stages import suite_names as known
     from .seal_command import seal_suite
     from .sealing import PRIVATE_RESULTS, private_file
 

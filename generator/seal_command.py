@@ -19,11 +19,11 @@ from .commit import REVEAL
 from .commit.layout import read_manifest, round_dir
 from .commit.responses import item_commitments
 from .errors import ErrorLog
-from .ids import is_safe_id
-from .pipeline import load, score
+from .inputs.ids import is_safe_id
+from .inputs.stored_files import deflate_for, read_stored
+from .pipeline.stages import load, score
 from .sealed_record import opened, rows_by_record, stub_problem, stubs_of, upgrade_stub
 from .sealing import _lines, line_sha256, private_file, read_run, sealed_info
-from .stored_files import deflate_for, read_stored
 
 
 def write_private(path: Path, data: bytes) -> None:

@@ -24,7 +24,7 @@ import orjson
 
 from . import sealed_record, sealing
 from .errors import ErrorLog
-from .jsonl import jsonl_lines
+from .inputs.jsonl import jsonl_lines
 
 LISTED = 5  # differing sealed records named per run; the rest are counted
 

@@ -27,7 +27,7 @@ from . import sealed_box
 from .sealing import line_sha256
 
 if TYPE_CHECKING:
-    from .suite_api import Suite
+    from .suite.api import Suite
 
 SEALED_FORMAT = "tally-sealed-record-v3"
 SEALED_FORMATS = ("tally-sealed-record-v1", "tally-sealed-record-v2", SEALED_FORMAT)
@@ -152,7 +152,7 @@ def stub_of(record: dict, full_line: bytes, rows: list, answers: list[str], comm
             outcome, plugin, item_line: bytes, form: str = SEALED_FORMAT) -> dict:
     """The sealed record of one full record (`item_line`: its item's line, which closes the box), in
     format `form` (v2, with no box, only to check what an earlier round committed to)."""
-    from .calls import call_row
+    from .pipeline.calls import call_row
 
     row = call_row("", record, outcome)
     stub = {k: record[k] for k in ("item", "repeat", "attempts", "latency_ms", "usage") if k in record}

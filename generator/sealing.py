@@ -25,7 +25,7 @@ from pathlib import Path
 import orjson
 
 from .errors import ErrorLog
-from .stored_files import StoredFileError, inflate, read_stored
+from .inputs.stored_files import StoredFileError, inflate, read_stored
 
 PRIVATE_RESULTS = ("private", "results")
 _MARK = b'"sealed":{'
@@ -113,7 +113,7 @@ def revealed_file_of(responses: Path) -> Path | None:
     when its run.json names a round."""
     from .commit import RESPONSES_DIR
     from .commit.layout import round_dir
-    from .ids import is_safe_id
+    from .inputs.ids import is_safe_id
 
     try:
         round_name = json.loads((responses.parent / "run.json").read_bytes()).get("round")

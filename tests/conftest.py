@@ -11,7 +11,7 @@ import pytest
 
 from tests import shared_builds
 
-# The build cache's key (generator/cache.py) lives in the user's home; the tests keep theirs in a
+# The build cache's key (generator/pipeline/cache.py) lives in the user's home; the tests keep theirs in a
 # temporary folder of their own, made once per test session and shared with the commands they start.
 os.environ.setdefault("TALLY_CACHE_SECRET_FILE", os.path.join(tempfile.mkdtemp(prefix="tally-test-key-"), "cache.key"))
 

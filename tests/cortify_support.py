@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.content import Item
+from generator.inputs.content import Item
 from generator.parse.response import read_outcome
 from generator.suites.cortify import SUITE
 

@@ -6,7 +6,7 @@ import random
 
 import orjson
 
-from generator.content import Item
+from generator.inputs.content import Item
 from generator.parse.response import read_outcome
 from generator.suites.extracting import SUITE
 from tests.adversarial import make_case

@@ -364,7 +364,7 @@ def add_corpus_cases(limit: int = 70) -> None:
     whose expected rows are scorer A's output (regression cases, not hand-derived)."""
     import sys
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from generator.content import Item
+    from generator.inputs.content import Item
     from generator.parse.response import read_outcome
     from generator.suites.rabench import SUITE
 

@@ -113,7 +113,7 @@ def prompt_sha256() -> str:
     """The SHA-256 of the fixture's prompt template, as a run.json records it."""
     import tomllib
 
-    from generator.prompts import Template
+    from generator.inputs.prompts import Template
 
     data = tomllib.loads(PROMPT_TOML)
     return Template(data["system"], data["user"]).sha256()

@@ -1,4 +1,4 @@
-"""A scored run is one artifact (generator/artifact.py): what its handle reads back equals what the
+"""A scored run is one artifact (generator/pipeline/artifact.py): what its handle reads back equals what the
 scorer produced, part by part; workers hand back only its name; a file changed after it was written
 is refused; a temporary store goes with its handles; a site build reads each run's parts a bounded
 number of times, through explicit calls."""
@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from generator import artifact, processes
-from generator.artifact import ArtifactProblem
-from generator.csv_columns import call_lines, verdict_lines
 from generator.errors import ErrorLog
-from generator.pipeline import load, load_and_score
-from generator.rescore import Scoring, score_run
-from generator.run_score import RunScore, Store
+from generator.pipeline import artifact, processes
+from generator.pipeline.artifact import ArtifactProblem
+from generator.pipeline.csv_columns import call_lines, verdict_lines
+from generator.pipeline.run_score import RunScore, Store
+from generator.pipeline.scorer_a import Scoring, score_run
+from generator.pipeline.stages import load, load_and_score
 from generator.sealing import read_run
 from tests.site_support import build, make_project, missing_node
 
@@ -165,7 +165,7 @@ def test_a_run_not_to_be_reused_is_written_for_its_command_only(tmp_path):
     import json
     import shutil
 
-    from generator.cache import Cache
+    from generator.pipeline.cache import Cache
 
     root = make_project(tmp_path / "p")
     runs = root / "results" / "mini"

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from generator.content import Item
 from generator.example.aubas_corpus import DATASETS, make_item
 from generator.example.aubas_ledger import Config, ConfigError, generate_ledger
+from generator.inputs.content import Item
 from generator.parse.response import read_outcome
 from generator.stats.declared import Declared
 from generator.stats.estimates import point_estimates

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from generator.content import Item
 from generator.example.aubas_runs import _naive
+from generator.inputs.content import Item
 from generator.parse.response import read_outcome
 from generator.suites.aubas import SUITE
 from generator.suites.aubas.ledger import FAULT_CODES

@@ -12,9 +12,9 @@ from pathlib import Path
 import orjson
 import pytest
 
-from generator.content import Item
-from generator.crosscheck import ScorerBProcess, node_version
+from generator.inputs.content import Item
 from generator.parse.response import read_outcome
+from generator.pipeline.crosscheck import ScorerBProcess, node_version
 from generator.score.verdicts import Verdict
 from generator.suites.aubas import SUITE
 from tests.test_aubas import VECTORS, record_for

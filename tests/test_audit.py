@@ -126,7 +126,7 @@ def test_the_audit_page_works_from_file_by_keyboard(demo, tmp_path):
 def test_the_example_ships_a_simulated_audit_that_matches_todays_verdicts():
     from generator.audit.record import load_audits, summary, validate
     from generator.audit.sample import drawn
-    from generator.pipeline import load_and_score
+    from generator.pipeline.stages import load_and_score
 
     root = Path(__file__).resolve().parents[1]
     audits = load_audits(root, "extracting")

@@ -56,7 +56,7 @@ def _refused(result, root: Path, *fragments: str) -> None:
 def test_a_judgment_outside_the_seeded_sample_is_refused(workspace, tmp_path):
     """Both verdicts of the demo run exist in today's scoring; only one was drawn (seed 5, one per model)."""
     root, sample = workspace
-    from generator.pipeline import load_and_score
+    from generator.pipeline.stages import load_and_score
 
     scored = load_and_score(root, ["demo"], 1, False)[0]
     t = scored.runs[0].verdicts()
@@ -116,7 +116,7 @@ def test_a_long_note_is_refused_and_a_stored_one_is_cut_where_shown(workspace, t
 
     # a stored audit written by hand with a 5 MB note: the suite's audit summary shows 2,000 characters
     from generator.audit.record import summary
-    from generator.pipeline import load_and_score
+    from generator.pipeline.stages import load_and_score
 
     e = sample["entries"][0]
     other = "wrong" if e["verdict"] != "wrong" else "correct"

@@ -1,4 +1,4 @@
-"""The build cache (generator/cache.py): reused results equal fresh ones byte for byte, a change to an
+"""The build cache (generator/pipeline/cache.py): reused results equal fresh ones byte for byte, a change to an
 input invalidates exactly what depends on it, and a corrupted entry is detected and rebuilt."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from generator import cache as cache_mod
-from generator.cache import Cache, suite_key
-from generator.outputs import write_outputs
-from generator.pipeline import load_and_score
+from generator.pipeline import cache as cache_mod
+from generator.pipeline.cache import Cache, suite_key
+from generator.pipeline.outputs import write_outputs
+from generator.pipeline.stages import load_and_score
 from tests.site_support import build, make_project, missing_node
 
 needs_node = pytest.mark.skipif(missing_node() is not None, reason=missing_node() or "")
@@ -68,7 +68,7 @@ def test_a_run_checked_by_scorer_b_is_not_sent_again(tmp_path, monkeypatch):
     root = project(tmp_path)
     rescore(root, tmp_path / "first", Cache(root / "build" / "cache"))
     sent: list[str] = []
-    from generator import crosscheck
+    from generator.pipeline import crosscheck
 
     original = crosscheck.Gate.send
     monkeypatch.setattr(crosscheck.Gate, "send", lambda self, run_id, data: (sent.append(run_id),

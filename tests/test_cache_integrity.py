@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import cache as cache_mod
-from generator.cache import Cache
+from generator.pipeline import cache as cache_mod
+from generator.pipeline.cache import Cache
 from tests.test_cache import digests, needs_node, project, rescore
 
 
@@ -24,7 +24,7 @@ def _entries(root: Path) -> list[Path]:
 
 def _forge(path: Path, change) -> None:
     """Rewrite an artifact's header with `change` and its hash as an attacker can: plain SHA-256."""
-    from generator.artifact import TRAILER
+    from generator.pipeline.artifact import TRAILER
 
     blob = path.read_bytes()
     start, length = TRAILER.unpack(blob[-TRAILER.size:])

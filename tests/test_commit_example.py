@@ -12,7 +12,7 @@ from test_commit_support import invoke, run_recipe
 
 from generator.commit.page import commitments_context
 from generator.commit.publish import publish_commitment_files
-from generator.config import load_config
+from generator.inputs.config import load_config
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -18,7 +18,7 @@ from test_commit_support import (
 )
 
 from generator.commit.keyfiles import fingerprint, spki_pem
-from generator.config import ConfigError, commitments_settings, load_config
+from generator.inputs.config import ConfigError, commitments_settings, load_config
 
 
 def commit(root, name, key, date):

@@ -83,7 +83,7 @@ def test_v2_noise_changes_no_finding():
 
 
 def test_no_answer_leaks_into_the_prompt():
-    from generator.prompts import load_template
+    from generator.inputs.prompts import load_template
     from generator.suites.cortify import SUITE
 
     template = load_template(ROOT / "content" / "suites" / "cortifybench")
@@ -98,7 +98,7 @@ def test_no_answer_leaks_into_the_prompt():
 
 def test_the_prompt_is_the_spanish_manual():
     from generator.example.cortify_corpus import manual_text
-    from generator.prompts import load_template
+    from generator.inputs.prompts import load_template
 
     system = load_template(ROOT / "content" / "suites" / "cortifybench").system
     assert system.strip() == manual_text(ROOT / "content" / "pages").strip()

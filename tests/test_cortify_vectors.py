@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.content import Item
+from generator.inputs.content import Item
 from generator.parse.response import read_outcome
 from generator.suites.cortify import SUITE
 

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.crosscheck import ScorerBProcess
+from generator.pipeline.crosscheck import ScorerBProcess
 from generator.suites.extracting import SUITE as EXTRACTING
 from tests.differential import differences, scorer_a
 

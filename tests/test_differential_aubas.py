@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.content import Item
-from generator.crosscheck import ScorerBProcess
 from generator.example.aubas_corpus import DATASETS, make_item
+from generator.inputs.content import Item
 from generator.parse.response import read_outcome
+from generator.pipeline.crosscheck import ScorerBProcess
 from generator.suites.aubas import SUITE
 from generator.suites.aubas.ledger import FAULT_CODES, LABELS
 

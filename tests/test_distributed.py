@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from generator.errors import TallyError
-from generator.outputs import write_outputs
-from generator.pipeline import load_and_score
+from generator.pipeline.outputs import write_outputs
+from generator.pipeline.stages import load_and_score
 from tests.site_support import build, make_project, missing_node
 
 REPO = Path(__file__).resolve().parents[1]
@@ -63,7 +63,7 @@ def test_input_errors_found_on_workers_are_reported(tmp_path, cluster):
 
 
 def test_workers_unlike_the_client_are_refused(tmp_path, cluster, monkeypatch):
-    from generator import distributed
+    from generator.pipeline import distributed
 
     root = make_project(tmp_path / "p")
     monkeypatch.setattr(distributed, "package_version", lambda _name: "0.0.0-not-the-workers")
@@ -76,8 +76,8 @@ def test_workers_unlike_the_client_are_refused(tmp_path, cluster, monkeypatch):
 
 def test_an_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
     pytest.importorskip("distributed")
-    from generator import distributed
-    from generator.distributed import ClusterProblem
+    from generator.pipeline import distributed
+    from generator.pipeline.distributed import ClusterProblem
 
     monkeypatch.setattr(distributed, "CONNECT_TIMEOUT_S", 2.0)
 
@@ -110,7 +110,7 @@ def test_every_bad_scheduler_address_is_one_clear_error(address, monkeypatch):
     import time
 
     pytest.importorskip("distributed")
-    from generator import distributed
+    from generator.pipeline import distributed
 
     monkeypatch.setattr(distributed, "CONNECT_TIMEOUT_S", 2.0)
     address = address.format(port=_free_port())
@@ -127,7 +127,7 @@ def test_a_scheduler_that_accepts_and_never_answers_is_an_error_within_the_timeo
     import time
 
     pytest.importorskip("distributed")
-    from generator import distributed
+    from generator.pipeline import distributed
 
     monkeypatch.setattr(distributed, "CONNECT_TIMEOUT_S", 2.0)
     held: list[socket.socket] = []

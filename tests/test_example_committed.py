@@ -58,7 +58,7 @@ def _records(run_dir: Path) -> list[dict]:
 
 
 def load_items_of(suite: str):
-    from generator.pipeline import load
+    from generator.pipeline.stages import load
 
     return load(ROOT, [suite])[0].items
 

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from generator.score.verdicts import Verdict
-from generator.suite_api import Estimate
+from generator.suite.api import Estimate
 from generator.suites.extracting import SUITE
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.content import FREEZE, POST_FREEZE, PRE_FREEZE, load_items, load_suite
 from generator.errors import ErrorLog
-from generator.pipeline import load
+from generator.inputs.content import FREEZE, POST_FREEZE, PRE_FREEZE, load_items, load_suite
+from generator.pipeline.stages import load
 from generator.render.pages.common import stratum_title
 from generator.stats.strata import HEADLINE, headline_choices, headline_key, select_strata
 from generator.suites.extracting import SUITE as EXTRACTING

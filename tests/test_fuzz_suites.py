@@ -18,8 +18,8 @@ import pytest
 from generator.fuzz import Dup, Generator, Num, Raw, dump, find_answer, fuzz_suite, hints_of
 from generator.fuzz.engine import Hints
 from generator.fuzz.run import stored
-from generator.plugins import load_registry
-from generator.suite_check import scaffold
+from generator.suite.check import scaffold
+from generator.suite.plugins import load_registry
 from generator.suites.aubas import SUITE as AUBAS
 from generator.suites.cortify import SUITE as CORTIFY
 from generator.suites.extracting import SUITE as EXTRACTING

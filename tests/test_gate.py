@@ -8,9 +8,9 @@ import stat
 import pytest
 from click.testing import CliRunner
 
-from generator import crosscheck
 from generator.cli import main
-from generator.suite_api import ScorerB
+from generator.pipeline import crosscheck
+from generator.suite.api import ScorerB
 from generator.suites.extracting import Extracting
 from tests.conftest import GOOD, chat_record
 

@@ -17,7 +17,7 @@ from generator.harness import client as client_module
 from generator.harness import store as store_module
 from generator.harness.client import ChatClient, RetryPolicy
 from generator.harness.commands import run
-from generator.results import MAX_RECORD_BYTES
+from generator.inputs.results import MAX_RECORD_BYTES
 
 RUN_DIR = ("results", "extracting", "clean-1-testprov")
 

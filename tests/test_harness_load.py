@@ -15,7 +15,7 @@ from generator.example.simmodels import Faults
 from generator.harness.plan import jobs, load_plan
 from generator.harness.providers import get_provider
 from generator.harness.runner import RunSpec, execute
-from generator.results import iter_records, load_run
+from generator.inputs.results import iter_records, load_run
 from generator.sealing import read_run
 
 FAULTS = Faults(rate_limit=0.04, server_error=0.04, request_timeout=0.02, timeout=0.01, disconnect=0.02,

@@ -16,7 +16,7 @@ from generator.errors import ErrorLog
 from generator.harness.commands import run
 from generator.harness.plan import jobs, load_plan
 from generator.harness.store import RunStore, StoreError
-from generator.results import iter_records, load_run
+from generator.inputs.results import iter_records, load_run
 
 RUN = "from generator.harness.commands import run; run()"
 

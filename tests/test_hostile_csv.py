@@ -61,7 +61,7 @@ def test_calls_csv_of_rescore(project):
 
 
 def test_verdicts_and_calls_written_column_by_column():
-    from generator.csv_columns import column_lines, verdict_lines
+    from generator.pipeline.csv_columns import column_lines, verdict_lines
     from generator.score.verdicts import Verdict, VerdictTable
 
     table = VerdictTable("run")

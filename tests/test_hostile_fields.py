@@ -11,10 +11,10 @@ from types import SimpleNamespace
 import pytest
 from click.testing import CliRunner
 
-from generator import plugins
 from generator.cli import main
 from generator.harness.providers import ProviderError, load_providers
 from generator.render import charts
+from generator.suite import plugins
 from generator.suites.extracting import SUITE as EXTRACTING
 from tests.conftest import GOOD, chat_record
 

@@ -157,7 +157,7 @@ def test_two_names_for_one_page_are_an_error_naming_both(tmp_path):
 
 @needs_node
 def test_a_refused_build_leaves_the_previous_outputs_and_leftovers_are_cleaned(tmp_path, monkeypatch):
-    from generator import crosscheck
+    from generator.pipeline import crosscheck
 
     root = make_project(tmp_path / "p")
     build(root, tmp_path / "site")
@@ -205,7 +205,7 @@ def test_unreadable_content_names_its_file(tmp_path):
 
 
 def test_a_record_over_the_size_limit_is_an_error(project, monkeypatch):
-    from generator import results
+    from generator.inputs import results
 
     monkeypatch.setattr(results, "MAX_RECORD_BYTES", 2000)
     project.add_run("big", [chat_record("r-pub-1", GOOD + " " * 3000)])
@@ -239,8 +239,8 @@ def test_verdicts_csv_written_column_by_column_equals_row_by_row():
     import csv
     import io
 
-    from generator.csv_columns import verdict_lines
     from generator.csvsafe import csv_row
+    from generator.pipeline.csv_columns import verdict_lines
     from generator.score.verdicts import Verdict, VerdictTable
 
     table = VerdictTable("=run")
@@ -260,8 +260,8 @@ def test_calls_csv_written_column_by_column_equals_row_by_row():
     import csv
     import io
 
-    from generator.csv_columns import column_lines
     from generator.csvsafe import csv_row
+    from generator.pipeline.csv_columns import column_lines
 
     rows = [("run", f"=item{k % 3}", k, "@x" if k % 2 else "ok", "", 200 if k % 3 else "", 1, True if k % 4 else 1,
              repr(0.5 * k), None if k == 3 else k, "", 'a "b",\nc', 0) for k in range(12)]

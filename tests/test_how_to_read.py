@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.plugins import load_registry
+from generator.suite.plugins import load_registry
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "content" / "pages" / "how-to-read.md"

@@ -9,7 +9,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from generator.crosscheck import ScorerBProcess
+from generator.pipeline.crosscheck import ScorerBProcess
 from generator.suites.aubas import SUITE as AUBAS
 from generator.suites.extracting import SUITE as EXTRACTING
 

@@ -1,4 +1,4 @@
-"""One JSON Lines reader (generator/jsonl.py) for every file of records: LF-only lines, blank lines
+"""One JSON Lines reader (generator/inputs/jsonl.py) for every file of records: LF-only lines, blank lines
 skipped, the rescore's strict parser, and the line named when one is not JSON."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.jsonl import JsonLine, jsonl_lines, jsonl_values
+from generator.inputs.jsonl import JsonLine, jsonl_lines, jsonl_values
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,9 +33,9 @@ def test_the_readers_of_record_files_go_through_it():
     """Items, stored records, turns, audits, rounds and cases are read through jsonl.py, none parsing
     lines of its own (the rescore's record reader keeps its loop: it also bounds a record's size and
     refuses CRLF; sealing.py's are left to its split)."""
-    converted = ["content.py", "commit/rounds.py", "audit/sample.py", "harness/store.py", "harness/turnlog.py",
+    converted = ["inputs/content.py", "commit/rounds.py", "audit/sample.py", "harness/store.py", "harness/turnlog.py",
                  "suites/rabench/commands.py", "suites/ledgershield/cases_import.py", "example/build.py",
-                 "example/real_corpus.py", "crosscheck.py", "sealed_check.py"]
+                 "example/real_corpus.py", "pipeline/crosscheck.py", "sealed_check.py"]
     for name in converted:
         text = (ROOT / "generator" / name).read_text(encoding="utf-8")
         tree = ast.parse(text)
@@ -43,5 +43,5 @@ def test_the_readers_of_record_files_go_through_it():
                and n.func.attr == "loads" and n.args and isinstance(n.args[0], ast.Name)
                and n.args[0].id in ("line", "raw")]
         kept = {"sealed_check.py": 1,  # a sealed line found by its position, read alone
-                "crosscheck.py": 2}  # scorer B's output lines (its protocol, not a file): orjson, else json
+                "pipeline/crosscheck.py": 2}  # scorer B's output lines (its protocol, not a file): orjson, else json
         assert "jsonl import" in text and len(own) == kept.get(name, 0), name

@@ -151,7 +151,7 @@ def test_parse_item_rejects_gold_that_breaks_the_composite_rules(cases):
 
 
 def test_shared_cases_match_scorer_a():
-    from generator.content import Item
+    from generator.inputs.content import Item
     from generator.parse.response import read_outcome
 
     doc = json.loads((ROOT / "tests" / "vectors" / "ledgershield.json").read_text(encoding="utf-8"))

@@ -53,7 +53,7 @@ def project(tmp_path_factory) -> Path:
 
 
 def verdicts(item: dict, record: dict) -> list[tuple]:
-    from generator.content import Item
+    from generator.inputs.content import Item
 
     it = Item(item["id"], item["dataset"], item["half"], item.get("strata", {}), json.dumps(item), item)
     outcome = read_outcome(record, SUITE.extract_answer, SUITE.answer_what)

@@ -14,13 +14,13 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.content import Item
 from generator.errors import ErrorLog
+from generator.inputs.content import Item
+from generator.inputs.results import load_run
 from generator.parse.response import read_outcome
-from generator.plugins import load_registry
-from generator.results import load_run
-from generator.suite_api import VectorCase
-from generator.suite_check import Report, _check_a
+from generator.suite.api import VectorCase
+from generator.suite.check import Report, _check_a
+from generator.suite.plugins import load_registry
 
 ROOT = Path(__file__).resolve().parents[1]
 SUITE_DIR = ROOT / "content" / "suites" / "longlistbench"
@@ -91,7 +91,7 @@ def test_a_shared_case_that_fixes_the_order_fails_when_the_counts_differ(suite):
 
 
 def test_the_suite_declares_its_figures_and_an_all_public_example(suite):
-    from generator.suite_api import declaration_problems
+    from generator.suite.api import declaration_problems
 
     assert declaration_problems(suite, files=True) == []
     assert {i.half for i in _items(suite).values()} == {"public"}
@@ -215,7 +215,7 @@ def test_the_terminal_report_shows_whole_run_ids(suite):
     (`..._strict_contract`, `..._targeted_prompt`): the report shows them whole, aligned."""
     from types import SimpleNamespace
 
-    from generator.report import print_summary
+    from generator.pipeline.report import print_summary
 
     ids = ("reducto_deep_extract_v3_strict_contract", "reducto_deep_extract_v3_targeted_prompt", "short")
     summary = {r: {"simulated": False, "missing_responses": 0, "all": {"metrics": {"macro_f1": 0.5}}} for r in ids}

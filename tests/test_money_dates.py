@@ -1,4 +1,4 @@
-"""One price reader (generator/money.py) and one date check (generator/iso_date.py) for Tally's own
+"""One price reader (generator/inputs/money.py) and one date check (generator/inputs/iso_date.py) for Tally's own
 files: `tally run` takes from providers.toml only the prices `tally rescore` accepts in run.json, and
 every date field refuses what `date.fromisoformat` alone lets through."""
 
@@ -9,9 +9,9 @@ from decimal import Decimal
 import pytest
 
 from generator.harness.providers import ProviderError, load_providers
-from generator.iso_date import is_iso_date
-from generator.money import read_price
-from generator.results import _prices_problems
+from generator.inputs.iso_date import is_iso_date
+from generator.inputs.money import read_price
+from generator.inputs.results import _prices_problems
 
 PROVIDER = """
 [providers.p]
@@ -56,7 +56,7 @@ def test_a_date_is_exactly_yyyy_mm_dd_and_a_real_day(value, ok):
 
 def test_a_suite_s_frozen_date_refuses_a_week_date(tmp_path):
     """content.py's copy took any ten characters date.fromisoformat reads, so 2026-W27-5 passed."""
-    from generator.content import _freeze_problems
+    from generator.inputs.content import _freeze_problems
 
     assert any("frozen" in p for p in _freeze_problems({"frozen": "2026-W27-5"}))
     assert not any("frozen" in p and "date" in p for p in _freeze_problems({"frozen": "2026-07-03"}))

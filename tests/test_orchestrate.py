@@ -1,4 +1,4 @@
-"""The one orchestrator (generator/orchestrate.py): `tally stats` uses the build cache as `tally rescore`
+"""The one orchestrator (generator/pipeline/orchestrate.py): `tally stats` uses the build cache as `tally rescore`
 and `tally site build` do, shares the statistics with the site build, takes --no-cache and
 --scheduler, and its outputs are byte-identical whichever way they were computed."""
 

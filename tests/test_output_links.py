@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from generator.atomic import swap_in
-from generator.cache import Cache
 from generator.cli import main
 from generator.errors import EXIT_INPUT, InputProblem
 from generator.folders import refuse_links
+from generator.pipeline.cache import Cache
 from tests.site_support import make_project
 
 

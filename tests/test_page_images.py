@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from generator.content import load_items, load_suite
 from generator.errors import ErrorLog
 from generator.example.page_render import render_item
-from generator.page_images import MAX_PAGE_BYTES, PageError, document_problems, input_problem, read_page
+from generator.inputs.content import load_items, load_suite
+from generator.inputs.page_images import MAX_PAGE_BYTES, PageError, document_problems, input_problem, read_page
 from generator.suites.extracting import SUITE as EXTRACTING
 
 ROOT = Path(__file__).resolve().parents[1]

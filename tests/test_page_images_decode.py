@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 from generator.cli import main
-from generator.page_images import MAX_PAGE_PIXELS, decode_problem
+from generator.inputs.page_images import MAX_PAGE_PIXELS, decode_problem
 from tests.conftest import write_jsonl
 from tests.site_support import copy_example
 

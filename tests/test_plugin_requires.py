@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.plugins import PluginError, load_registry
+from generator.suite.plugins import PluginError, load_registry
 
 MARKER = "executed.txt"
 

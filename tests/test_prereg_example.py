@@ -16,8 +16,8 @@ from generator.cli import main
 from generator.commit.keyfiles import fingerprint, parse_pub_line
 from generator.commit.prereg import STATEMENT, prereg_dir, prereg_folders, status
 from generator.commit.sshsig import verify
-from generator.content import load_suite
 from generator.errors import ErrorLog
+from generator.inputs.content import load_suite
 
 ROOT = Path(__file__).resolve().parents[1]
 PREREGISTERED = ("extracting", "ledgershield")

@@ -252,7 +252,7 @@ def test_a_recorded_audit_of_a_private_item_names_neither_its_unit_nor_its_verdi
 
     from generator.audit.record import load_audits, summary
     from generator.cli import main
-    from generator.pipeline import load_and_score
+    from generator.pipeline.stages import load_and_score
     from tests.conftest import GOOD, chat_record
 
     def tally(*args: object):

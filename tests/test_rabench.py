@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.content import Item
+from generator.inputs.content import Item
 from generator.parse.response import read_outcome
 from generator.suites.rabench import FIGURES, SUITE
 from generator.suites.rabench.items import label_problems

@@ -73,7 +73,7 @@ def test_the_balance_command_prints_and_writes_the_report(tmp_path):
 
 
 def test_every_verdict_occurs_in_each_half_of_the_example():
-    from generator.pipeline import load_and_score
+    from generator.pipeline.stages import load_and_score
 
     [scored] = load_and_score(ROOT, ["ra-bench"], gate=False)
     half = {i.id: i.half for i in scored.items}

@@ -8,8 +8,8 @@ import tomllib
 from pathlib import Path
 from types import SimpleNamespace
 
-from generator.suite_api import Estimate, ReportTable
-from generator.suite_report import scored_runs
+from generator.suite.api import Estimate, ReportTable
+from generator.suite.report import scored_runs
 from generator.suites.rabench.findings import HEADLINES, findings
 from generator.suites.rabench.tables import latency_kind, run_target
 
@@ -81,7 +81,7 @@ def test_latency_kind_reads_the_run_metadata():
 def test_the_example_engine_says_its_latency_is_nominal_and_gets_no_speed_or_cost_call():
     import json
 
-    from generator.pipeline import load_and_score
+    from generator.pipeline.stages import load_and_score
 
     meta = json.loads((ROOT / "results" / "ra-bench" / "ra-engine-self" / "run.json").read_text(encoding="utf-8"))
     assert meta["target"]["latency"] == "nominal" and meta["hosting"] == "self-hosted"

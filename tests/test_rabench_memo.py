@@ -7,7 +7,7 @@ import json
 from decimal import Decimal
 from pathlib import Path
 
-from generator.content import Item
+from generator.inputs.content import Item
 from generator.parse.response import ANSWER, read_outcome
 from generator.suites.rabench import SUITE
 from generator.suites.rabench.rows import Plan, field_correct, lines_of

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from generator.suite_api import Estimate
-from generator.suite_report import scored_runs
+from generator.suite.api import Estimate
+from generator.suite.report import scored_runs
 from generator.suites.rabench import measure as m
 from generator.suites.rabench.findings import call
 
@@ -79,7 +79,7 @@ def test_findings_rule():
 
 
 def test_auc_equals_scikit_learn_on_the_example():
-    from generator.pipeline import load_and_score
+    from generator.pipeline.stages import load_and_score
     from generator.suites.rabench.tables import Target
 
     [scored] = load_and_score(ROOT, ["ra-bench"], gate=False)

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from generator.calls import CALL_COLUMNS
+from generator.pipeline.calls import CALL_COLUMNS
 from generator.suites.rabench.tables import operations
 
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from generator.page_images import PageError, read_page
+from generator.inputs.page_images import PageError, read_page
 from generator.suites.rabench.prepare import MAX_BYTES, MAX_SIDE, orientation, prepare_page
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.crosscheck import node_version
 from generator.parse.unicode14 import LETTER_NUMBER, NONSPACING_MARK
+from generator.pipeline.crosscheck import node_version
 from generator.suites.rabench.rules import alnum, normalise, points_at
 
 ASSIGNED = LETTER_NUMBER + "," + NONSPACING_MARK  # ranges of code points 14.0.0 assigns (letters, numbers, marks)

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.content import Item
+from generator.inputs.content import Item
 from generator.parse.response import read_outcome
-from generator.plugins import load_registry
+from generator.suite.plugins import load_registry
 from tests.reading_vectors import OUT, build, unpacked
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from generator.errors import ErrorLog
-from generator.pipeline import load
-from generator.rescore import ScoredRun, Scoring, score_run
+from generator.pipeline.scorer_a import ScoredRun, Scoring, score_run
+from generator.pipeline.stages import load
 from generator.sealing import read_run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,7 +35,7 @@ def test_runs_scored_with_a_shared_memo_equal_runs_scored_alone(suite):
 
 
 def test_the_memo_is_bounded_and_keeps_what_is_used():
-    from generator.rescore import _Memo
+    from generator.pipeline.scorer_a import _Memo
 
     memo = _Memo(size=4)
     for k in range(4):
@@ -51,7 +51,7 @@ def test_the_memo_is_bounded_and_keeps_what_is_used():
 
 
 def test_digest_tails_keep_points_of_other_types_apart():
-    from generator.rescore import _columns, _digest_tails
+    from generator.pipeline.scorer_a import _columns, _digest_tails
     from generator.score.verdicts import Verdict, verdict_digest_line
 
     rows = [Verdict("r", "i", 0, "u", "field", "correct", points, "", "") for points in (1, 1.0, True, 0.5, 1)]
@@ -65,8 +65,8 @@ def test_digest_tails_keep_points_of_other_types_apart():
 
 
 def test_consistency_counts_units_answered_the_same_in_every_repeat():
-    from generator.content import Item
-    from generator.rescore import _consistency
+    from generator.inputs.content import Item
+    from generator.pipeline.scorer_a import _consistency
 
     class Shown:  # what each response answered, unit by unit (as the suite shows it)
         def __init__(self, answers):
@@ -88,8 +88,8 @@ def test_consistency_counts_units_answered_the_same_in_every_repeat():
 def test_consistency_counts_equal_the_definition_on_random_answers():
     import random
 
-    from generator.content import Item
-    from generator.rescore import _consistency
+    from generator.inputs.content import Item
+    from generator.pipeline.scorer_a import _consistency
 
     class Shown:
         def __init__(self, answers):

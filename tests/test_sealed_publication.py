@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from generator import crosscheck
 from generator.cli import main
 from generator.errors import Disagreement, InputProblem
+from generator.pipeline import crosscheck
 from tests.conftest import GOOD, chat_record
 from tests.sealed_support import edited, opened_record
 from tests.site_support import build, make_project, missing_node
@@ -192,9 +192,9 @@ def test_the_example_s_sealed_rows_are_as_sealing_blinds_them_today():
     blinded its rows to positions and every au-bas sealed record differed from its full record's)."""
     import tomllib
 
-    from generator.plugins import load_registry
     from generator.sealed_record import blind_rows, opened, stub_rows
     from generator.sealing import sealed_info
+    from generator.suite.plugins import load_registry
 
     root = Path(__file__).resolve().parents[1]
     from tests.sealed_support import item_lines

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from generator import crosscheck
 from generator.cli import main
 from generator.errors import Disagreement, InputProblem, ScorerBUnavailable
+from generator.pipeline import crosscheck
 from tests.site_support import build, fixture_site, make_project, missing_node
 
 pytestmark = pytest.mark.skipif(missing_node() is not None, reason=missing_node() or "")

@@ -8,8 +8,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from generator.content import load_suite
 from generator.errors import ErrorLog
+from generator.inputs.content import load_suite
 from generator.render.pages.common import strata_in_order
 
 TOML = """name = "demo"

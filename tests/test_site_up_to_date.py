@@ -115,7 +115,7 @@ def test_a_file_changed_within_a_tick_is_hashed_again(tmp_path, monkeypatch):
     monkeypatch.setattr(up_to_date, "SETTLED_NS", 10**18)  # every file "just changed"
     build(root, site)
     stamp = next((root / "build" / "cache" / up_to_date.KIND).rglob("last"))
-    from generator.cache import Cache
+    from generator.pipeline.cache import Cache
 
     entry = Cache(root / "build" / "cache").read(up_to_date.KIND, stamp.parent.name, "last")
     assert isinstance(entry, dict) and entry["files"] and not any(f[5] for f in entry["files"].values())

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from generator.pipeline import load_and_score
+from generator.pipeline.stages import load_and_score
 from generator.stats.engine import _stratum
 from generator.stats.inputs import suite_data
 from generator.stats.sources import source_gaps

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.pipeline import load, score
+from generator.pipeline.stages import load, score
 from generator.stats.engine import compute
 from generator.stats.inputs import suite_data
 from generator.suites.extracting import Extracting

@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.outputs import write_outputs
-from generator.pipeline import load, score
+from generator.pipeline.outputs import write_outputs
+from generator.pipeline.stages import load, score
 from generator.stats.engine import compute, dumps
 from generator.stats.inputs import suite_data
 from tests.conftest import GOOD, chat_record

@@ -9,9 +9,9 @@ import marshal
 
 import pytest
 
-from generator import orchestrate
-from generator.cache import Cache
-from generator.pipeline import load, score
+from generator.pipeline import orchestrate
+from generator.pipeline.cache import Cache
+from generator.pipeline.stages import load, score
 from generator.render import build as site_build
 from generator.stats.engine import compute, dumps
 from generator.stats.family_parts import KIND, PairPart, PartMissing, PartStore, packed, readable, unpacked

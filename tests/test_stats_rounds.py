@@ -3,7 +3,7 @@ leaderboard's own figure, an earlier round computed exactly as the leaderboard w
 
 from __future__ import annotations
 
-from generator.pipeline import load, score
+from generator.pipeline.stages import load, score
 from generator.stats.engine import compute
 from generator.stats.estimates import per_run
 from generator.stats.inputs import suite_data

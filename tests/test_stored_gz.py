@@ -1,5 +1,5 @@
 """Compressed results and items: responses.jsonl.gz and items/<dataset>.<half>.jsonl.gz are read by every
-command through one layer (generator/stored_files.py), with a cap on the inflated size, one error for a
+command through one layer (generator/inputs/stored_files.py), with a cap on the inflated size, one error for a
 run folder holding both forms, and the same site bytes whether a run is compressed or not."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.errors import ErrorLog
-from generator.stored_files import StoredFileError, deflate_for, inflate, read_stored
+from generator.inputs.stored_files import StoredFileError, deflate_for, inflate, read_stored
 from tests.conftest import GOOD, chat_record
 from tests.site_support import build, make_project, missing_node
 
@@ -101,7 +101,7 @@ def test_a_run_folder_with_both_forms_is_one_error_naming_it(project, tmp_path):
 
 
 def test_a_bomb_in_results_is_an_input_error_not_a_crash(project, tmp_path, monkeypatch):
-    import generator.stored_files as stored
+    import generator.inputs.stored_files as stored
 
     monkeypatch.setattr(stored, "MAX_INFLATED_BYTES", 4096)
     d = project.add_run("bomb", [chat_record(i, GOOD) for i in ITEMS])
@@ -234,9 +234,9 @@ def test_stats_and_the_audit_sample_read_a_compressed_run_alike(tmp_path):
 
 
 def test_the_build_cache_keys_on_the_compressed_bytes_as_stored(tmp_path):
-    from generator.cache import Cache
-    from generator.outputs import write_outputs
-    from generator.pipeline import load_and_score
+    from generator.pipeline.cache import Cache
+    from generator.pipeline.outputs import write_outputs
+    from generator.pipeline.stages import load_and_score
 
     root = make_project(tmp_path / "p")
     run = sorted((root / "results" / "mini").iterdir())[0]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.suite_check import scaffold
+from generator.suite.check import scaffold
 
 
 def test_an_unknown_command_is_still_an_error(monkeypatch, tmp_path):

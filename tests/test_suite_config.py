@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.content import load_suite
 from generator.errors import ErrorLog, InputProblem
-from generator.pipeline import load
+from generator.inputs.content import load_suite
+from generator.pipeline.stages import load
 from tests.conftest import SUITE_TOML
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,7 +75,7 @@ def test_every_built_in_suite_toml_and_the_scaffold_are_valid(tmp_path):
     for folder in sorted((ROOT / "content" / "suites").iterdir()):
         log = ErrorLog(ROOT)
         assert load_suite(folder, log) is not None and not log.errors, (folder.name, [str(e) for e in log.errors])
-    scaffold = (ROOT / "generator" / "scaffold" / "suite.toml.tmpl").read_text(encoding="utf-8")
+    scaffold = (ROOT / "generator" / "suite" / "scaffold" / "suite.toml.tmpl").read_text(encoding="utf-8")
     text = scaffold.replace("__NAME__", "extracting").replace("__DATE__", "2026-10-20")
     assert _errors(tmp_path, text) == []
 

@@ -1,4 +1,4 @@
-"""The suite interface in three roles (generator/suite_hooks.py): every hook declared once, generic code
+"""The suite interface in three roles (generator/suite/hooks.py): every hook declared once, generic code
 reading a suite only through declared names and never probing for one, every suite (the five built-in
 ones, LongListBench, the scaffold) on the interface, the docs naming exactly the declared hooks, and a
 plugin written against the interface as it was either working or told what to change."""
@@ -13,9 +13,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from generator.plugins import load_registry
-from generator.results import Run
-from generator.suite_api import (
+from generator.inputs.results import Run
+from generator.suite.api import (
     HOOKS,
     Harness,
     InterfaceChange,
@@ -27,7 +26,8 @@ from generator.suite_api import (
     declaration_problems,
     implements,
 )
-from generator.suite_report import ReportItem, ReportRun
+from generator.suite.plugins import load_registry
+from generator.suite.report import ReportItem, ReportRun
 
 ROOT = Path(__file__).resolve().parents[1]
 GENERATOR = ROOT / "generator"
@@ -36,7 +36,7 @@ PLUGIN_NAMES = {"plugin", "PLUGIN"}  # how generic code names the suite object i
 
 
 def _generic_modules() -> list[Path]:
-    return [p for p in GENERATOR.rglob("*.py") if SUITES not in p.parents and p.name != "suite_hooks.py"]
+    return [p for p in GENERATOR.rglob("*.py") if SUITES not in p.parents and p != GENERATOR / "suite" / "hooks.py"]
 
 
 def _names_a_plugin(node: ast.AST) -> bool:
@@ -131,7 +131,7 @@ def _old_style_plugin():
             return {"score": content}
 
         def report_tables(self, scored):
-            from generator.suite_api import ReportTable
+            from generator.suite.api import ReportTable
 
             rows = tuple((r.run.id, r.run.simulated, r.responses, len(list(r.verdicts().rows())),
                           len(r.calls()), len(scored.items), float(np.nansum(r.means())), int(r.repeats.sum()))

@@ -14,10 +14,10 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.plugins import load_registry
 from generator.stats.declared import Declared
 from generator.stats.estimates import point_estimates
-from generator.suite_api import ITEMS, DatasetMean, ScorerB, Suite, declaration_problems, f1, macro, mean, total
+from generator.suite.api import ITEMS, DatasetMean, ScorerB, Suite, declaration_problems, f1, macro, mean, total
+from generator.suite.plugins import load_registry
 from tests.site_support import build, make_project, missing_node
 
 needs_node = pytest.mark.skipif(missing_node() is not None, reason=missing_node() or "")
@@ -155,7 +155,7 @@ def test_a_plugin_installed_beside_the_project_leaves_the_golden_site_unchanged(
 
 
 def test_ids_keep_underscores_and_case_but_not_paths(project):
-    from generator.ids import id_problem
+    from generator.inputs.ids import id_problem
 
     assert id_problem("_Doc_01") is None and id_problem("INV-2026_07.a") is None
     for bad in ("../x", ".hidden", "a/b", "a..b", "-flag", ""):
@@ -203,7 +203,7 @@ def test_item_pages_keep_to_the_suite_budget(tmp_path):
 
 
 def test_pipeline_reads_each_stored_file_once(project, monkeypatch):
-    from generator.pipeline import load_and_score
+    from generator.pipeline.stages import load_and_score
     from tests.conftest import GOOD, chat_record
 
     project.add_run("good", [chat_record(i, GOOD) for i in ["r-pub-1", "r-pub-2", "i-pub-1"]])

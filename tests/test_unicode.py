@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.crosscheck import node_version
 from generator.parse.text import normalise_text, upper14
 from generator.parse.unicode14 import UNASSIGNED
+from generator.pipeline.crosscheck import node_version
 
 ROOT = Path(__file__).resolve().parents[1]
 SWEEP = Path(__file__).with_name("unicode_sweep.js")

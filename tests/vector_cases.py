@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from generator.content import Item
+from generator.inputs.content import Item
 from generator.parse.response import read_outcome
 from generator.suites.extracting import SUITE, case_record
 

@@ -10,7 +10,7 @@ from .. import options
 
 
 def _scored(root: Path, suite: str):
-    from ..pipeline import load_and_score
+    from ..pipeline.stages import load_and_score
 
     return load_and_score(root, [suite], 1, False)[0]  # scorer A: the gate runs at every build
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from ..ids import id_problem
-from ..untrusted_files import csv_rows, cut, parse_json, read_text, shown
+from ..inputs.ids import id_problem
+from ..inputs.untrusted_files import csv_rows, cut, parse_json, read_text, shown
 from .sample import JUDGMENTS, JUDGMENTS_FORMAT, SAMPLE_FORMAT, AuditError
 
 STORED_FORMAT = "tally-audit-v1"

@@ -19,11 +19,11 @@ from collections import defaultdict
 from pathlib import Path
 
 from ..commit.keys import now_utc
-from ..ids import id_problem, is_safe_id
-from ..pipeline import ScoredSuite
+from ..inputs.ids import id_problem, is_safe_id
+from ..inputs.untrusted_files import cut
+from ..pipeline.stages import ScoredSuite
 from ..sealed_box import item_key
 from ..stats.wilson import rate
-from ..untrusted_files import cut
 from .files import STORED_FORMAT, read_judgments, read_stored, shown_note
 from .sample import COMMON_VERDICTS, JUDGMENTS, AuditError, drawn
 

@@ -17,10 +17,10 @@ from pathlib import Path
 from ..csvsafe import csv_row
 from ..csvsafe import writer as csv_writer
 from ..errors import TallyError
-from ..jsonl import jsonl_lines
-from ..pipeline import ScoredSuite
+from ..inputs.jsonl import jsonl_lines
+from ..inputs.stored_files import read_stored
+from ..pipeline.stages import ScoredSuite
 from ..private_workspace import private_home, write_private
-from ..stored_files import read_stored
 
 SAMPLE_FORMAT = "tally-audit-sample-v1"
 JUDGMENTS_FORMAT = "tally-audit-judgments-v1"

@@ -15,7 +15,7 @@ from typing import TypeAlias, Union
 
 import rfc8785
 
-from ..ids import is_safe_id
+from ..inputs.ids import is_safe_id
 from . import ITEM_FORMAT, ITEMS, MANIFEST
 from .salts import salt_problem
 

@@ -191,7 +191,7 @@ def verify(round_name: str | None, trust: str | None, head: str | None, site: st
            root: Path) -> None:
     """Check keys from the pinned root, the chain of rounds, signatures, hashes, Merkle roots, canonical
     form, salts and item counts. Exit status 1 when a check fails, 2 on a bad option or tally.toml."""
-    from ..config import ConfigError, is_fingerprint, load_config
+    from ..inputs.config import ConfigError, is_fingerprint, load_config
     from .verify import verify as run_verify
 
     if trust is not None and not is_fingerprint(trust):

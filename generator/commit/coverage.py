@@ -14,9 +14,9 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from ..ids import is_safe_id
-from ..stored_files import StoredFileError, responses_file
-from ..untrusted_files import cut
+from ..inputs.ids import is_safe_id
+from ..inputs.stored_files import StoredFileError, responses_file
+from ..inputs.untrusted_files import cut
 from . import RESPONSES
 from .checks import Checks
 from .layout import read_manifest, round_dir

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from nacl.signing import SigningKey
 
-from ..ids import id_problem
+from ..inputs.ids import id_problem
 from . import KEYS_DIR, CommitError
 from . import namespaces as namespaces_of
 from .keyfiles import fingerprint, pub_line, spki_pem, write_private_key

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..config import ConfigError, commitments_settings, load_config
+from ..inputs.config import ConfigError, commitments_settings, load_config
 from . import ITEMS, MANIFEST, RESPONSES, RESPONSES_SIG, REVEAL, REVEAL_SIG, SUMS, SUMS_ED25519, SUMS_SSHSIG
 from .canonical import parse_sums
 from .chain import walk

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import orjson
 
-from ..content import SuiteConfig, load_suite
 from ..errors import ErrorLog
-from ..ids import is_safe_id
+from ..inputs.content import SuiteConfig, load_suite
+from ..inputs.ids import is_safe_id
 from . import CommitError
 from .canonical import canonical, parse_canonical, sha256_hex
 from .checks import Checks
@@ -76,7 +76,7 @@ def _python_files(plugin: object) -> dict[str, Path]:
 def _plugin_folder_files(root: Path) -> dict[str, Path]:
     """Every file of the project's plugin folders (tally.toml), by its path in the project, read as
     bytes and never imported: verification runs no code of the project it checks."""
-    from ..config import load_config
+    from ..inputs.config import load_config
 
     out: dict[str, Path] = {}
     base = root.resolve()
@@ -105,7 +105,7 @@ def hashed_files(root: Path, suite: SuiteConfig, form: str = PREREG_FORMAT) -> d
     """What a preregistration fixes, by the name the statement gives each file. A suite whose scorer
     is installed with Tally (an entry point) is read from its installed package; any other scorer can
     only come from the project's plugin folders, whose files are all hashed as bytes (never imported)."""
-    from ..plugins import load_registry as load_installed
+    from ..suite.plugins import load_registry as load_installed
 
     installed = load_installed(None).suites.get(suite.scorer)
     files = {

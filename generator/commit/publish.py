@@ -15,8 +15,8 @@ import zlib
 from pathlib import Path
 from typing import BinaryIO
 
-from ..ids import is_safe_id
-from ..stored_files import MAX_INFLATED_BYTES, is_compressed
+from ..inputs.ids import is_safe_id
+from ..inputs.stored_files import MAX_INFLATED_BYTES, is_compressed
 from . import (
     ITEMS,
     MANIFEST,
@@ -63,7 +63,7 @@ def publishable(rel: tuple[str, ...]) -> bool:
 
 def holds_private_key(path: Path) -> bool:
     """Whether the file's bytes hold a PEM private key; a gzip-compressed stored file (.gz, see
-    stored_files.py) is searched as it inflates, up to the most it may inflate to (one that is not
+    inputs/stored_files.py) is searched as it inflates, up to the most it may inflate to (one that is not
     gzip is searched as it is)."""
     if is_compressed(path):
         try:

@@ -19,11 +19,11 @@ from pathlib import Path
 
 import orjson
 
-from ..content import Item
-from ..ids import is_safe_id
+from ..inputs.content import Item
+from ..inputs.ids import is_safe_id
+from ..inputs.stored_files import read_stored, responses_file
 from ..sealed_record import SEALED_FORMAT, _answer_classes, answers_of, blind_rows, opened, stub_of
 from ..sealing import line_sha256, sealed_info
-from ..stored_files import read_stored, responses_file
 from . import ITEMS, MANIFEST, RESPONSES_DIR, SUMS
 from .canonical import sha256_hex
 from .checks import Checks
@@ -101,9 +101,9 @@ def check_rescored(root: Path, name: str, folder: Path, runs: list[dict], form: 
     """Rescore each revealed response with the suite's scorer and the round's revealed items, and compare
     with what the round published: its sealed records in results/ while they are still there, else its
     committed Merkle roots (see the module docstring)."""
-    from ..content import load_suite
     from ..errors import ErrorLog
-    from ..plugins import load_registry as load_installed
+    from ..inputs.content import load_suite
+    from ..suite.plugins import load_registry as load_installed
     from .responses import RESPONSES_FORMAT, tree_root
 
     problems: list[str] = []

@@ -19,9 +19,9 @@ import hashlib
 import json
 from pathlib import Path
 
-from ..ids import is_safe_id
+from ..inputs.ids import is_safe_id
+from ..inputs.stored_files import read_stored, responses_file
 from ..sealing import line_sha256, private_file, sealed_info
-from ..stored_files import read_stored, responses_file
 from . import RESPONSES, RESPONSES_DIR, RESPONSES_SIG, SUMS, CommitError
 from .canonical import canonical, parse_canonical, sha256_hex
 from .checks import Checks

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from ..ids import is_safe_id
+from ..inputs.ids import is_safe_id
 from . import (
     ITEMS,
     RESPONSES,

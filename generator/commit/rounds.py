@@ -12,9 +12,9 @@ from pathlib import Path
 
 from .. import __version__
 from ..folders import refuse_links
-from ..ids import id_problem
-from ..jsonl import jsonl_lines
-from ..stored_files import StoredFileError, read_stored
+from ..inputs.ids import id_problem
+from ..inputs.jsonl import jsonl_lines
+from ..inputs.stored_files import StoredFileError, read_stored
 from . import (
     ITEMS,
     MANIFEST,

@@ -13,7 +13,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..config import ConfigError, commitments_settings, is_fingerprint, load_config
+from ..inputs.config import ConfigError, commitments_settings, is_fingerprint, load_config
 from . import ROTATION_FORMAT, ROTATION_NAMESPACE, namespace_site
 from .canonical import parse_canonical
 from .checks import Checks

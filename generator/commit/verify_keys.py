@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..ids import is_safe_id
+from ..inputs.ids import is_safe_id
 from .checks import Checks
 from .keyfiles import fingerprint, parse_pub_line, parse_spki_pem
 from .keys import ALLOWED_SIGNERS, REGISTRY, keys_dir, load_registry

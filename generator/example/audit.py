@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..audit.record import audits_dir
 from ..audit.sample import sample
-from ..pipeline import load_and_score
+from ..pipeline.stages import load_and_score
 
 SUITE = "extracting"
 SEED = 20261201

@@ -11,7 +11,7 @@ import json
 import shutil
 from pathlib import Path
 
-from ..jsonl import jsonl_values
+from ..inputs.jsonl import jsonl_values
 
 SUITE = "extracting"
 
@@ -117,7 +117,7 @@ def generate_example(root: Path, seed: int = 20261020, progress: bool = True) ->
     from .audit import write_example_audit
 
     written.append(write_example_audit(root))
-    from ..pipeline import suite_names
+    from ..pipeline.stages import suite_names
     from ..seal_command import seal_suite
 
     for name in suite_names(root):  # private-item records to private storage, sealed records in results/

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
-from ..prompts import load_template
+from ..inputs.prompts import load_template
 from ..suites.cortify import SUITE as PLUGIN
 from ..suites.cortify.baselines import naive
 from ..suites.cortify.patterns import PATTERNS, family

@@ -258,7 +258,7 @@ def _sequences(item: dict) -> list[dict]:
 
 
 def _case(cid: str, item: dict, rec: dict) -> dict:
-    from ..content import Item
+    from ..inputs.content import Item
     from ..parse.response import read_outcome
     from ..suites.ledgershield.scoring import score
 

@@ -15,8 +15,8 @@ import re
 from decimal import Decimal
 from pathlib import Path
 
-from ..prompts import Template
-from ..prompts import load_template as _load_template
+from ..inputs.prompts import Template
+from ..inputs.prompts import load_template as _load_template
 from ..suites.extracting.prompt import extracting_messages
 
 PROMPT_TEMPLATE_VERSION = "1"

@@ -14,7 +14,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from ..prompts import load_template
+from ..inputs.prompts import load_template
 from .rabench_corpus import rng_for
 from .rabench_engine import Engine
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import pathlib
 
-from ..jsonl import jsonl_values
+from ..inputs.jsonl import jsonl_values
 from . import real_nws, real_sroie
 from .balance import balance_report
 

@@ -36,7 +36,7 @@ from typing import Any
 
 import httpx
 
-from ..results import MAX_RECORD_BYTES
+from ..inputs.results import MAX_RECORD_BYTES
 from .store import record_line
 
 BODY_KEEP_CHARS = 8000  # of a rejected body kept in its attempt

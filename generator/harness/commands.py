@@ -185,9 +185,9 @@ def import_cmd(batch_files: tuple[Path, ...], suite: str, model: str, provider_i
 
 def _suite_import(root: Path, suite: str):
     """The suite plugin's own import of its harness's files (`import_files`), or None."""
-    from ..content import load_suite
     from ..errors import ErrorLog, TallyError
-    from ..plugins import load_registry
+    from ..inputs.content import load_suite
+    from ..suite.plugins import load_registry
 
     config = load_suite(Path(root) / "content" / "suites" / suite, ErrorLog(root))
     if config is None:

@@ -23,7 +23,7 @@ import hashlib
 from collections.abc import Iterator
 from pathlib import Path
 
-from generator.page_images import INPUT_KINDS, media_type, read_page
+from generator.inputs.page_images import INPUT_KINDS, media_type, read_page
 
 IMAGE_PLACEHOLDER = "(The document is not given as text: it follows as {n} page image(s), in page order.)"
 HASH_PREFIX = "sha256:"

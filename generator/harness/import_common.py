@@ -19,7 +19,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..ids import id_problem
+from ..inputs.ids import id_problem
 from ..sealing import private_file
 from .importer import BatchImportError, ImportOutcome
 from .plan import SuitePlan, load_plan

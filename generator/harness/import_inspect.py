@@ -15,7 +15,7 @@ import io
 import zipfile
 from pathlib import Path
 
-from ..stored_files import MAX_INFLATED_BYTES
+from ..inputs.stored_files import MAX_INFLATED_BYTES
 from .import_common import Output, cut, files_provenance, read_input, sha256, store, utc_time
 from .importer import BatchImportError, ImportOutcome
 from .runner import RunSpec

@@ -22,7 +22,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.ids import id_problem
+from generator.inputs.ids import id_problem
 
 from ..sealing import private_file
 from .client import BODY_KEEP_CHARS, parse_body, pinning_error

@@ -15,12 +15,12 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.content import SuiteConfig, load_items, load_suite
 from generator.errors import ErrorLog, TallyError
-from generator.page_images import INPUT_KINDS, PageError, input_problem
-from generator.plugins import load_registry
-from generator.prompts import Template, load_template
-from generator.suite_api import Suite
+from generator.inputs.content import SuiteConfig, load_items, load_suite
+from generator.inputs.page_images import INPUT_KINDS, PageError, input_problem
+from generator.inputs.prompts import Template, load_template
+from generator.suite.api import Suite
+from generator.suite.plugins import load_registry
 
 from .images import page_bytes, text_view, with_images
 

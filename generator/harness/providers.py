@@ -15,9 +15,9 @@ import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.ids import id_problem
-from generator.iso_date import is_iso_date
-from generator.money import read_price
+from generator.inputs.ids import id_problem
+from generator.inputs.iso_date import is_iso_date
+from generator.inputs.money import read_price
 
 PROVIDERS_FILE = Path("content") / "providers.toml"
 DEFAULT_TIMEOUT_S = 180.0

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
-from generator.ids import id_problem
+from generator.inputs.ids import id_problem
 
 from ..folders import refuse_links
 from ..sealing import private_file

@@ -25,9 +25,9 @@ import os
 import time
 from pathlib import Path
 
-from ..jsonl import jsonl_lines
-from ..results import MAX_RECORD_BYTES
-from ..stored_files import RESPONSES_GZ
+from ..inputs.jsonl import jsonl_lines
+from ..inputs.results import MAX_RECORD_BYTES
+from ..inputs.stored_files import RESPONSES_GZ
 
 try:
     import fcntl

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..jsonl import jsonl_lines
+from ..inputs.jsonl import jsonl_lines
 from .store import StoreError, open_private, record_line
 
 

@@ -1,14 +1,14 @@
 """What each kind of label file must hold, checked before anything is used or written: labels.toml's
 settings, a label line, a flagged line, sample.json. Each check returns the first problem (None: the
 value is good); the readers in files.py raise it as a LabelError with the file and line. Every name
-that becomes part of a path (labeller, dataset, item) must be a safe identifier (generator/ids.py)."""
+that becomes part of a path (labeller, dataset, item) must be a safe identifier (generator/inputs/ids.py)."""
 
 from __future__ import annotations
 
 import json
 
-from ..ids import id_problem
-from ..untrusted_files import shown
+from ..inputs.ids import id_problem
+from ..inputs.untrusted_files import shown
 
 HALVES = ("public", "private")
 WHYS = ("sample", "missing", "computed")

@@ -11,7 +11,7 @@ from .. import options
 
 
 def _loaded(root: Path, suite: str):
-    from ..pipeline import load
+    from ..pipeline.stages import load
 
     return load(root, [suite])[0]
 
@@ -65,7 +65,7 @@ def sample_cmd(suite: str, out: Path | None, root: Path) -> None:
 @options.ROOT
 def record_cmd(suite: str, file: Path, root: Path) -> None:
     """Store the second labeller's filled-in worksheet (CSV) as their label files."""
-    from ..untrusted_files import read_text
+    from ..inputs.untrusted_files import read_text
     from .files import LabelError, read_sample
     from .worksheet import record_worksheet
 
@@ -115,7 +115,7 @@ def sheet_cmd(suite: str, out: Path | None, root: Path) -> None:
 @options.ROOT
 def adjudicate_cmd(suite: str, file: Path, root: Path) -> None:
     """Store the decisions of a filled adjudication sheet (CSV) as the adjudicator's labels."""
-    from ..untrusted_files import read_text
+    from ..inputs.untrusted_files import read_text
     from .agreement import compare
     from .files import LabelError, read_labels, read_sample
     from .sheet import decisions, record

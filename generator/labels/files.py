@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputProblem
-from ..ids import id_problem
-from ..untrusted_files import cut, json_lines, parse_json, read_text, shown
+from ..inputs.ids import id_problem
+from ..inputs.untrusted_files import cut, json_lines, parse_json, read_text, shown
 from .checks import HALVES, config_problem, flagged_problem, label_line_problem, sample_problem
 
 CONFIG = "labels.toml"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ..content import Item, SuiteConfig
+from ..inputs.content import Item, SuiteConfig
 from .agreement import summary
 from .files import LabelError, load_config, read_flagged, read_labels, read_sample
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from ..csvsafe import csv_row
 from ..csvsafe import writer as csv_writer
+from ..inputs.untrusted_files import csv_rows, cut, parse_json
 from ..private_workspace import private_home, write_private
-from ..untrusted_files import csv_rows, cut, parse_json
 from .agreement import UNSETTLED, canon
 from .checks import MAX_ANSWER_CHARS
 from .files import LabelConfig, LabelError, Labels, Merged, merge_labels

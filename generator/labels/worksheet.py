@@ -12,8 +12,8 @@ from pathlib import Path
 
 from ..csvsafe import csv_row
 from ..csvsafe import writer as csv_writer
+from ..inputs.untrusted_files import csv_rows, cut, parse_json, shown
 from ..private_workspace import write_private
-from ..untrusted_files import csv_rows, cut, parse_json, shown
 from .checks import MAX_ANSWER_CHARS
 from .files import LabelConfig, LabelError, Merged, merge_labels
 

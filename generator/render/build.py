@@ -15,10 +15,10 @@ from itertools import chain
 from pathlib import Path
 
 from ..atomic import swap_in
-from ..cache import Cache
 from ..errors import TallyError
 from ..folders import check_project_outputs
-from ..memory import peak_mb, release_freed
+from ..pipeline.cache import Cache
+from ..pipeline.memory import peak_mb, release_freed
 from .charts import plotly_file, write_plotly
 from .downloads import folders, listing, write_data_files, write_table
 from .env import TEMPLATES, make_env, relative
@@ -368,8 +368,8 @@ def build_site(root: Path, out: Path | None = None, draft: bool = False, resampl
     here (private storage) make a draft that says why, unless `accept_sealed`: then every page says
     they are published as stored. `resamples` overrides the suites' setting.
     `progress(total, label)` shows bars (options.progress_factory), one per stage and suite.
-    With `cache`, unchanged runs and statistics come from build/cache/ (generator/cache.py); with
-    `scheduler`, runs are scored on that Dask cluster (generator/distributed.py).
+    With `cache`, unchanged runs and statistics come from build/cache/ (generator/pipeline/cache.py); with
+    `scheduler`, runs are scored on that Dask cluster (generator/pipeline/distributed.py).
     """
     root = Path(root)
     report = BuildReport(Path(out) if out else root / "site")

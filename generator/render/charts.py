@@ -144,7 +144,7 @@ def tradeoff(div_id: str, title: str, points: list[dict], x_title: str, y_title:
 
 def report_chart(div_id: str, table) -> dict:
     """A suite's own chart (suite_api.ReportChart) of a report table."""
-    from ..suite_api import Estimate
+    from ..suite.api import Estimate
 
     spec = table.chart
     series: dict[str, tuple[list, list]] = {}

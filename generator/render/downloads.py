@@ -116,7 +116,7 @@ def _agreement_without_private(src: Path, dst: Path, public: set[str]) -> None:
     doc = json.loads(src.read_text(encoding="utf-8"))
     listed = doc.get("differences") if isinstance(doc, dict) else None
     shown = [shown_difference(d, public) if isinstance(d, dict) else d for d in listed or []]
-    if listed and shown != listed:  # written as the rescore writes it (generator/outputs.py)
+    if listed and shown != listed:  # written as the rescore writes it (generator/pipeline/outputs.py)
         dst.write_text(json.dumps(doc | {"differences": shown}, indent=2, sort_keys=True, ensure_ascii=False) + "\n",
                        encoding="utf-8")
     else:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputProblem
-from ..iso_date import is_iso_date
+from ..inputs.iso_date import is_iso_date
 
 FILE = ("content", "models.toml")
 

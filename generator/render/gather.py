@@ -17,16 +17,16 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import orchestrate
-from ..cache import Cache
-from ..content import Item
 from ..errors import Disagreement, InputProblem
-from ..orchestrate import SCORING, STATISTICS, Options, Statistics, Targets
-from ..pipeline import ScoredSuite
-from ..results import Run
+from ..inputs.content import Item
+from ..inputs.results import Run
+from ..pipeline import orchestrate
+from ..pipeline.cache import Cache
+from ..pipeline.orchestrate import SCORING, STATISTICS, Options, Statistics, Targets
+from ..pipeline.stages import ScoredSuite
 from ..stats.declared import Declared
-from ..suite_api import Suite
-from ..suite_report import InterfaceChange, scored_runs
+from ..suite.api import Suite
+from ..suite.report import InterfaceChange, scored_runs
 from .prose import Prose, load_pages
 
 
@@ -176,7 +176,7 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
            progress=None, skip_scorer_b: bool = False, cache: Cache | None = None,
            scheduler: str | None = None, accept_sealed: bool = False) -> SiteData:
     """Phase 1: load, score (A and B), statistics and the rescore and statistics outputs (the
-    orchestrator, generator/orchestrate.py, into a staging folder), then the pages' data.
+    orchestrator, generator/pipeline/orchestrate.py, into a staging folder), then the pages' data.
     `progress(total, label)` as in options.progress_factory (None: quiet). With `cache`, unchanged
     runs and statistics are reused. Sealed private records whose full records are not here make the
     site a draft saying why, unless `accept_sealed` (then every page says they were not re-checked)."""
@@ -242,7 +242,7 @@ def _view(root: Path, st: Statistics, rescore_dir: Path, warnings: list[str]) ->
 
 
 def _report_tables(res: ScoredSuite) -> list:
-    """The suite's own tables, from the public view of its scored runs (suite_report.ScoredRuns); a
+    """The suite's own tables, from the public view of its scored runs (suite/report.py: ScoredRuns); a
     plugin reading what that view no longer offers is stopped with what to read instead."""
     try:
         return res.plugin.report_tables(scored_runs(res))

@@ -12,7 +12,7 @@ writer folds into that key everything else the page's bytes depend on (`PageKeys
 
 The entry is the page's bytes, build/cache/pages/<group>/<key>, hard-linked into the site (so a page
 unchanged since the last build is the same file and is kept without being read again); the SHA-256 of
-each entry's bytes is recorded in the group's index (generator/cache.py), and an entry that does not
+each entry's bytes is recorded in the group's index (generator/pipeline/cache.py), and an entry that does not
 match it is counted as corrupt, deleted and rendered again. Entries no page of the last build used are
 pruned. Only pages that export no table are deferred (a page from the cache writes nothing else).
 """
@@ -26,7 +26,7 @@ from importlib.metadata import version
 
 from jinja2 import Environment, meta
 
-from ..cache import code_hash
+from ..pipeline.cache import code_hash
 
 LIBRARIES = ("jinja2", "markupsafe", "orjson", "pillow")
 

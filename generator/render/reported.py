@@ -8,7 +8,7 @@ import tomllib
 from pathlib import Path
 
 from ..errors import InputProblem
-from ..ids import id_problem
+from ..inputs.ids import id_problem
 from .context import Column, Table, text
 
 REPORTED = "reported.toml"

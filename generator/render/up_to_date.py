@@ -7,7 +7,7 @@ What the site is made from (`Inputs`): the options that change its bytes (output
 distribution, Node.js's version (scorer B), Tally's own sources and templates, the source folders of
 every registered suite plugin, and the project's content/, results/, private/ and tally.toml. Each file
 counts by its SHA-256. A symbolic link or special file in content/ or results/ (which the build
-refuses, links.py) makes the inputs never up to date: nothing is hashed through a link. Hashing
+refuses, inputs/links.py) makes the inputs never up to date: nothing is hashed through a link. Hashing
 every stored response on each build would cost as much as a good part of the build on a large
 leaderboard, so a file's hash is taken again only when its size, modification time, change time or
 inode differ from the last build's record (the change time can't be set back by hand, so a same-size
@@ -30,10 +30,10 @@ import time
 from importlib.metadata import distributions
 from pathlib import Path
 
-from ..cache import Cache, _files, plugin_folder
-from ..crosscheck import ScorerBUnavailable, node_version
-from ..links import input_problems
-from ..plugins import load_registry, plugin_folders
+from ..inputs.links import input_problems
+from ..pipeline.cache import Cache, _files, plugin_folder
+from ..pipeline.crosscheck import ScorerBUnavailable, node_version
+from ..suite.plugins import load_registry, plugin_folders
 
 FORMAT = 1
 KIND = "site-stamp"

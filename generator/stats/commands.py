@@ -1,5 +1,5 @@
 """`tally stats`: bootstrap intervals, pairwise calls and ranks of every suite (the orchestrator's
-statistics: generator/orchestrate.py), with the build cache the site build shares."""
+statistics: generator/pipeline/orchestrate.py), with the build cache the site build shares."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def stats(root: Path, resamples: int | None, suites: tuple[str, ...], jobs: int 
     build`). Exit status as `tally rescore`.
     """
     from ..errors import Disagreement
-    from ..orchestrate import Targets, run
+    from ..pipeline.orchestrate import Targets, run
 
     build = root / "build"
     outcome = run(root, options.options(jobs, skip_scorer_b, no_cache, scheduler, quiet, resamples),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..suite_api import DatasetMean, Metric, Suite, macro_column
+from ..suite.api import DatasetMean, Metric, Suite, macro_column
 from .ratios import Spec
 
 

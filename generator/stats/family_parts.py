@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..cache import Cache
+from ..pipeline.cache import Cache
 from .pair_table import STATE, PairTable
 
 KIND = "stats-pairs"  # the build cache's entries of family parts

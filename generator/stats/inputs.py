@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..calls import CALL_COLUMNS
-from ..content import Item, SuiteConfig
 from ..errors import InputProblem
-from ..suite_api import Suite
+from ..inputs.content import Item, SuiteConfig
+from ..pipeline.calls import CALL_COLUMNS
+from ..suite.api import Suite
 from .declared import Declared
 
 

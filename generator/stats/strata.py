@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..content import FREEZE, POST_FREEZE, Item
-from ..content import SuiteConfig as Suite
+from ..inputs.content import FREEZE, POST_FREEZE, Item
+from ..inputs.content import SuiteConfig as Suite
 
 ALL = "all"
 HEADLINE = "headline"  # the dimension of a frozen suite's headline stratum

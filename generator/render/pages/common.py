@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ...content import FREEZE, POST_FREEZE, PRE_FREEZE
+from ...inputs.content import FREEZE, POST_FREEZE, PRE_FREEZE
 from ...numbers import with_unit
 from ...stats.strata import HEADLINE, headline_choices
 from ..context import Cell, Column, Table, interval, shown, slug, text

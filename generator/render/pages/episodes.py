@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import orjson
 
-from ...suite_api import implements
+from ...suite.api import implements
 from ..context import Column, Table, text
 from ..gather import SiteData, SuiteView
 from . import Page

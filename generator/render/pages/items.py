@@ -11,7 +11,7 @@ import orjson
 from markupsafe import Markup, escape
 
 from ...score.verdicts import Verdict
-from ...suite_api import implements
+from ...suite.api import implements
 from ..context import Column, Table, text
 from ..gather import SiteData, SuiteView
 from . import Deferred, Page
@@ -114,7 +114,7 @@ def shown_size(image) -> tuple[int, int]:
 
 def page_files(sd: SuiteView):
     """(site path, bytes) of every public item's page images, read and checked again (type, size, hash)."""
-    from ...page_images import read_page
+    from ...inputs.page_images import read_page
 
     for item in sd.public_items:
         for page in item.document.get("pages") or []:
@@ -295,7 +295,7 @@ def page_count(sd: SuiteView) -> int:
 def suite_pages(sd: SuiteView, paged: tuple[set[str], set[str]]):
     """The suite's item index, then a deferred page per public item (from the build cache when its
     inputs are unchanged)."""
-    from ...cache import suite_key
+    from ...pipeline.cache import suite_key
 
     yield index_page(sd)
     reader = Reader(sd)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ...prompts import TEMPLATE_FILE, load_template
+from ...inputs.prompts import TEMPLATE_FILE, load_template
 from ..gather import SuiteView
 
 _FIELD = re.compile(r"(?<!\{)\{([a-z_][a-z0-9_]*)\}(?!\})")

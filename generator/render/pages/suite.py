@@ -180,7 +180,7 @@ def _short_names(sd: SuiteView, runs: list[str]) -> list[dict]:
 
 def report_tables(sd: SuiteView) -> list[Table]:
     """The suite's own analyses (Suite.report_tables), as site tables exported under downloads/<suite>/reports/."""
-    from ...suite_api import Estimate
+    from ...suite.api import Estimate
     from ..charts import report_chart
 
     out = []

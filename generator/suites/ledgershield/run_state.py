@@ -20,6 +20,7 @@ PAY_LIMIT = 25000  # restricted authority's largest payment (the gold's invoice 
 CRITICAL = ("SOX-AP-001", "SOX-AP-003", "SOX-AP-007")  # LedgerShield's critical controls
 CONTAINING = frozenset(("route_to_security", "freeze_vendor_profile"))
 HANDOFF = "create_human_handoff"
+EDGE = Fraction(1, 10**40)  # a clamped confidence nearer than this to 0 or 1 is read at this distance (_near_ends)
 # the loss ledger's ratios: (key, scale of the stored integer, bound, weight in hundredths)
 RATIOS = (("fp_cost", 100, 5000, 12), ("delay", 100, 80, 11), ("minutes", 100, 480, 10), ("friction", 100, 8, 8),
           ("debt", 10000, 8, 10), ("breaches", 1, 6, 5), ("restrictions", 1, 8, 5))
@@ -115,14 +116,45 @@ def confidence_reading(value: object) -> tuple[bool, Fraction]:
     if isinstance(value, (int, JsonInt)):
         return True, Fraction(int(value))
     if isinstance(value, Decimal) and value.is_finite():
-        return True, Fraction(value)
+        return True, _exact(value)
     if isinstance(value, str):
         text = value.strip(WHITESPACE)
         if _NUMERAL.fullmatch(text):
             read = read_number(text)
             if isinstance(read, Decimal):
-                return False, Fraction(read)
+                return False, _exact(read)
     return False, Fraction(1, 2)
+
+
+def _exact(value: Decimal) -> Fraction:
+    """The value of a decimal, except that one whose size is 10^41 or more reads as +-10^41 and a non-zero
+    one below 10^-40 as +-10^-40: its sign and its side of 0 and 1 are kept, and after clamping to [0, 1]
+    `_near_ends` reads it the same, so no figure changes (converting 1e-1000000 exactly, then squaring it,
+    cost about a second)."""
+    if value == 0:
+        return Fraction(0)
+    sign = -1 if value < 0 else 1
+    if value.adjusted() > 40:  # |value| >= 10^41
+        return Fraction(sign * 10**41)
+    if value.adjusted() < -40:  # 0 < |value| < 10^-40
+        return sign * EDGE
+    return Fraction(value)
+
+
+def _near_ends(c: Fraction) -> Fraction:
+    """A clamped confidence c in (0, EDGE) read as EDGE, and one in (1 - EDGE, 1) as 1 - EDGE, which
+    changes no figure of `update` and keeps its exact arithmetic on short numbers. Proof: with k = 1 for
+    a correct decision (0 otherwise), 10000 * (c - k)^2 is then 10000 - d or 0 + d with 0 < d < 2 * 10^-36,
+    on the side the exact value is. `debt` adds its rounding: 10000 or 0 for any such d. The new error
+    rounds (A -+ d) / n, A = error * (n - 1) + 10000 or + 0 a whole number: the ties of that rounding are
+    the odd multiples of 1/2, so one other than A / n itself is at least 1 / (2n) from A / n, which d / n
+    never reaches; every such d rounds alike (past A / n if it is a tie, else to its rounding). The
+    gate's level reads the unclamped value, which stays strictly between 0 and 1."""
+    if 0 < c < EDGE:
+        return EDGE
+    if 1 - EDGE < c < 1:
+        return 1 - EDGE
+    return c
 
 
 def _round_even(v: Fraction) -> int:
@@ -167,7 +199,7 @@ def update(state: RunState, *, effective: str, correct: bool, risky: bool, tools
     delay, minutes, friction, false_positive = _outcome(effective, risky, tools_ok, campaign)
     fp_cost = 150 * delay + 2 * minutes + 1000 * friction if false_positive else 0  # hundredths
     present, value = confidence_reading(confidence)
-    c = min(max(value, Fraction(0)), Fraction(1))
+    c = _near_ends(min(max(value, Fraction(0)), Fraction(1)))
     x = (c - (1 if correct else 0)) ** 2
     error = _round_even((state.error * (n - 1) + 10000 * x) / n)
     level, window = _level(state, error, present, value)

@@ -1699,7 +1699,37 @@
   }
 
   /**
-   * Step 5's confidence reading: {present, atEdge (present and its value <= 0 or >= 1), c (a
+   * Step 5's note: a value past 10^40 in size is read at 10^40, a non-zero one below 10^-40 in size
+   * at 10^-40 (signs kept), and one strictly between 1 - 10^-40 and 1 at 1 - 10^-40. Each gives the
+   * same level (its side of 0 and 1 is kept) and, once clamped, the same `error` and `debt` (the
+   * proof is on the rule page). A substitute's c has a denominator of at most 10^40 (10^80 once
+   * squared), however far the exponent written goes (1e-1000000 read as written needs 10^2000000);
+   * a value kept, from 10^-40 to 1 - 10^-40, one of at most 10^(40 + its digits). Decided on the digits and the
+   * exponent of the normalised Decimal, before any BigInt: 10^adjusted <= |value| < 10^(adjusted + 1).
+   */
+  var EDGE = 40n;
+  var FAR = C.decimalFromParts(false, '1', '', EDGE);             // 10^40
+  var MINUS_FAR = C.decimalFromParts(true, '1', '', EDGE);
+  var NEAR = C.decimalFromParts(false, '1', '', -EDGE);           // 10^-40
+  var MINUS_NEAR = C.decimalFromParts(true, '1', '', -EDGE);
+  var NINES = '9'.repeat(Number(EDGE));
+  var NEAR_ONE = C.decimalFromParts(false, '0', NINES, 0n);       // 1 - 10^-40
+
+  function confidenceAtDistance(dec) {
+    if (dec.isZero()) return dec;
+    var adjusted = dec.exp + BigInt(dec.coef.length - 1);
+    if (adjusted < -EDGE) return dec.neg ? MINUS_NEAR : NEAR;
+    if (adjusted > EDGE || (adjusted === EDGE && dec.coef !== '1')) return dec.neg ? MINUS_FAR : FAR;
+    // 0.1 <= value < 1 and its first 40 decimals nines with more digits after (the last one not 0)
+    if (!dec.neg && adjusted === -1n && dec.coef.length > NINES.length && dec.coef.slice(0, NINES.length) === NINES) {
+      return NEAR_ONE;
+    }
+    return dec;
+  }
+
+  /**
+   * Step 5's confidence reading: {present, atEdge (present and its value <= 0 or >= 1), value (the
+   * Decimal read before clamping, at the note's distances; null when c is the default 1/2), c (a
    * fraction in [0, 1])}. Present: a JSON number with a value; c is its value, 1 for true, 0 for
    * false, a string's decimal numeral after trimming, else 1/2; then clamped to [0, 1].
    */
@@ -1716,10 +1746,11 @@
     } else if (typeof k === 'string') {
       dec = numeralValue(trimmedText(k));
     }
-    if (dec === null) return { present: present, atEdge: false, c: HALF };
+    if (dec === null) return { present: present, atEdge: false, value: null, c: HALF };
+    dec = confidenceAtDistance(dec);
     var low = dec.isZero() || dec.neg;
     var high = !low && dec.exp + BigInt(dec.coef.length - 1) >= 0n;   // |value| >= 1
-    return { present: present, atEdge: present && (low || high), c: low ? ZERO : high ? ONE : fracOfDecimal(dec) };
+    return { present: present, atEdge: present && (low || high), value: dec, c: low ? ZERO : high ? ONE : fracOfDecimal(dec) };
   }
 
   /** Risky-case outcome of the effective decision (hours, minutes, friction hundredths), or null. */
@@ -2055,6 +2086,7 @@
     amountsMatch: amountsMatch,
     asciiLower: asciiLower,
     boxIou: boxIou,
+    updateConfidence: updateConfidence,
     TOOL_NAMES: TOOL_NAMES,
     WEIGHTS: WEIGHTS,
     UNSAFE_PAY: UNSAFE_PAY
