@@ -53,7 +53,8 @@ def _assert_agree(report) -> None:
 def test_every_suite_s_fuzz_agrees(suite):
     report = fuzz_suite(suite, CASES, seed=SEED, batch=100, keep=3, stop_after=1)
     _assert_agree(report)
-    assert report.cases == CASES and report.rows >= CASES
+    # every case scored by both but the few no stored line can carry (refused, as a rescore refuses them)
+    assert report.cases == CASES and report.refused < CASES // 100 and report.rows >= CASES - report.refused
 
 
 @pytest.fixture(scope="module")
