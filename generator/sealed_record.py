@@ -5,7 +5,8 @@
                 item's salted commitment file, or null when the round's private storage is not here)},
      "outcome", "finish_reason", "refusal",
      "box": the per-item part, closed with the item (generator/sealed_box.py):
-            {"verdicts": [[unit, kind, verdict, points, order], ...],
+            {"verdicts": [[unit, kind, verdict, points, order], ...] (and the row's counts as a
+                          sixth element, where the row has counts the suite lets a sealed record keep),
              "figures": [the suite's per-item figures of this response],
              "answers": [per unit, which of the item's repeats answered alike: "=0", "=1", ...],
              "usage": the call's token counts, as stored}}
@@ -41,8 +42,9 @@ def blind_rows(plugin: Suite, rows: list) -> list[list]:
     be read. A unit that names something of the item ("T09:outside_period": a transaction and its
     fault) shows only its position and what it is ("#4:outside_period"); `order` is kept only where the
     suite's `sealed_order_kept` says it is the model's own figure or a comparison; a suite that does not
-    say shows positions only ("#4") and no `order`. The kind, verdict and points stay: the private
-    scores are recomputed from them and from the stored figures."""
+    say shows positions only ("#4") and no `order`. A row's counts are kept as its `order` is, as a
+    sixth element (none when the row has none). The kind, verdict and points stay: the private scores
+    are recomputed from them and from the stored figures."""
     out = []
     for k, v in enumerate(rows):
         keep = plugin.sealed_order_kept(v.unit)
@@ -50,7 +52,8 @@ def blind_rows(plugin: Suite, rows: list) -> list[list]:
             out.append([f"#{k}", v.kind, v.verdict, v.points, ""])
             continue
         m = _ID_UNIT.fullmatch(v.unit)
-        out.append([f"#{k}:{m.group(2)}" if m else v.unit, v.kind, v.verdict, v.points, v.order if keep else ""])
+        row = [f"#{k}:{m.group(2)}" if m else v.unit, v.kind, v.verdict, v.points, v.order if keep else ""]
+        out.append(row + [list(v.counts)] if keep and v.counts else row)
     return out
 
 
@@ -71,16 +74,17 @@ def stub_rows(record: dict, run_id: str):
     """Verdict rows of a sealed record, as stored (the reason is not stored)."""
     from .score.verdicts import Verdict
 
-    return [Verdict(run_id, record["item"], record["repeat"], str(u), str(k), str(v), int(p), "", str(o))
-            for u, k, v, p, o in record["verdicts"]]
+    return [Verdict(run_id, record["item"], record["repeat"], str(row[0]), str(row[1]), str(row[2]), int(row[3]),
+                    "", str(row[4]), tuple(row[5]) if len(row) > 5 else ()) for row in record["verdicts"]]
 
 
 def stub_problem(record: dict) -> str | None:
     """Why a sealed record cannot be scored from its stored verdicts, or None."""
     verdicts, answers = record.get("verdicts"), record.get("answers")
     if not isinstance(verdicts, list) or not all(
-            isinstance(v, list) and len(v) == 5 and type(v[3]) is int for v in verdicts):
-        return "a sealed record's verdicts must be [unit, kind, verdict, points, order] rows"
+            isinstance(v, list) and (len(v) == 5 or len(v) == 6 and _whole_numbers(v[5])) and type(v[3]) is int
+            for v in verdicts):
+        return "a sealed record's verdicts must be [unit, kind, verdict, points, order] rows (and counts, a list of whole numbers)"
     if not isinstance(answers, list) or len(answers) != len(verdicts):
         return "a sealed record needs one answer class per verdict row"
     if not isinstance(record.get("outcome"), str):
@@ -92,6 +96,10 @@ def stub_problem(record: dict) -> str | None:
     if record["sealed"].get("format") not in SEALED_FORMATS:
         return f"a sealed record's format must be one of {', '.join(SEALED_FORMATS)}"
     return None
+
+
+def _whole_numbers(value: object) -> bool:
+    return isinstance(value, list) and bool(value) and all(type(n) is int for n in value)
 
 
 def stub_call_record(record: dict) -> dict:

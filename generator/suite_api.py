@@ -32,6 +32,7 @@ from .suite.api import (
     Terms,
     VectorCase,
     case_rows,
+    expected_row,
     declaration_notes,
     declaration_problems,
     f1,
@@ -47,6 +48,6 @@ __all__ = [
     "HOOKS", "ITEMS", "AnyMetric", "Better", "DatasetMean", "Estimate", "Harness", "InterfaceChange",
     "JsonObject", "Metric", "PageBudget", "Pages", "Replicates", "ReportCell", "ReportChart", "ReportItem",
     "ReportRun", "ReportTable", "Rules", "RunInfo", "ScoredRuns", "ScorerB", "Suite", "Terms", "VectorCase",
-    "case_rows", "declaration_notes", "declaration_problems", "f1", "implements", "macro", "macro_column",
+    "case_rows", "declaration_notes", "expected_row", "declaration_problems", "f1", "implements", "macro", "macro_column",
     "mean", "ratio", "total",
 ]

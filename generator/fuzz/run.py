@@ -3,7 +3,7 @@
 Scorer A is the suite's Python rules, called as rescoring calls them (`read_outcome`, then `score`);
 scorer B is one long-lived Node process (`crosscheck.ScorerBProcess`, as the agreement gate's shared
 cases use) that is sent each item once (a `define` line) and then the records that answer it. A row
-is compared as the gate compares it: (unit, verdict, points, order). A crash is scorer A raising or
+is compared as the gate compares it: (unit, verdict, points, order, counts). A crash is scorer A raising or
 scorer B answering a line with an error (or ending): each one is a failure, like a difference.
 
 Each record goes through the line a results file would hold before either scorer sees it: written as
@@ -28,6 +28,7 @@ from ..content import Item
 from ..crosscheck import ScorerBProcess
 from ..jsonl import jsonl_lines
 from ..parse.response import read_outcome
+from ..score.verdicts import compared, compared_b
 from ..suite_api import Suite
 from .engine import Case, Generator, Hints
 
@@ -115,7 +116,7 @@ def _shown(record: dict) -> str:
     return short if len(short) <= SHOWN_CHARS else short[:SHOWN_CHARS] + f"... ({len(text):,} characters)"
 
 
-Row = tuple[str, str, object, str]
+Row = tuple[str, str, object, str, object]
 
 
 class _ScorerA:
@@ -140,7 +141,7 @@ class _ScorerA:
 
     def rows(self, item: Item, record: dict) -> list[Row]:
         outcome = read_outcome(record, self.suite.extract_answer, self.suite.answer_what)
-        return [(v.unit, v.verdict, v.points, v.order) for v in self.suite.score(item, outcome, "fuzz", 0)]
+        return [compared(v) for v in self.suite.score(item, outcome, "fuzz", 0)]
 
 
 def _requests(name: bytes, cases: list[Case]) -> tuple[list[bytes], list[int | None]]:
@@ -165,7 +166,7 @@ def _rows_b(out: object) -> list[Row] | None:
     if not isinstance(out, list) or not all(isinstance(r, dict) for r in out):
         return None
     try:
-        return [(r["unit"], r["verdict"], r["points"], r["order"]) for r in out]
+        return [compared_b(r) for r in out]
     except KeyError:
         return None
 
@@ -293,5 +294,5 @@ def _show_rows(rows: list[Row], other: list[Row] | None) -> str:
         return "; ".join(f"{r[0]}={r[1]}" for r in rows[:12])
     diff = [r for k, r in enumerate(rows) if k >= len(other) or other[k] != r]
     extra = f" ({len(rows)} rows, {len(other)} on the other side)" if len(rows) != len(other) else ""
-    return "; ".join(f"{r[0]}={r[1]} ({r[2]} points{', order ' + repr(r[3]) if r[3] else ''})"
-                     for r in diff[:8]) + extra
+    return "; ".join(f"{r[0]}={r[1]} ({r[2]} points{', order ' + repr(r[3]) if r[3] else ''}"
+                     f"{', counts ' + repr(r[4]) if r[4] else ''})" for r in diff[:8]) + extra

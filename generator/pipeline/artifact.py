@@ -119,10 +119,10 @@ def _write_to(fh: BinaryIO, scored: ScoredRun, data: bytes, sign: bool) -> None:
     blocks, at = [], pos
     dumps = marshal.dumps
     repeat, unit, kind, verdict = table.repeat, table.unit, table.kind, table.verdict
-    points, reason, order = table.points, table.reason, table.order
+    points, reason, order, counts = table.points, table.reason, table.order, table.counts
     for item, (start, stop) in scored.spans.items():  # one block per item: an item page reads its own
         block = dumps((repeat[start:stop], unit[start:stop], kind[start:stop], verdict[start:stop],
-                       points[start:stop], reason[start:stop], order[start:stop]))
+                       points[start:stop], reason[start:stop], order[start:stop], counts[start:stop]))
         rows[item] = (at, len(block))
         at += len(block)
         blocks.append(block)

@@ -1,5 +1,5 @@
 """The agreement gate: scorer B (JavaScript, run by Node) rescores every stored response, and its
-verdicts are compared with scorer A's key by key: (run, item, repeat, unit) -> verdict, points, order.
+verdicts are compared with scorer A's key by key: (run, item, repeat, unit) -> verdict, points, order, counts.
 
 Items are sent once; each run's stored lines are sent verbatim, from the bytes the pipeline read
 once, while scorer A scores the same run. Scorer B folds each run's rows into a SHA-256 that scorer
@@ -25,6 +25,7 @@ from .. import sealing
 from ..errors import ErrorLog, ScorerBFailed, ScorerBUnavailable, visible
 from ..inputs.jsonl import jsonl_lines
 from ..parse.response import read_outcome
+from ..score.verdicts import compared, compared_b, show_row
 from ..suite.api import Suite
 
 SCORER_B = Path(__file__).resolve().parents[2] / "scorer-js" / "cli.js"
@@ -280,7 +281,7 @@ class Gate:
         for r in runs:
             expected: dict[tuple[str, int], list[tuple]] = {}
             for v in r.verdicts().rows():
-                expected.setdefault((v.item, v.repeat), []).append((v.unit, v.verdict, v.points, v.order))
+                expected.setdefault((v.item, v.repeat), []).append(compared(v))
             for _ in range(r.responses - r.sealed):
                 rows_b = out[k]
                 k += 1
@@ -288,7 +289,7 @@ class Gate:
                     where = responses_file(self.suite_name, r.run.id)
                     raise ScorerBFailed(f"{where}: scorer B failed on a response of run {r.run.id}: {rows_b!r:.300}")
                 key = (rows_b[0]["item"], rows_b[0]["repeat"])
-                got = [(x["unit"], x["verdict"], x["points"], x["order"]) for x in rows_b]
+                got = [compared_b(x) for x in rows_b]
                 self._compare(agreement, r, key, expected.get(key, []), got)
 
     def _compare(self, agreement: Agreement, run_score, key: tuple[str, int], rows_a: list, rows_b: list) -> None:
@@ -331,7 +332,7 @@ def _loads(line: bytes) -> object:
 def _show(row: tuple | None) -> str:
     if row is None:
         return "<no row>"
-    return f"{row[1]} ({row[2]} points{', order ' + row[3] if row[3] else ''})"
+    return show_row(row)
 
 
 class ScorerBProcess:

@@ -12,7 +12,7 @@ from itertools import repeat
 
 from .. import csvsafe
 from ..csvsafe import csv_row, csv_safe
-from ..score.verdicts import VerdictTable
+from ..score.verdicts import VerdictTable, counts_text
 
 
 def verdict_lines(t: VerdictTable) -> bytes:
@@ -22,7 +22,7 @@ def verdict_lines(t: VerdictTable) -> bytes:
     cell = _Cells()
     columns = (repeat(cell(str(csv_safe(t.run))), len(t)), cell.column(t.item), map(str, t.repeat),
                cell.column(t.unit), cell.column(t.kind), cell.column(t.verdict), map(str, t.points),
-               cell.column(t.reason), cell.column(t.order))
+               cell.column(t.reason), cell.column(t.order), cell.column(list(map(counts_text, t.counts))))
     return _lines(columns).encode("utf-8", "backslashreplace")
 
 

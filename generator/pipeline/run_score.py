@@ -163,9 +163,9 @@ class RunScore:
         blocks = memoryview(self._read(self._where["rows_block"]))  # every item's block, read at once
         # (the texts come back interned as the scorer interned them: marshal keeps that)
         item_, repeat_, unit_, kind_, verdict_ = table.item, table.repeat, table.unit, table.kind, table.verdict
-        points_, reason_, order_ = table.points, table.reason, table.order
+        points_, reason_, order_, counts_ = table.points, table.reason, table.order, table.counts
         for item, (start, length) in self._where["rows"].items():
-            repeat, unit, kind, verdict, points, reason, order = marshal.loads(
+            repeat, unit, kind, verdict, points, reason, order, counts = marshal.loads(
                 blocks[start - first:start - first + length])
             item_ += [item] * len(repeat)
             repeat_ += repeat
@@ -175,6 +175,7 @@ class RunScore:
             points_ += points
             reason_ += reason
             order_ += order
+            counts_ += counts
         return table
 
     def has_rows(self, item: str) -> bool:

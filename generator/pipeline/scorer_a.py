@@ -130,14 +130,14 @@ class _Scored:
 
 
 def _columns(rows: list[Verdict]) -> tuple[tuple, ...]:
-    """(unit, kind, verdict, points, reason, order) of the rows, column by column, strings interned as
-    VerdictTable keeps them."""
+    """(unit, kind, verdict, points, reason, order, counts) of the rows, column by column, strings
+    interned as VerdictTable keeps them."""
     if not rows:
-        return ((),) * 6
+        return ((),) * 7
     intern = sys.intern
-    _run, _item, _repeat, unit, kind, verdict, points, reason, order = zip(*rows)
+    _run, _item, _repeat, unit, kind, verdict, points, reason, order, counts = zip(*rows)
     return (_interned(unit, 64), tuple(map(intern, kind)), tuple(map(intern, verdict)), points,
-            _interned(reason, 200), tuple(map(intern, order)))
+            _interned(reason, 200), tuple(map(intern, order)), counts)
 
 
 def _interned(column: tuple[str, ...], limit: int) -> tuple[str, ...]:
@@ -151,19 +151,20 @@ def _digest_tails(columns: tuple[tuple, ...]) -> tuple[bytes, ...] | None:
     """Each row's digest line after its (item, repeat) head: `verdict_digest_line` is head + tail; None
     when a row can't be encoded (a lone surrogate in a model-chosen unit). Tails recur from response to
     response (the same unit, verdict and points): each is encoded once, then looked up."""
-    unit, _kind, verdict, points, _reason, order = columns
+    unit, _kind, verdict, points, _reason, order, counts = columns
     known = _TAILS
     if len(known) > _TAILS_KEPT:
         known.clear()
     # the points' type is part of the key: 1 and 1.0 (and True) are equal keys but encode differently
-    keys = tuple(zip(unit, verdict, points, map(type, points), order))
+    keys = tuple(zip(unit, verdict, points, map(type, points), order, counts))
     out = tuple(map(known.get, keys))
     if None not in out:
         return cast("tuple[bytes, ...]", out)  # no None among them: every tail was known
     for key in keys:
         if key not in known:
             try:
-                known[key] = orjson.dumps((key[0], key[1], key[2], key[4]))[1:] + b"\n"
+                tail = (key[0], key[1], key[2], key[4], key[5]) if key[5] else (key[0], key[1], key[2], key[4])
+                known[key] = orjson.dumps(tail)[1:] + b"\n"
             except TypeError:
                 return None
     return tuple(map(known.__getitem__, keys))

@@ -33,6 +33,7 @@ from .types import (
     ScorerB,
     Terms,
     VectorCase,
+    expected_row,
     f1,
     macro,
     macro_column,
@@ -44,7 +45,7 @@ from .types import (
 __all__ = ["HOOKS", "ITEMS", "AnyMetric", "Better", "DatasetMean", "Estimate", "Harness", "InterfaceChange",
            "JsonObject", "Metric", "PageBudget", "Pages", "Replicates", "ReportCell", "ReportChart", "ReportItem",
            "ReportRun", "ReportTable", "Rules", "RunInfo", "ScoredRuns", "ScorerB", "Suite", "Terms", "VectorCase",
-           "case_rows", "declaration_notes", "declaration_problems", "f1", "implements", "macro", "macro_column",
+           "case_rows", "declaration_notes", "expected_row", "declaration_problems", "f1", "implements", "macro", "macro_column",
            "mean", "ratio", "total"]
 
 
@@ -53,10 +54,11 @@ class Suite(Rules, Pages, Harness):
     member). Subclasses set every declaration without a default and write the abstract methods."""
 
 
-def case_rows(expected: tuple[tuple[str, ...], ...], rows: list[tuple[str, str, str]]) -> tuple[tuple[str, ...], ...]:
-    """Scorer rows (unit, verdict, order) in the shape of a case's expected rows: the order kept for the
-    rows whose expectation fixes it."""
-    return tuple(row if i < len(expected) and len(expected[i]) == 3 else row[:2] for i, row in enumerate(rows))
+def case_rows(expected: tuple[tuple, ...], rows: list[tuple]) -> tuple[tuple, ...]:
+    """Scorer rows (unit, verdict, order, counts) in the shape of a case's expected rows: the order and
+    the counts kept for the rows whose expectation fixes them."""
+    return tuple(row[:len(expected[i]) if i < len(expected) and len(expected[i]) > 2 else 2]
+                 for i, row in enumerate(rows))
 
 
 def declaration_problems(suite: object, files: bool = False) -> list[str]:
@@ -91,6 +93,11 @@ def declaration_problems(suite: object, files: bool = False) -> list[str]:
             base = fig.split("/")[0].removesuffix(">0") if m.macro else fig
             if base not in known and fig != ITEMS:
                 problems.append(f"metric {m.name}: {fig!r} is not one of its figures")
+    counts = getattr(suite, "counts", ())
+    if not (isinstance(counts, tuple) and all(isinstance(c, str) and c for c in counts)):
+        problems.append("counts must be a tuple of the counts' names (texts)")
+    if getattr(suite, "order_label", None) is None and not counts and not getattr(suite, "points_shown", True):
+        problems.append("item pages would show no figure of a row: declare an order_label, counts or points_shown")
     for path in suite.scorer_b.scripts if files else ():
         if not path.is_file():
             problems.append(f"scorer B script {path} not found")

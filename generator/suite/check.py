@@ -90,7 +90,7 @@ def _check_a(plugin: Suite, cases, report: Report) -> None:
         try:
             item = _case_item(plugin, case.item)
             outcome = read_outcome(case.record, plugin.extract_answer, plugin.answer_what)
-            got = case_rows(case.expected, [(v.unit, v.verdict, v.order) for v in plugin.score(item, outcome, "case", 0)])
+            got = case_rows(case.expected, [(v.unit, v.verdict, v.order, v.counts) for v in plugin.score(item, outcome, "case", 0)])
         except Exception as exc:  # a case that crashes scorer A is a failed case, reported
             got = (("<error>", f"{type(exc).__name__}: {exc}"),)
         if got != case.expected:
@@ -111,12 +111,17 @@ def _check_b(plugin: Suite, cases, report: Report) -> None:
         return
     bad = []
     for case, out in zip(cases, outputs):
-        got = (case_rows(case.expected, [(r["unit"], r["verdict"], r.get("order", "")) for r in out])
+        got = (case_rows(case.expected, [(r["unit"], r["verdict"], r.get("order", ""), _counts(r)) for r in out])
                if isinstance(out, list) else (("<error>", str(out)),))
         if got != case.expected:
             bad.append(f"{case.id}: expected {list(case.expected)}, scorer B gave {list(got)}")
     if bad:
         report.problems.append(f"scorer B fails {len(bad)} of {len(cases)} shared cases: " + "; ".join(bad[:SHOWN]))
+
+
+def _counts(row: dict) -> object:
+    counts = row.get("counts", [])
+    return tuple(counts) if isinstance(counts, list) else counts
 
 
 def _check_fuzz(plugin: Suite, report: Report, cases: int) -> None:

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .types import JsonObject, PageBudget, Replicates, ReportTable, ScorerB, VectorCase
+from .types import JsonObject, PageBudget, Replicates, ReportTable, ScorerB, VectorCase, expected_row
 
 if TYPE_CHECKING:
     from ..harness.agent_loop import Environment
@@ -47,6 +47,10 @@ class Rules(ABC):
     scorer_b: ScorerB  # the suite's scorer B scripts, run after scorer-js/core.js
     replicates: Replicates = "mean"  # how replicate runs of one model, provider and round combine
     vectors: Path | None = None  # the shared case file, read by `vector_cases`
+    # the names of the whole numbers each verdict row carries in `counts` (LongListBench: matched, checked,
+    # predicted), in order; none by default. Both scorers give them, the agreement gate and the shared
+    # cases compare them, verdicts.csv and item pages show them.
+    counts: tuple[str, ...] = ()
 
     @abstractmethod
     def extract_answer(self, content: str) -> object | None:
@@ -78,7 +82,7 @@ class Rules(ABC):
         import json
 
         doc = json.loads(self.vectors.read_text(encoding="utf-8"))
-        return [VectorCase(c["id"], c["item"], c["record"], tuple(tuple(row) for row in c["expected"]))
+        return [VectorCase(c["id"], c["item"], c["record"], tuple(map(expected_row, c["expected"])))
                 for c in doc["cases"]]
 
     def sealed_order_kept(self, unit: str) -> bool | None:
@@ -95,7 +99,8 @@ class Pages(ABC):
     answer_caption: str  # the caption of an item page's table of checked answers
     answer_columns: tuple[str, ...]  # its column headings (the rows: `answer_rows`)
     unit_label: str = "Unit"  # what one verdict row is about ("Field", "Label or pair")
-    order_label: str = "Order"  # what the rows' `order` holds, as a column heading (LongListBench: its counts)
+    order_label: str | None = "Order"  # what the rows' `order` holds, as a column heading; None: rows hold none
+    points_shown: bool = True  # whether item pages show each row's points (False where the figures are counts)
     budget: PageBudget = PageBudget()  # how much an item page embeds
 
     @abstractmethod

@@ -103,11 +103,17 @@ class PageBudget:
     response_chars: int = 8_000
 
 
+def expected_row(row: list) -> tuple:
+    """A shared case's expected row as written in its file ([unit, verdict], [unit, verdict, order] or
+    [unit, verdict, order, [counts]]), with its counts as a tuple, as `case_rows` gives them."""
+    return tuple(row[:3]) + (tuple(row[3]),) if len(row) > 3 and isinstance(row[3], list) else tuple(row)
+
+
 @dataclass(frozen=True)
 class VectorCase:
     """One shared case: an item (as one line of an item file), a stored response record and the
-    verdict rows both scorers must give: (unit, verdict), or (unit, verdict, order) when the case also
-    fixes the rows' `order` (the counts or figures a suite carries there)."""
+    verdict rows both scorers must give: (unit, verdict), (unit, verdict, order) when the case also
+    fixes the rows' `order`, or (unit, verdict, order, counts) when it also fixes their counts."""
 
     id: str
     item: JsonObject

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from generator.parse.reply import read_json, strip_fence
 from generator.parse.response import ANSWER, FAILED, Outcome
 from generator.score.verdicts import CORRECT, FAILED_CALL, UNPARSEABLE, WRONG, Verdict, verdict_row
-from generator.suite_api import PageBudget, ReportTable, ScorerB, Suite, VectorCase, f1, mean, ratio, total
+from generator.suite_api import PageBudget, ReportTable, ScorerB, Suite, VectorCase, expected_row, f1, mean, ratio, total
 
 from . import incidents, matching
 
@@ -73,7 +73,9 @@ class LongListBench(Suite):
     answer_caption = "The document's checked records (the first 50; all in the item's file)"
     answer_columns = ("#", "Record")
     unit_label = "What is counted"
-    order_label = "Counts: exact or found, checked, predicted"
+    counts = ("Exact or found", "Checked", "Predicted")  # rule 5: each row's (E, G, P) or (F, GP, PP)
+    order_label = None  # the rows carry no order
+    points_shown = False  # a row's verdict says whether all its counts agree; the figures come from the counts
     replicates = "mean"
     budget = PageBudget(document_chars=20_000, response_chars=8_000)
     scorer_b = ScorerB("longlistbench", (HERE / "scorer.js",))
@@ -112,12 +114,12 @@ class LongListBench(Suite):
             reason = ""
         records_reason = reason or f"{e} of {g} checked records predicted exactly; {p - e} of {p} predicted records not exact"
         fields_reason = reason or f"{f} field pairs found, of {gp} checked and {pp} predicted"
-        return [verdict_row(run, item.id, repeat, "records", "records", verdicts[0], records_reason, f"{e} {g} {p}"),
-                verdict_row(run, item.id, repeat, "fields", "fields", verdicts[1], fields_reason, f"{f} {gp} {pp}")]
+        return [verdict_row(run, item.id, repeat, "records", "records", verdicts[0], records_reason, counts=(e, g, p)),
+                verdict_row(run, item.id, repeat, "fields", "fields", verdicts[1], fields_reason, counts=(f, gp, pp))]
 
     def item_figures(self, verdicts: Sequence[Verdict]) -> tuple[float, ...]:
-        e, g, p = (int(x) for x in verdicts[0].order.split())
-        f, gp, pp = (int(x) for x in verdicts[1].order.split())
+        e, g, p = verdicts[0].counts
+        f, gp, pp = verdicts[1].counts
         return (e, g, p, int(e == g == p), f, gp, pp, gp - f, pp - f, document_f1(f, gp, pp))
 
     def answer_rows(self, raw: dict) -> list[tuple[str, ...]]:
@@ -139,7 +141,7 @@ class LongListBench(Suite):
         other = HERE / "vectors.json"
         if other.is_file():
             doc = json.loads(other.read_text(encoding="utf-8"))
-            cases += [VectorCase(c["id"], c["item"], c["record"], tuple(tuple(r) for r in c["expected"]))
+            cases += [VectorCase(c["id"], c["item"], c["record"], tuple(map(expected_row, c["expected"])))
                       for c in doc["cases"]]
         return cases
 

@@ -10,7 +10,7 @@ import re
 import orjson
 from markupsafe import Markup, escape
 
-from ...score.verdicts import Verdict
+from ...score.verdicts import POINTS, Verdict
 from ...suite.api import implements
 from ..context import Column, Table, text
 from ..gather import SiteData, SuiteView
@@ -157,7 +157,8 @@ def oversize_files(sd: SuiteView):
 # Nothing in a row is repeated that no reader or script uses: a long item's page holds thousands of rows,
 # so the cells' end tags, which HTML makes optional, are left out, and the points column is styled by
 # its position (site.css), not by a class on every cell.
-_ROW = '<tr><td>{0}<td>{1}<td class="verdict {2}">{3}<td>{4}<td>{5}<td>{6}<td>\n'
+_CELLS = {"unit": "<td>{0}", "kind": "<td>{1}", "verdict": '<td class="verdict {2}">{3}', "points": "<td>{4}",
+          "reason": "<td>{5}", "order": "<td>{6}", "counts": "{7}"}
 
 
 @functools.lru_cache(maxsize=1 << 14, typed=True)  # units, kinds, verdicts, reasons repeat; 1 and True apart
@@ -169,20 +170,39 @@ _VERDICT = re.compile(r"[A-Za-z0-9_-]+")
 _NOT_KEPT = re.compile("[\r\0\ud800-\udfff]")  # an HTML parser changes CR and drops NUL; UTF-8 cannot hold a surrogate
 
 
-def shown_exactly(row: dict) -> bool:
+def table_columns(plugin) -> tuple[str, ...]:
+    """The columns of an item page's verdict tables, before the re-check cell: the unit, kind, verdict,
+    points (unless the suite shows none), reason, order (unless it has no `order_label`) and one column
+    per count the suite declares. The table names them in `data-columns` for the in-browser re-check."""
+    return (("unit", "kind", "verdict") + (("points",) if plugin.points_shown else ()) + ("reason",)
+            + (("order",) if plugin.order_label is not None else ()) + (("counts",) if plugin.counts else ()))
+
+
+def shown_exactly(row: dict, columns: tuple[str, ...] = ("unit", "kind", "verdict", "points", "reason", "order"),
+                  counts: int = 0) -> bool:
     """Whether a verdict row reads back exactly from its table row, as the in-browser re-check reads the
-    published verdicts (unit, order and points as the cells' text, the verdict as the second class of its
-    cell); the page's data block lists the rows of a response where one does not."""
+    published verdicts (unit, order, points and counts as the cells' text, the verdict as the second
+    class of its cell); the page's data block lists the rows of a response where one does not. A column
+    the table leaves out must hold what the re-check assumes: points by the one rule, no order."""
+    order, got = row["order"], row.get("counts", ())
     return (bool(_VERDICT.fullmatch(row["verdict"])) and type(row["points"]) is int
-            and not _NOT_KEPT.search(row["unit"]) and not _NOT_KEPT.search(row["order"]))
+            and not _NOT_KEPT.search(row["unit"]) and not _NOT_KEPT.search(order)
+            and ("points" in columns or row["points"] == POINTS.get(row["verdict"], 0))
+            and ("order" in columns or order == "")
+            and len(got) == counts and all(type(n) is int for n in got))
 
 
-def verdict_rows_html(rows: list[dict]) -> Markup:
+def verdict_rows_html(rows: list[dict], columns: tuple[str, ...] = ("unit", "kind", "verdict", "points", "reason", "order"),
+                      counts: int = 0) -> Markup:
     """A response's rows of its verdict table on the item page, escaped as the template would escape
     them (written here: looking up each cell in the template was most of an item page's time)."""
     e = _escaped
-    return Markup("".join(_ROW.format(e(v["unit"]), e(v["kind"]), e(v["verdict"]), e(v["verdict"].replace("_", " ")),
-                                      e(v["points"]), e(v["reason"]), e(v["order"])) for v in rows))
+    form = "<tr>" + "".join(_CELLS[c] for c in columns) + "<td>\n"
+    blank = ("",) * counts
+    return Markup("".join(form.format(e(v["unit"]), e(v["kind"]), e(v["verdict"]), e(v["verdict"].replace("_", " ")),
+                                      e(v["points"]), e(v["reason"]), e(v["order"]),
+                                      "".join(f"<td>{e(n)}" for n in (tuple(v.get("counts", ())) + blank)[:counts]))
+                          for v in rows))
 
 
 def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[str]] = (set(), set())) -> Page:
@@ -200,12 +220,13 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
         document["text"] = doc_text
     info = sd.runs  # every stored run: ranked, earlier round, replicate or incomplete
     responses, published = [], []
+    columns, counts = table_columns(sd.plugin), len(sd.plugin.counts)
     for run, verdicts in reader.rows(item.id):
         by_repeat: dict[int, list] = {}
         for v in verdicts:
             by_repeat.setdefault(v.repeat, []).append(
                 {"unit": v.unit, "kind": v.kind, "verdict": v.verdict, "points": v.points, "reason": v.reason,
-                 "order": v.order})
+                 "order": v.order, "counts": v.counts})
         for repeat, rows in sorted(by_repeat.items()):
             line = reader.line(run, item.id, repeat)
             record = orjson.loads(line) if line is not None else None
@@ -217,7 +238,7 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
             responses.append({"run": run, "repeat": repeat, "anchor": anchor,
                               "stored": line is not None, "line_number": number, "download": download,
                               "record_chars": len(line) if line is not None else 0,
-                              "content": content, "content_more": content_more, "rows_html": verdict_rows_html(rows),
+                              "content": content, "content_more": content_more, "rows_html": verdict_rows_html(rows, columns, counts),
                               "model": info[run].model, "provider": info[run].provider,
                               "simulated": info[run].simulated,
                               "input": info[run].input,
@@ -225,14 +246,15 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
                               "provider_href": provider_path(info[run].provider)
                               if info[run].provider in paged[1] else None})
             entry = {"run": run, "repeat": repeat, "anchor": anchor, "stored": line is not None}
-            if not all(shown_exactly(v) for v in rows):
-                entry["rows"] = [[v["unit"], v["verdict"], v["points"], v["order"]] for v in rows]
+            if not all(shown_exactly(v, columns, counts) for v in rows):
+                entry["rows"] = [[v["unit"], v["verdict"], v["points"], v["order"]] + ([list(v["counts"])] if counts else [])
+                                 for v in rows]
             published.append(entry)
     ctx = {"sd": sd, "suite": sd.suite, "item": item, "document": document, "answers": _answers(sd, raw),
            "document_more": doc_more, "document_href": document_file(sd, item.id) if doc_more else None,
            "page_images": page_images(sd, item),
            "scorer_scripts": scorer_scripts(sd), "unit_label": sd.plugin.unit_label,
-           "order_label": sd.plugin.order_label,
+           "order_label": sd.plugin.order_label, "columns": columns, "count_names": sd.plugin.counts,
            "items_href": items_file(sd), "item_line_number": reader.item_number(item.id),
            "responses": responses, "published": published,
            "suite_href": suite_path(sd), "index_href": suite_path(sd, "items/index.html"),
