@@ -10,6 +10,9 @@
 //     answer_json, content, record; the item has that one field, the verdict is its row's;
 //   - whole item: {ledger: "<name in the file's ledgers>", expected: {verdicts: [[unit, verdict],
 //     ...]}} and exactly one of content, record; the rows must be exactly those.
+// An expected row (here and in a suite's own case files) is [unit, verdict], [unit, verdict, order]
+// or [unit, verdict, order, [counts...]]: a 3-element row fixes the order text too, a 4-element row
+// also the counts (the same integers, as many); `rowsDisagree` compares them.
 // The tests in scorer-js/test/ use the functions exported here.
 const fs = require('fs');
 const path = require('path');
@@ -67,6 +70,32 @@ function runCase(data, c) {
   return C.scorer(data.suite).scoreItem(input.item, input.record, 'vectors', 0);
 }
 
+/** Whether an expected count is a JSON integer (an exact integer literal or a JavaScript integer). */
+function isIntegerCount(v) {
+  if (v instanceof C.JsonNumber) return v.integerLiteral && v.decimal !== null;
+  return Number.isSafeInteger(v);
+}
+
+/**
+ * Null when the verdict rows are exactly the expected ones (as many, in order), each expected row
+ * [unit, verdict], [unit, verdict, order] or [unit, verdict, order, [counts...]]; else the rows
+ * written as the expected ones are (each cut to its expected row's length), to show what differs.
+ * Counts compare as integers: the same number of them, each equal (1 and 1.0 differ).
+ */
+function rowsDisagree(rows, expected) {
+  for (const e of expected) {
+    const shape = Array.isArray(e) && e.length >= 2 && e.length <= 4 &&
+      typeof e[0] === 'string' && typeof e[1] === 'string' && (e.length < 3 || typeof e[2] === 'string') &&
+      (e.length < 4 || (Array.isArray(e[3]) && e[3].every(isIntegerCount)));
+    if (!shape) throw new Error('an expected row is not [unit, verdict], [unit, verdict, order] or [unit, verdict, order, [counts]]: ' + C.stringify(e));
+  }
+  const got = rows.map((r, i) => {
+    const full = [r.unit, r.verdict, r.order, r.counts === undefined || r.counts === null ? [] : r.counts];
+    return full.slice(0, i < expected.length ? expected[i].length : 2);
+  });
+  return C.stringify(got) === C.stringify(expected) ? null : got;
+}
+
 /** Null when the rows are what the case expects, else what differs. */
 function disagreement(c, rows) {
   if (typeof c.expected === 'string') {
@@ -75,12 +104,12 @@ function disagreement(c, rows) {
     if (row.verdict === c.expected && !orderBad) return null;
     return { got: row.verdict, order: row.order, reason: row.reason };
   }
-  const got = rows.map((r) => [r.unit, r.verdict]);
-  if (C.stringify(got) === C.stringify(c.expected.verdicts)) return null;
+  const got = rowsDisagree(rows, c.expected.verdicts);
+  if (got === null) return null;
   return { got, reasons: rows.map((r) => r.reason) };
 }
 
-module.exports = { loadVectors, loadScripts, recordWith, caseInput, runCase, disagreement };
+module.exports = { loadVectors, loadScripts, recordWith, caseInput, runCase, rowsDisagree, disagreement };
 
 if (require.main === module) {
   const args = process.argv.slice(2);

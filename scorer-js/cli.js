@@ -15,8 +15,9 @@
  *   {"item": <item, as one line of items/<dataset>.<half>.jsonl>,
  *    "record": <response record>, "run": "<run id>", "repeat": <integer>, "scorer": "<name>"}
  *       -> the JSON array of verdict rows
- *          ({run, item, repeat, unit, kind, verdict, points, reason, order}, in the suite
- *          scorer's order);
+ *          ({run, item, repeat, unit, kind, verdict, points, reason, order, counts}, in the suite
+ *          scorer's order); counts is a JSON array of integers (a suite's declared counts of the
+ *          row), [] when the suite scorer gives none (leaves the field out, or null);
  *   {"define": <item>, "scorer": "<name>"}
  *       -> {"defined": "<item id>"}; the item is kept for the lines that name it by id, and is
  *          scored by the named suite scorer;
@@ -33,9 +34,11 @@
  *   {"end_run": "<run id>"}   -> {"run", "digest", "records", "rows"}
  *       the record lines give NO output line; their verdict rows are folded into a SHA-256 digest
  *       over the records sorted by (item, repeat) (code units; item ids are plain ASCII), one line
- *       per row: JSON.stringify([item, repeat, unit, verdict, points, order]) + "\n". The caller
- *       computes the same digest from scorer A's rows and compares; only a run whose digests differ
- *       needs its rows sent back one by one.
+ *       per row: JSON.stringify([item, repeat, unit, verdict, points, order]) + "\n" when the
+ *       row's counts are empty, and JSON.stringify([item, repeat, unit, verdict, points, order,
+ *       counts]) + "\n" (counts, a JSON array of integers, as a seventh element) when they are
+ *       not. The caller computes the same digest from scorer A's rows and compares; only a run
+ *       whose digests differ needs its rows sent back one by one.
  * Lines that start with {"run": (a stored record by reference to a defined item) are read with
  * the native JSON.parse: a stored record's own numbers, such as a status, need no exactness, and
  * the model's content inside is still parsed by scorer B's exact parser. Every other line is read
@@ -106,9 +109,16 @@ function endRun(id) {
   return out;
 }
 
+/** The digest line of one verdict row: six elements, and the counts as a seventh when there are any. */
+function digestLine(r) {
+  const line = [r.item, r.repeat, r.unit, r.verdict, r.points, r.order];
+  if (r.counts.length) line.push(r.counts);
+  return S.stringify(line) + "\n";
+}
+
 function digestRows(rows) {
   let text = '';
-  for (const r of rows) text += S.stringify([r.item, r.repeat, r.unit, r.verdict, r.points, r.order]) + "\n";
+  for (const r of rows) text += digestLine(r);
   current.rows.push([rows.length ? rows[0].item : '', rows.length ? rows[0].repeat : 0, text, rows.length]);
 }
 
@@ -153,14 +163,37 @@ function scoreLine(line) {
  * naming the run and the record's line goes to stderr (one JSON object per line).
  */
 function scoreOne(api, item, record, run, repeat, line) {
+  let rows;
   try {
-    return api.scoreItem(item, record, run, repeat);
+    rows = api.scoreItem(item, record, run, repeat);
   } catch (e) {
     const message = e && e.message ? e.message : String(e);
     process.stderr.write(JSON.stringify({ warning: 'the suite scorer failed on this reply (' + message.slice(0, 200) +
       '): scored as unparseable', run: run, line: line === undefined ? null : line }) + '\n');
-    return api.scoreItem(item, withoutContent(record), run, repeat);
+    rows = api.scoreItem(item, withoutContent(record), run, repeat);
   }
+  return withCounts(rows);
+}
+
+/** An integer of a row's counts: a JavaScript integer or an exact JSON integer literal. */
+function isCount(v) {
+  if (v instanceof S.JsonNumber) return v.integerLiteral && v.decimal !== null;
+  return Number.isSafeInteger(v);
+}
+
+/**
+ * The suite scorer's rows, each with its counts: [] when the scorer gave none (the field left out,
+ * or null); a row whose counts are not an array of integers is an error of the line.
+ */
+function withCounts(rows) {
+  if (!Array.isArray(rows)) throw new Error('the suite scorer gave no array of verdict rows');
+  return rows.map((r) => {
+    const counts = r.counts === undefined || r.counts === null ? [] : r.counts;
+    if (!Array.isArray(counts) || !counts.every(isCount)) {
+      throw new Error('the counts of row ' + JSON.stringify(String(r.unit)) + ' are not an array of integers');
+    }
+    return Object.assign({}, r, { counts: counts });
+  });
 }
 
 /** A copy of a stored record whose first choice's message content is null (nothing to read). */

@@ -53,14 +53,23 @@ function noContent() {
   };
 }
 
-/** A case; `rows` are [records verdict, records order, fields verdict, fields order]. */
+/** The three counts a case writes as one text "a b c" (E G P or F GP PP): [a, b, c]. */
+function counts(text) {
+  if (!/^(0|[1-9][0-9]*) (0|[1-9][0-9]*) (0|[1-9][0-9]*)$/.test(text)) throw new Error('not three counts: ' + text);
+  return text.split(' ').map(Number);
+}
+
+/**
+ * A case; `rows` are [records verdict, records counts "E G P", fields verdict, fields counts
+ * "F GP PP"]. Its expected rows are [unit, verdict, order, counts]: the rows carry no order ("").
+ */
 function add(id, note, it, record, rows) {
   cases.push({
     id: id,
     note: note,
     item: Object.assign({}, it, { id: id }),
     record: record,
-    expected: [['records', rows[0], rows[1]], ['fields', rows[2], rows[3]]]
+    expected: [['records', rows[0], '', counts(rows[1])], ['fields', rows[2], '', counts(rows[3])]]
   });
 }
 

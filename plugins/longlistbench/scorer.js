@@ -742,28 +742,34 @@
       recordsReason = n.E + ' of ' + n.G + ' records exact; ' + (n.P - n.E) + ' of ' + n.P + ' predicted not exact';
       fieldsReason = n.F + ' of ' + n.GP + ' field pairs found; ' + (n.PP - n.F) + ' of ' + n.PP + ' predicted extra';
     }
-    function row(unit, verdict, reason, order) {
+    function row(unit, verdict, reason, counts) {
       return {
         run: run, item: item.id, repeat: repeat, unit: unit, kind: unit, verdict: verdict,
-        points: verdict === 'correct' ? 1 : 0, reason: reason, order: order
+        points: verdict === 'correct' ? 1 : 0, reason: reason, order: '', counts: counts
       };
     }
     return [
-      row('records', recordsVerdict, recordsReason, n.E + ' ' + n.G + ' ' + n.P),
-      row('fields', fieldsVerdict, fieldsReason, n.F + ' ' + n.GP + ' ' + n.PP)
+      row('records', recordsVerdict, recordsReason, [n.E, n.G, n.P]),
+      row('fields', fieldsVerdict, fieldsReason, [n.F, n.GP, n.PP])
     ];
   }
 
   // ---------------------------------------------------------------------------------------
-  // Section 6 (and 4.3): the per-item figures, read from the two rows' order
+  // Section 6 (and 4.3): the per-item figures, read from the two rows' counts
   // ---------------------------------------------------------------------------------------
 
-  var ORDER = /^(0|[1-9][0-9]*) (0|[1-9][0-9]*) (0|[1-9][0-9]*)$/;
+  /** A whole number of a row's counts: a JavaScript integer >= 0 or an exact JSON integer literal. */
+  function wholeNumber(v) {
+    if (v instanceof C.JsonNumber) v = /^(0|[1-9][0-9]*)$/.test(v.literal) ? Number(v.literal) : NaN;
+    return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : null;
+  }
 
-  function orderCounts(row, unit) {
-    var m = row && row.unit === unit ? ORDER.exec(row.order) : null;
-    if (m === null) throw new Error('not a ' + unit + ' row with an order "a b c"');
-    return [Number(m[1]), Number(m[2]), Number(m[3])];
+  /** The three counts of the row for `unit` ([E, G, P] or [F, GP, PP]); throws when it has none. */
+  function rowCounts(row, unit) {
+    var c = row && row.unit === unit && Array.isArray(row.counts) && row.counts.length === 3
+      ? row.counts.map(wholeNumber) : null;
+    if (c === null || c.indexOf(null) >= 0) throw new Error('not a ' + unit + ' row with counts [a, b, c] of whole numbers');
+    return c;
   }
 
   /**
@@ -773,8 +779,8 @@
    * and exact_recall E/G (null when G = 0: the page gives no value for it).
    */
   function figures(rows) {
-    var r = orderCounts(rows[0], 'records');
-    var f = orderCounts(rows[1], 'fields');
+    var r = rowCounts(rows[0], 'records');
+    var f = rowCounts(rows[1], 'fields');
     var E = r[0], G = r[1], P = r[2], F = f[0], GP = f[1], PP = f[2];
     return {
       exact: E, gold_records: G, pred_records: P, complete: E === G && G === P ? 1 : 0,

@@ -90,7 +90,7 @@ test('a stored record that cannot be scored names its run and line; a suite that
     ]));
     assert.equal(code, 2);
     const out = parse(stdout);
-    assert.deepEqual(out[2], [{ unit: 'u', verdict: 'unparseable' }]);
+    assert.deepEqual(out[2], [{ unit: 'u', verdict: 'unparseable', counts: [] }]);   // a row without counts gets []
     assert.deepEqual(out[3], { error: 'line 4: item "nope" was not defined', run: 'r', line: 9 });
     const warning = JSON.parse(stderr.trim().split('\n')[0]);
     assert.equal(warning.run, 'r');
@@ -98,5 +98,44 @@ test('a stored record that cannot be scored names its run and line; a suite that
     assert.match(warning.warning, /forced failure.*scored as unparseable/);
   } finally {
     require('fs').unlinkSync(broken);
+  }
+});
+
+// A suite whose rows have counts, empty counts, no counts, or (for item "bad") counts that are not integers.
+const COUNTED = "TallyCore.register('counted', { scoreItem: function (item, record, run, repeat) {" +
+  " function row(unit, verdict, order, counts) { var r = { run: run, item: item.id, repeat: repeat, unit: unit, kind: unit," +
+  " verdict: verdict, points: verdict === 'correct' ? 1 : 0, reason: 'r', order: order };" +
+  " if (counts !== undefined) r.counts = counts; return r; }" +
+  " if (item.id === 'bad') return [row('a', 'wrong', '', [1, 2.5])];" +
+  " return [row('a', 'wrong', '', [1157, 1159, 1160]), row('b', 'correct', 'x'), row('c', 'correct', '', [])]; } });\n";
+
+function sha256(text) { return require('crypto').createHash('sha256').update(text).digest('hex'); }
+
+test('every row has counts; the digest line has the counts as a seventh element only when there are any', async () => {
+  const script = path.join(require('os').tmpdir(), 'tally-counted-' + process.pid + '.js');
+  require('fs').writeFileSync(script, COUNTED);
+  const rec = (repeat) => '{"run":"r","record":' + JSON.stringify(Object.assign({}, RECORD, { item: 'i', repeat: repeat })) + '}';
+  try {
+    const { code, stdout } = await runCli([script], lines([
+      { scorer: 'counted', item: { id: 'i' }, record: RECORD, run: 'r', repeat: 0 },
+      { scorer: 'counted', define: { id: 'i' } },
+      { begin_run: 'r' }, rec(1), rec(0), { end_run: 'r' },
+      { begin_run: 'r2' }, rec(0), { end_run: 'r2' },
+      { scorer: 'counted', item: { id: 'bad' }, record: RECORD, run: 'r', repeat: 0 }
+    ]));
+    assert.equal(code, 2);
+    const out = parse(stdout);
+    assert.deepEqual(out[0].map((r) => [r.unit, r.order, r.counts]), [['a', '', [1157, 1159, 1160]], ['b', 'x', []], ['c', '', []]]);
+    assert.deepEqual(Object.keys(out[0][1]), ['run', 'item', 'repeat', 'unit', 'kind', 'verdict', 'points', 'reason', 'order', 'counts']);
+    // The lines of one record, written out by hand: 7 elements for the row with counts, 6 for the others.
+    const one = (repeat) =>
+      '["i",' + repeat + ',"a","wrong",0,"",[1157,1159,1160]]\n' +
+      '["i",' + repeat + ',"b","correct",1,"x"]\n' +
+      '["i",' + repeat + ',"c","correct",1,""]\n';
+    assert.deepEqual(out[3], { run: 'r', digest: sha256(one(0) + one(1)), records: 2, rows: 6 });
+    assert.deepEqual(out[5], { run: 'r2', digest: sha256(one(0)), records: 1, rows: 3 });
+    assert.deepEqual(out[6], { error: 'line 10: the counts of row "a" are not an array of integers' });
+  } finally {
+    require('fs').unlinkSync(script);
   }
 });

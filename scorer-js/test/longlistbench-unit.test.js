@@ -24,7 +24,8 @@ function record(content) {
 
 function rows(gold, content, rec) {
   const out = L.scoreItem({ id: 'doc', gold: gold }, rec || record(content), 'run', 0);
-  return out.map((r) => [r.unit, r.verdict, r.points, r.order]);
+  for (const r of out) assert.strictEqual(r.order, '');   // section 5: the rows carry no order
+  return out.map((r) => [r.unit, r.verdict, r.points, r.counts]);
 }
 
 /** The counts of a records document: gold and prediction as JSON texts. */
@@ -344,16 +345,16 @@ test('section 1: item problems', () => {
 test('section 2: failed calls, no content, not JSON, not the shape', () => {
   const gold = [{ v: 'x' }];
   assert.deepStrictEqual(rows(gold, null, { attempts: [{ status: 429, error: 'rate limited' }], response: null }),
-    [['records', 'failed_call', 0, '0 1 0'], ['fields', 'failed_call', 0, '0 1 0']]);
+    [['records', 'failed_call', 0, [0, 1, 0]], ['fields', 'failed_call', 0, [0, 1, 0]]]);
   assert.deepStrictEqual(rows(gold, null, { attempts: [] }),
-    [['records', 'failed_call', 0, '0 1 0'], ['fields', 'failed_call', 0, '0 1 0']]);
+    [['records', 'failed_call', 0, [0, 1, 0]], ['fields', 'failed_call', 0, [0, 1, 0]]]);
   assert.deepStrictEqual(rows(gold, null, { attempts: [{ status: 200 }], response: { choices: [] } }),
-    [['records', 'unparseable', 0, '0 1 0'], ['fields', 'unparseable', 0, '0 1 0']]);
+    [['records', 'unparseable', 0, [0, 1, 0]], ['fields', 'unparseable', 0, [0, 1, 0]]]);
   for (const bad of ['', 'null', '"x"', '{}', '{"records": null}', '[1]', '[{"v": "x"}] x', '[{"v": "x"},]', '{"v": "x"}']) {
-    assert.deepStrictEqual(rows(gold, bad), [['records', 'unparseable', 0, '0 1 0'], ['fields', 'unparseable', 0, '0 1 0']], bad);
+    assert.deepStrictEqual(rows(gold, bad), [['records', 'unparseable', 0, [0, 1, 0]], ['fields', 'unparseable', 0, [0, 1, 0]]], bad);
   }
-  assert.deepStrictEqual(rows(gold, '\u00a0```json[{"v": "X"}]```\u3000'), [['records', 'correct', 1, '1 1 1'], ['fields', 'correct', 1, '1 1 1']]);
-  assert.deepStrictEqual(rows(gold, '{"records": [{"v": "X"}], "records2": 1}'), [['records', 'correct', 1, '1 1 1'], ['fields', 'correct', 1, '1 1 1']]);
+  assert.deepStrictEqual(rows(gold, '\u00a0```json[{"v": "X"}]```\u3000'), [['records', 'correct', 1, [1, 1, 1]], ['fields', 'correct', 1, [1, 1, 1]]]);
+  assert.deepStrictEqual(rows(gold, '{"records": [{"v": "X"}], "records2": 1}'), [['records', 'correct', 1, [1, 1, 1]], ['fields', 'correct', 1, [1, 1, 1]]]);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -482,8 +483,8 @@ test('F1 and complete: empty gold with empty, unparseable and failed predictions
     assert.strictEqual(x.recall, 0);
   }
   const rowsEmpty = L.scoreItem({ id: 'e', gold: [] }, record('[]'), 'run', 3);
-  assert.deepStrictEqual(rowsEmpty.map((r) => [r.run, r.item, r.repeat, r.unit, r.kind, r.verdict, r.points, r.order]),
-    [['run', 'e', 3, 'records', 'records', 'correct', 1, '0 0 0'], ['run', 'e', 3, 'fields', 'fields', 'correct', 1, '0 0 0']]);
+  assert.deepStrictEqual(rowsEmpty.map((r) => [r.run, r.item, r.repeat, r.unit, r.kind, r.verdict, r.points, r.order, r.counts]),
+    [['run', 'e', 3, 'records', 'records', 'correct', 1, '', [0, 0, 0]], ['run', 'e', 3, 'fields', 'fields', 'correct', 1, '', [0, 0, 0]]]);
   assert.strictEqual(typeof rowsEmpty[0].reason, 'string');
 });
 
@@ -511,9 +512,30 @@ test('F1: empty prediction, a partial one, a full one, and an unparseable one on
 test('rows: verdicts and points of records and fields', () => {
   // Fields correct while records wrong: the same pairs under different record shapes.
   assert.deepStrictEqual(rows([{ a: { b: '1' } }], '[{"a.b": "1"}]'),
-    [['records', 'wrong', 0, '0 1 1'], ['fields', 'correct', 1, '1 1 1']]);
+    [['records', 'wrong', 0, [0, 1, 1]], ['fields', 'correct', 1, [1, 1, 1]]]);
   assert.deepStrictEqual(rows([{ v: 'x' }], '{"records": [{"v": "x"}, {"v": "x"}]}'),
-    [['records', 'wrong', 0, '1 1 2'], ['fields', 'wrong', 0, '1 1 2']]);
+    [['records', 'wrong', 0, [1, 1, 2]], ['fields', 'wrong', 0, [1, 1, 2]]]);
+});
+
+test('section 5: the rows carry their counts as whole numbers and no order; the figures read the counts', () => {
+  // Gold a, b; prediction a (exact) and c: E = 1, G = 2, P = 2; F = 1, GP = 2, PP = 2.
+  const out = L.scoreItem({ id: 'd', gold: [{ v: 'a' }, { v: 'b' }] }, record('[{"v": "a"}, {"v": "c"}]'), 'run', 1);
+  assert.deepStrictEqual(out.map((r) => Object.keys(r)),
+    [0, 1].map(() => ['run', 'item', 'repeat', 'unit', 'kind', 'verdict', 'points', 'reason', 'order', 'counts']));
+  assert.deepStrictEqual(out.map((r) => [r.unit, r.order, r.counts]), [['records', '', [1, 2, 2]], ['fields', '', [1, 2, 2]]]);
+  // The figures come from the counts alone: other counts give other figures, whatever the order text.
+  const changed = [Object.assign({}, out[0], { counts: [2, 2, 2], order: '0 0 0' }), Object.assign({}, out[1], { counts: [3, 4, 4] })];
+  const x = L.figures(changed);
+  assert.deepStrictEqual([x.exact, x.gold_records, x.pred_records, x.complete, x.found, x.gold_pairs, x.pred_pairs, x.f1],
+    [2, 2, 2, 1, 3, 4, 4, 0.75]);
+  // Counts as the exact parser reads them (JSON integer literals) are read too.
+  const parsed = val(C.stringify(out));
+  assert.deepStrictEqual(L.figures(parsed), L.figures(out));
+  // Rows without three whole-number counts have no figures.
+  for (const bad of [undefined, [], [1, 2], [1, 2, -1], [1, 2, 2.5], ['1', 2, 2], val('[1, 2.0, 2]')]) {
+    assert.throws(() => L.figures([Object.assign({}, out[0], { counts: bad }), out[1]]), /not a records row with counts/, C.stringify(bad));
+  }
+  assert.throws(() => L.figures([out[1], out[0]]), /not a records row/);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -554,8 +576,8 @@ test('a synthetic 3,000-record document: counts by hand, and fast', () => {
   // 250 free predictions) and any other with m <= 4: F = 2,670 x 10 + 300 x 9 = 29,400.
   // PP = 2,970 x 10 + 20 x 2 = 29,740; P = 2,990.
   const ms = cpuMs(() => { out = L.scoreItem({ id: 'big', gold: gold }, record(content), 'run', 0); });
-  assert.deepStrictEqual(out.map((r) => [r.unit, r.verdict, r.order]),
-    [['records', 'wrong', '2670 3000 2990'], ['fields', 'wrong', '29400 30000 29740']]);
+  assert.deepStrictEqual(out.map((r) => [r.unit, r.verdict, r.counts]),
+    [['records', 'wrong', [2670, 3000, 2990]], ['fields', 'wrong', [29400, 30000, 29740]]]);
   assert.ok(ms < 1500, 'scored in ' + ms.toFixed(0) + ' ms of CPU time');
 });
 
@@ -566,6 +588,6 @@ test('a 3,000-record document whose predictions all share one rare pair with eve
   const gold = Array.from({ length: 3000 }, (_, i) => ({ c: '1', g: 'g' + i }));
   const pred = Array.from({ length: 3000 }, (_, i) => ({ c: '1', p: 'p' + i }));
   const ms = cpuMs(() => { out = L.scoreItem({ id: 'big2', gold: gold }, record(JSON.stringify(pred)), 'run', 0); });
-  assert.deepStrictEqual(out.map((r) => r.order), ['0 3000 3000', '0 6000 6000']);
+  assert.deepStrictEqual(out.map((r) => r.counts), [[0, 3000, 3000], [0, 6000, 6000]]);
   assert.ok(ms < 1500, 'scored in ' + ms.toFixed(0) + ' ms of CPU time');
 });
