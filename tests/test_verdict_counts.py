@@ -12,7 +12,6 @@ import pytest
 from generator.pipeline.csv_columns import verdict_lines
 from generator.render.pages.items import shown_exactly, table_columns, verdict_rows_html
 from generator.score.verdicts import (
-    Verdict,
     VerdictTable,
     compared,
     compared_b,
@@ -120,7 +119,6 @@ def test_a_sealed_record_keeps_counts_where_it_keeps_the_order_and_reads_them_ba
 @pytest.mark.parametrize("counts", [("a", ""), ["a"], ("a", 1)])
 def test_a_suite_must_name_its_counts_with_texts(counts):
     from generator.suite.api import declaration_problems
-
     from plugins.longlistbench import SUITE
 
     class Bad(type(SUITE)):  # type: ignore[misc]
