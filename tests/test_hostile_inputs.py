@@ -241,15 +241,15 @@ def test_verdicts_csv_written_column_by_column_equals_row_by_row():
 
     from generator.csvsafe import csv_row
     from generator.pipeline.csv_columns import verdict_lines
-    from generator.score.verdicts import Verdict, VerdictTable
+    from generator.score.verdicts import Verdict, VerdictTable, counts_text
 
     table = VerdictTable("=run")
     texts = ("=HYPERLINK(1)", "-1.5", "+x", "@me", "\tx", "plain", 'a "quoted", text', "line\nbreak", "")
     rows = [Verdict("=run", f"item-{k % 3}", k % 2, texts[k % 9], "field", "wrong", k % 2, texts[(k + 3) % 9],
-                    texts[(k + 5) % 9]) for k in range(40)]
+                    texts[(k + 5) % 9], (k, k % 7, 40 - k) if k % 4 else ()) for k in range(40)]
     table.extend(rows)
     expected = io.StringIO(newline="")
-    csv.writer(expected, lineterminator="\n").writerows(map(csv_row, rows))
+    csv.writer(expected, lineterminator="\n").writerows(csv_row(row[:9] + (counts_text(row.counts),)) for row in rows)
     written = verdict_lines(table)
     assert written == expected.getvalue().encode()
     assert b"'=HYPERLINK(1)" in written and b"'+x" in written and b",-1.5," in written

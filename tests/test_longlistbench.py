@@ -58,7 +58,8 @@ def test_scorer_a_gives_longlistbenchs_published_counts_on_every_committed_docum
             outcome = read_outcome(record, suite.extract_answer, suite.answer_what)
             rows = suite.score(items[record["item"]], outcome, run_id, 0)
             figures = dict(zip(suite.figures, suite.item_figures(rows)))
-            got = [int(x) for x in rows[0].order.split() + rows[1].order.split()]
+            assert rows[0].order == rows[1].order == ""
+            got = list(rows[0].counts + rows[1].counts)
             assert got == [want[k] for k in ("exact_record_matches", "ground_truth_count", "predicted_count", "found",
                                              "total_gold_field_pairs", "total_pred_field_pairs")], (run_id, record["item"])
             assert bool(figures["complete"]) == want["complete_document"]
@@ -70,19 +71,25 @@ def test_scorer_a_gives_longlistbenchs_published_counts_on_every_committed_docum
 
 def test_every_shared_case_gives_its_expected_rows_and_counts_in_scorer_a(suite):
     cases = suite.vector_cases()
-    assert len(cases) >= 50 and all(len(row) == 3 for c in cases for row in c.expected)
+    assert len(cases) >= 50 and all(len(row) == 4 and len(row[3]) == 3 and all(type(n) is int for n in row[3])
+                                    for c in cases for row in c.expected)
     report = Report("longlistbench")
     _check_a(suite, cases, report)
     assert report.problems == []
 
 
-def test_a_shared_case_that_fixes_the_order_fails_when_the_counts_differ(suite):
+def test_a_shared_case_that_fixes_the_counts_fails_when_they_differ(suite):
     good = suite.vector_cases()[0]
-    unit, verdict, order = good.expected[0]
-    bad = VectorCase("bad", good.item, good.record, ((unit, verdict, "9 9 9"), good.expected[1]))
+    unit, verdict, order, counts = good.expected[0]
+    bad = VectorCase("bad", good.item, good.record, ((unit, verdict, order, (9, 9, 9)), good.expected[1]))
     report = Report("longlistbench")
     _check_a(suite, [good, bad], report)
-    assert len(report.problems) == 1 and "bad: expected" in report.problems[0] and "9 9 9" in report.problems[0]
+    assert len(report.problems) == 1 and "bad: expected" in report.problems[0] and "(9, 9, 9)" in report.problems[0]
+    # one count fewer is a difference too, not a prefix that passes
+    short = VectorCase("short", good.item, good.record, ((unit, verdict, order, counts[:2]), good.expected[1]))
+    report = Report("longlistbench")
+    _check_a(suite, [short], report)
+    assert len(report.problems) == 1 and "short: expected" in report.problems[0]
     # a two-column expectation still compares unit and verdict only
     loose = VectorCase("loose", good.item, good.record, tuple(row[:2] for row in good.expected))
     report = Report("longlistbench")
@@ -229,7 +236,8 @@ def test_the_terminal_report_shows_whole_run_ids(suite):
 
 def test_a_draft_site_of_the_suite_shows_its_counts_leaderboard_and_attribution(tmp_path):
     """A project with LongListBench's suite (two committed documents, two runs), built as a draft
-    without scorer B: item pages head the rows' order as the suite's counts, the suite page has
+    without scorer B: item pages show the rows' counts under the suite's names for them (and no points or
+    order column), verdicts.csv has them in its counts column, the suite page has
     LongListBench's own leaderboard table, every page its attribution."""
     from tests.site_support import build
 
@@ -252,8 +260,15 @@ def test_a_draft_site_of_the_suite_shows_its_counts_leaderboard_and_attribution(
     build(tmp_path, tmp_path / "site", draft=True, skip_scorer_b=True, resamples=100)
     site = tmp_path / "site" / "suites" / "longlistbench"
     item = (site / "items" / "multihop_012_001_crosspage.html").read_text(encoding="utf-8")
-    assert '<th scope="col">Counts: exact or found, checked, predicted</th>' in item
-    assert ">12 12 12<" in item  # Sol's run has every incident of this packet exact
+    head = ('<th scope="col">Verdict</th><th scope="col">Reason</th><th scope="col" class="num">Exact or found</th>'
+            '<th scope="col" class="num">Checked</th><th scope="col" class="num">Predicted</th><th scope="col">Re-check</th>')
+    assert head in item and ">Points<" not in item and ">Order<" not in item
+    assert 'data-columns="unit kind verdict reason counts"' in item
+    assert "<td>12<td>12<td>12<td>\n" in item  # Sol's run has every incident of this packet exact
+    csv_rows = (tmp_path / "build" / "rescore" / "longlistbench" / "verdicts.csv").read_text(encoding="utf-8").splitlines()
+    assert csv_rows[0].endswith(",reason,order,counts")
+    sol = [r for r in csv_rows if r.startswith("codex_gpt56_sol_run1_current_ocr_v2,multihop_012_001_crosspage,0,records,")]
+    assert len(sol) == 1 and sol[0].endswith(",,12 12 12"), sol
     index = (site / "index.html").read_text(encoding="utf-8")
     assert "LongListBench&#39;s leaderboard" in index or "LongListBench's leaderboard" in index
     assert "the PDF file" in index  # Reducto's run, given the PDFs, is ranked apart from the text runs

@@ -54,7 +54,7 @@ class Suite(Rules, Pages, Harness):
     member). Subclasses set every declaration without a default and write the abstract methods."""
 
 
-def case_rows(expected: tuple[tuple, ...], rows: list[tuple]) -> tuple[tuple, ...]:
+def case_rows(expected: tuple[tuple[object, ...], ...], rows: list[tuple[object, ...]]) -> tuple[tuple[object, ...], ...]:
     """Scorer rows (unit, verdict, order, counts) in the shape of a case's expected rows: the order and
     the counts kept for the rows whose expectation fixes them."""
     return tuple(row[:len(expected[i]) if i < len(expected) and len(expected[i]) > 2 else 2]

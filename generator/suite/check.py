@@ -90,7 +90,11 @@ def _check_a(plugin: Suite, cases, report: Report) -> None:
         try:
             item = _case_item(plugin, case.item)
             outcome = read_outcome(case.record, plugin.extract_answer, plugin.answer_what)
-            got = case_rows(case.expected, [(v.unit, v.verdict, v.order, v.counts) for v in plugin.score(item, outcome, "case", 0)])
+            rows = plugin.score(item, outcome, "case", 0)
+            got = case_rows(case.expected, [(v.unit, v.verdict, v.order, v.counts) for v in rows])
+            counted = {len(v.counts) for v in rows} - {0, len(plugin.counts)}
+            if counted:
+                bad.append(f"{case.id}: scorer A gives a row {min(counted)} counts; the suite names {len(plugin.counts)}")
         except Exception as exc:  # a case that crashes scorer A is a failed case, reported
             got = (("<error>", f"{type(exc).__name__}: {exc}"),)
         if got != case.expected:

@@ -103,7 +103,7 @@ class PageBudget:
     response_chars: int = 8_000
 
 
-def expected_row(row: list) -> tuple:
+def expected_row(row: list[object]) -> tuple[object, ...]:
     """A shared case's expected row as written in its file ([unit, verdict], [unit, verdict, order] or
     [unit, verdict, order, [counts]]), with its counts as a tuple, as `case_rows` gives them."""
     return tuple(row[:3]) + (tuple(row[3]),) if len(row) > 3 and isinstance(row[3], list) else tuple(row)
@@ -118,7 +118,7 @@ class VectorCase:
     id: str
     item: JsonObject
     record: JsonObject
-    expected: tuple[tuple[str, ...], ...]
+    expected: tuple[tuple[object, ...], ...]
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@
    reads the item and every stored response of the page from their one published copy (the suite's
    public items and each run's public stored lines, gzip, in the downloads; the page names each line),
    scores every response again with TallyCore.scorer(name).scoreItem, and shows field by field whether
-   it reproduces the published verdict (verdict, points and list order, as the agreement gate compares
+   it reproduces the published verdict (verdict, points, order and counts, as the agreement gate compares
    them), saying how many it could not re-check and why. */
 (function () {
   'use strict';
@@ -40,6 +40,12 @@
     });
   }
 
+  function sameCounts(a, b) {
+    if (a.length !== b.length) return false;
+    for (var k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+    return true;
+  }
+
   function recordOf(p) {
     var note = document.querySelector('p.stored-elsewhere[data-anchor="' + p.anchor + '"]');
     return lineOf(note.querySelector('a').getAttribute('href'), parseInt(note.getAttribute('data-line'), 10));
@@ -61,9 +67,18 @@
       var cells = rows.map(function (row) { return row.cells[row.cells.length - 1]; });
       // the published verdicts are the table's rows as shown (the data block lists a response's rows only
       // when one of them cannot be shown exactly as text, e.g. a unit holding a carriage return)
+      // the table names its columns (data-columns): points, order and counts are left out by some suites;
+      // a left-out points column means points by the one rule, a left-out order the empty text
+      var names = (table.getAttribute('data-columns') || 'unit kind verdict points reason order').split(' ');
+      var at = {};
+      names.forEach(function (name, k) { at[name] = k; });
+      var nCounts = at.counts === undefined ? 0 : rows.length ? rows[0].cells.length - 1 - at.counts : 0;
       var wanted = p.rows || rows.map(function (row) {
-        var c = row.cells;
-        return [c[0].textContent, c[2].classList[1], Number(c[3].textContent), c[5].textContent];
+        var c = row.cells, counts = [];
+        for (var j = 0; j < nCounts; j++) counts.push(Number(c[at.counts + j].textContent));
+        return [c[at.unit].textContent, c[at.verdict].classList[1],
+          at.points === undefined ? null : Number(c[at.points].textContent),
+          at.order === undefined ? '' : c[at.order].textContent, counts];
       });
       if (!p.stored) {
         cells.forEach(function (c) { setCell(c, true, 'no stored response'); });
@@ -76,8 +91,9 @@
         var rows = suite.scoreItem(got[0], rec.value, p.run, p.repeat);
         wanted.forEach(function (want, k) {
           var row = rows[k];
-          var ok = row && row.unit === want[0] && row.verdict === want[1] && row.points === want[2] &&
-            row.order === want[3];
+          var ok = row && row.unit === want[0] && row.verdict === want[1] &&
+            (want[2] === null || row.points === want[2]) && row.order === want[3] &&
+            sameCounts(row.counts || [], want[4] || []);
           if (ok) { same++; setCell(cells[k], true, 'reproduced'); }
           else {
             differ++;

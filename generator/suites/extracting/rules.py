@@ -150,7 +150,10 @@ def score(item, outcome: Outcome, run: str, repeat: int) -> list[Verdict]:
         return [verdict_row(run, item.id, repeat, f.name, f.kind, verdict, outcome.reason) for f in spec.fields]
     assert outcome.answer is not None  # the status is ANSWER
     get, locale, new = outcome.answer.get, spec.locale, tuple.__new__
-    return [new(Verdict, head + (f.name, f.kind) + score_field(f, get(f.name), locale)) for f in spec.fields]
+    return [new(Verdict, head + (f.name, f.kind) + score_field(f, get(f.name), locale) + _NO_COUNTS) for f in spec.fields]
+
+
+_NO_COUNTS = ((),)  # the rows carry no counts
 
 
 # ---------------------------------------------------------------- per-item figures and metrics

@@ -40,7 +40,7 @@ _SHOWN_FROM = {**{unit: (True, name) for unit, name in _FIELD_NAME.items()},
 def figures(verdicts: Sequence[Verdict]) -> tuple[float, ...]:
     """Rule page section 4: the per-item figures of one response."""
     out = [0.0] * _WIDTH
-    for _run, _item, _repeat, unit, kind, verdict, _points, _reason, order in verdicts:
+    for _run, _item, _repeat, unit, kind, verdict, _points, _reason, order, _counts in verdicts:
         if kind == "field":
             n, ok_at = _FIELD_AT.get(unit) or _field_at(unit)
             ok = 1.0 if verdict in _OK else 0.0

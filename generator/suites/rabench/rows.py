@@ -42,6 +42,7 @@ _HALF = Decimal("0.5")
 _MERCHANT, _EXACT, _AMOUNT, _ALNUM = range(4)
 _KINDS = {"merchant": _MERCHANT, "date": _EXACT, "currency": _EXACT, "receipt_number": _ALNUM,
           **dict.fromkeys(AMOUNTS, _AMOUNT)}
+_NO_COUNTS = ((),)  # the rows carry no counts (the line items' counts are in their `order`)
 _new = tuple.__new__  # Verdict(...) without the generated __new__'s call: the same tuple
 
 
@@ -207,21 +208,21 @@ def score(item, outcome: Outcome, run: str, repeat: int) -> list[Verdict]:
 def _bad_rows(plan: Plan, bad: str, reason: str, run: str, item_id: str, repeat: int) -> list[Verdict]:
     """The rows of a failed call or an unparseable response: every task failed, no risk, no reasons."""
     if plan.transform:
-        return [_new(Verdict, (run, item_id, repeat, "duplicate:transform", "duplicate", "missed", 0, reason, ""))]
+        return [_new(Verdict, (run, item_id, repeat, "duplicate:transform", "duplicate", "missed", 0, reason, "", ()))]
     points = POINTS.get(bad, 0)
-    rows = [_new(Verdict, (run, item_id, repeat, unit, "field", bad, points, reason, ""))
+    rows = [_new(Verdict, (run, item_id, repeat, unit, "field", bad, points, reason, "", ()))
             for _name, unit, *_rest in plan.fields]
     if plan.lines is not None:
         rows.append(_new(Verdict, (run, item_id, repeat, "line_items", "line_items", bad, points, reason,
-                                   plan.lines_none)))
-    rows.append(_new(Verdict, (run, item_id, repeat, "check:totals_add_up", "check", bad, points, reason, "")))
+                                   plan.lines_none, ())))
+    rows.append(_new(Verdict, (run, item_id, repeat, "check:totals_add_up", "check", bad, points, reason, "", ())))
     rows.append(_new(Verdict, (run, item_id, repeat, "decision", "decision", "missed" if plan.fake else "cleared",
-                               0, reason, "")))
+                               0, reason, "", ())))
     if plan.edited is not None:
-        rows.append(_new(Verdict, (run, item_id, repeat, "edited_field", "evidence", "not_flagged", 0, reason, "")))
-    rows.append(_new(Verdict, (run, item_id, repeat, "proof", "evidence", "no_proof", 0, reason, "")))
+        rows.append(_new(Verdict, (run, item_id, repeat, "edited_field", "evidence", "not_flagged", 0, reason, "", ())))
+    rows.append(_new(Verdict, (run, item_id, repeat, "proof", "evidence", "no_proof", 0, reason, "", ())))
     if plan.dup_unit is not None:
-        rows.append(_new(Verdict, (run, item_id, repeat, plan.dup_unit, "duplicate", "no_match", 0, reason, "")))
+        rows.append(_new(Verdict, (run, item_id, repeat, plan.dup_unit, "duplicate", "no_match", 0, reason, "", ())))
     return rows
 
 
@@ -270,7 +271,7 @@ def _answer_rows(plan: Plan, answer: dict, run: str, item_id: str, repeat: int) 
     seen = isinstance(dup, dict) and dup.get("seen_before") is True
     if plan.transform:
         verdict = ("exact_match" if dup.get("match") == "exact" else "match") if seen else "missed"  # type: ignore[union-attr]
-        return [_new(Verdict, (*head, "duplicate:transform", "duplicate", verdict, 0, "", ""))]
+        return [_new(Verdict, (*head, "duplicate:transform", "duplicate", verdict, 0, "", "", ()))]
     tails = _field_tails(plan, answer["fields"])
     if plan.lines is not None:
         tp, fp, fn = lines_of(plan, answer.get("line_items"))
@@ -294,4 +295,4 @@ def _answer_rows(plan: Plan, answer: dict, run: str, item_id: str, repeat: int) 
     tails.append(_PROOF_ROW if has_proof(reasons) else _NO_PROOF_ROW)
     if plan.dup is not None:
         tails.append(plan.dup[seen])
-    return [_new(Verdict, head + tail) for tail in tails]
+    return [_new(Verdict, head + tail + _NO_COUNTS) for tail in tails]
