@@ -25,7 +25,7 @@ def test_perfect_run_scores_100(project):
     m = summary["perfect"]["all"]["metrics"]
     assert m["index"] == 100.0 and m["accuracy"] == 1.0 and m["null_honesty"] == 1.0
     verdict_lines = (out / "verdicts.csv").read_text().splitlines()
-    assert verdict_lines[0] == "run,item,repeat,unit,kind,verdict,points,reason,order"
+    assert verdict_lines[0] == "run,item,repeat,unit,kind,verdict,points,reason,order,counts"
     assert len(verdict_lines) == 1 + 5 * 3
     assert "perfect" in result.output and "100.0" in result.output
 
