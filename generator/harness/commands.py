@@ -49,6 +49,8 @@ def _spec(root: Path, suite: str, model: str, provider_id: str, **kw):
 @click.option("--repeat-sample", default="every:10", show_default=True,
               help="Items run again: all, none, every:N (every N-th id) or @FILE (ids, one a line).")
 @click.option("--anchors", is_flag=True, help="Run the suite's anchor block (anchors.toml) first.")
+@click.option("--anchors-only", is_flag=True,
+              help="Run the suite's anchor block and nothing else: a check of a hosted model between rounds.")
 @click.option("--run-id", default=None, help="Default: MODEL-PROVIDER.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N items (a smoke test).")
 @click.option("--concurrency", type=click.IntRange(1, 1024), default=None, help="Default: the provider's.")
@@ -64,7 +66,7 @@ def _spec(root: Path, suite: str, model: str, provider_id: str, **kw):
               "(as image parts of the request), or both.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def run(suite: str, model: str, provider_id: str, root: Path, half: str, repeats: int, repeat_sample: str,
-        anchors: bool, run_id: str | None, limit: int | None, concurrency: int | None, timeout_s: float | None,
+        anchors: bool, anchors_only: bool, run_id: str | None, limit: int | None, concurrency: int | None, timeout_s: float | None,
         base_url: str | None, round_: str, description: str | None, max_steps: int, input_kind: str,
         quiet: bool) -> None:
     """Run MODEL on PROVIDER over SUITE and store every request and response.
@@ -81,8 +83,10 @@ def run(suite: str, model: str, provider_id: str, root: Path, half: str, repeats
     from .runner import execute
     from .store import StoreError
 
+    if anchors_only and limit is not None:
+        _fail("--anchors-only runs the anchor block alone: leave out --limit")
     spec = _spec(root, suite, model, provider_id, run_id=run_id, half=half, repeats=repeats,
-                 repeat_sample=repeat_sample, anchors=anchors, limit=limit, concurrency=concurrency,
+                 repeat_sample=repeat_sample, anchors=anchors or anchors_only, limit=0 if anchors_only else limit, concurrency=concurrency,
                  timeout_s=timeout_s, base_url=base_url, description=description, round=round_,
                  max_steps=max_steps, input=input_kind)
     bar = Progress(0, f"{spec.id} ", enabled=not quiet)

@@ -24,6 +24,7 @@ class ServerConfig:
     port: int = 0
     hang_s: float = 600.0
     api_key: str | None = field(default=None, repr=False)  # required from clients when set
+    profiles: tuple | None = None  # the example's simulated models to serve (None: all of its usual ones)
 
 
 def build_models(config: ServerConfig) -> Simulation:
@@ -37,7 +38,7 @@ def build_models(config: ServerConfig) -> Simulation:
     from ..example.simmodels import SimModels  # the example's simulated document readers, imported only to serve them
 
     return SimModels(plan.items, plan.suite.reference_date, config.seed, config.scale, config.faults,
-                     plan.template)
+                     plan.template, profiles=None if config.profiles is None else list(config.profiles))
 
 
 def load_simulation(target: str):

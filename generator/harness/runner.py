@@ -22,7 +22,7 @@ from ..sealing import private_file
 from .agent_loop import DEFAULT_MAX_STEPS, run_episode
 from .client import CallResult, ChatClient, RetryPolicy
 from .images import stored_request
-from .plan import PlanError, jobs, load_plan
+from .plan import ANCHORS_FILE, PlanError, jobs, load_plan
 from .progress import Progress
 from .providers import Provider, ProviderError, url_problem
 from .store import RunStore
@@ -117,6 +117,9 @@ async def execute(spec: RunSpec, progress: Progress | None = None) -> RunOutcome
         raise ProviderError(f"--base-url {problem}")
     plan = load_plan(spec.root, spec.suite, spec.half)
     todo = jobs(plan, spec.repeats, spec.repeat_sample, spec.anchors, spec.limit, spec.root)
+    if not todo:
+        raise PlanError(f"nothing to run: the suite {spec.suite} has no anchor block ({ANCHORS_FILE}) in the "
+                        f"{spec.half} half" if spec.limit == 0 else f"nothing to run: no items of the {spec.half} half")
     plan.check_input(spec.input, [item for item, _ in todo])
     api_key = spec.provider.api_key()
     private_items = frozenset(i["id"] for i in plan.items if i.get("half") == "private")
