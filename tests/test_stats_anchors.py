@@ -77,11 +77,46 @@ def test_pooled_replicates_weigh_every_response_the_same(project, monkeypatch):
 
 
 def test_runs_without_common_anchors_are_compared_on_nothing(project):
+    project.add_run("m-p-r0", [chat_record(i, GOOD) for i in ITEMS], model="m", provider="p", round="2026-r0",
+                    anchors=ITEMS[:2])
+    project.add_run("m-p-r1", [chat_record(i, GOOD) for i in ITEMS], model="m", provider="p", round="2026-r1",
+                    anchors=ITEMS[2:])
+    (comp,) = _stats(project)["anchors"]
+    assert comp["items"] == 0 and comp["metrics"] == {}
+
+
+def test_an_earlier_run_that_did_not_run_the_anchor_block_is_not_compared(project):
     project.add_run("m-p-r0", [chat_record(i, GOOD) for i in ITEMS], model="m", provider="p", round="2026-r0")
     project.add_run("m-p-r1", [chat_record(i, GOOD) for i in ITEMS], model="m", provider="p", round="2026-r1",
                     anchors=ITEMS)
-    (comp,) = _stats(project)["anchors"]
-    assert comp["items"] == 0 and comp["metrics"] == {}
+    doc = _stats(project)
+    assert list(doc["earlier_runs"]) == ["m-p-r0"] and doc["anchors"] == []
+
+
+@pytest.mark.parametrize("check_first", [True, False])
+def test_an_anchor_check_is_compared_with_the_ranked_run_by_date_and_never_ranked(project, check_first):
+    """A run of the anchor block alone (`tally run --anchors-only`) before or after the model's ranked
+    run: compared with it on the anchor items, the later one as `current`; listed apart, not ranked."""
+    anchors = ITEMS[1:4]
+    dates = ("2026-11-01T00:00:00Z", "2026-11-20T00:00:00Z")
+    check_date, full_date = dates if check_first else dates[::-1]
+    project.add_run("m-full", [chat_record(i, GOOD) for i in ITEMS], model="m", provider="p", round="2026-r2",
+                    anchors=anchors, started=full_date)
+    project.add_run("m-check", [chat_record(i, WORSE) for i in anchors], model="m", provider="p", round="2026-r9",
+                    anchors=anchors, started=check_date)
+    # an incomplete run that lists anchors but misses one of them is no anchor check
+    project.add_run("m-cut", [chat_record(i, WORSE) for i in anchors[:2]], model="m", provider="p",
+                    round="2026-r8", anchors=anchors, started=check_date)
+    doc = _stats(project)
+    assert list(doc["runs"]) == ["m-full"] and doc["earlier_runs"] == {}
+    assert doc["incomplete_runs"]["m-check"]["anchor_check"] is True
+    assert "anchor_check" not in doc["incomplete_runs"]["m-cut"]
+    (comp,) = doc["anchors"]
+    later, earlier = ("m-full", "m-check") if check_first else ("m-check", "m-full")
+    assert (comp["current"]["run"], comp["earlier"]["run"], comp["items"]) == (later, earlier, 3)
+    acc = comp["metrics"]["accuracy"]
+    assert acc["changed"] is True and acc["difference"] == (1.0 if check_first else -1.0)
+    assert doc["strata"]["all"]["metrics"]["accuracy"]["m-full"]["estimate"] == 1.0
 
 
 def test_a_partial_run_never_replaces_a_complete_one_and_rounds_go_by_date(project):

@@ -1,13 +1,14 @@
-"""The extracting example's anchor block and its two rounds after `2026-r1`, made by the harness.
+"""The extracting example's two rounds after `2026-r1` that run its anchor block, made by the harness.
 
-The anchor block (ANCHORS, written to content/suites/extracting/anchors.toml) is a fixed set of public
-items a hosted model answers first in every round (`tally run --anchors`), so that a silent change
+The anchor block (content/suites/extracting/anchors.toml: two items of each document type and half)
+is what a hosted model answers first in every round (`tally run --anchors`), so that a silent change
 to the model a provider serves under a name shows up: the statistics compare each model's runs of two
 rounds on the anchor items both scored (generator/stats/anchors.py), shown on its provider's page.
 
 Two hosted models were checked twice after `2026-r1`, whose runs list no anchors:
 
-- `2026-r2`: the anchor block alone (`tally run --anchors-only`), the cheap periodic check;
+- `2026-r2`: the public half's anchor block alone (`tally run --anchors-only`), the cheap periodic
+  check (public items only: it needs no commitment);
 - `2026-r3`: a full run (both halves, three repeats of every tenth item, as in `2026-r1`), the anchor
   block first. Its private items are committed as round `2026-r3` (content/commitments/README.md).
 
@@ -33,29 +34,11 @@ from .profiles import PROFILES, Profile
 
 EARLIER, CURRENT = "2026-r2", "2026-r3"
 MODELS = ("acme-lynx-1-cloudco", "owl-careful-1-owlworks")  # the 2026-r1 runs whose models were checked again
-ANCHOR_EVERY, ANCHOR_FROM = 30, 7  # two public items of each dataset: the 8th and the 38th in id order
 SEED = 20261020
 
 CHANGE_NOTE = (" Round 2026-r3: cloudco served acme-lynx-1 from a different snapshot under the same name, "
                "without saying so (simulated: false nulls 20%, misread digits 12%, slips on computed fields 30%); "
                "the anchor block shows it.")
-
-
-def anchors(items: list[dict]) -> list[str]:
-    """ANCHOR_FROM-th and (ANCHOR_FROM + ANCHOR_EVERY)-th public item of each dataset, by id."""
-    out = []
-    for dataset in sorted({i["dataset"] for i in items}):
-        ids = sorted(i["id"] for i in items if i["dataset"] == dataset and i["half"] == "public")
-        out += ids[ANCHOR_FROM::ANCHOR_EVERY][:2]
-    return out
-
-
-def anchors_toml(ids: list[str]) -> str:
-    lines = ["# The anchor block of the extracting suite: a fixed set of items that runs first in every round",
-             "# (`tally run ... --anchors`), so that a silent change to a hosted model shows up. Written by",
-             "# generator/example/anchor_rounds.py. Changing this list starts a new anchor series: do it only",
-             "# with a new suite version.", "", "public = ["]
-    return "\n".join(lines + [f'  "{i}",' for i in ids] + ["]", "private = []", ""])
 
 
 def profiles(round_name: str) -> list[Profile]:
@@ -73,8 +56,8 @@ def profiles(round_name: str) -> list[Profile]:
 
 def specs(root: Path, base_url: str, round_name: str) -> list[RunSpec]:
     providers = load_providers(root)
-    plan = load_plan(root, SUITE, "both")
     full = round_name == CURRENT
+    plan = load_plan(root, SUITE, "both" if full else "public")
     todo = jobs(plan, REPEATS, REPEAT_SAMPLE, anchors=True, limit=None if full else 0)
     out = []
     for p in profiles(round_name):

@@ -45,5 +45,8 @@ def call_row(run: str, record: dict, outcome: Outcome | str) -> tuple:
             finish[:40], refusal)
 
 
+MISSING = "no stored response"  # the error of the call row of an item a run has no stored response for
+
+
 def missing_row(run: str, item: str) -> tuple:
-    return (run, item, 0, "failed_call", "no stored response", "", 0, 0, "", "", "", "", "")
+    return (run, item, 0, "failed_call", MISSING, "", 0, 0, "", "", "", "", "")

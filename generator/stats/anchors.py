@@ -1,9 +1,10 @@
 """The anchor block across rounds: does a hosted model still answer the fixed anchor items as it did?
 
-For each model on a provider that ran in an earlier round too, every ratio metric of the suite is
-computed on the anchor items both runs scored, in each round, and the difference (current round
-minus the earlier one) gets a 95% percentile interval from a bootstrap over those items: the same
-resampled items for both rounds, so the difference is paired. The change is flagged when the interval
+For each model on a provider that ran in an earlier round too (or ran the anchor block alone, an
+anchor check), every ratio metric of the suite is computed on the anchor items both runs scored, in
+each round, and the difference (current round minus the earlier one) gets a 95% percentile interval
+from a bootstrap over those items: the same resampled items for both rounds, so the difference is
+paired. The change is flagged when the interval
 excludes 0. The flag marks a run to look at (a silent model change, a new snapshot); it is per pair
 of rounds and not corrected for the number of metrics.
 """
@@ -60,7 +61,17 @@ def compare(data: SuiteData, current: RunInfo, earlier: RunInfo, resamples: int)
 
 
 def anchor_comparisons(data: SuiteData, resamples: int) -> list[dict]:
-    """Every earlier round of every current run group, compared with the current round."""
+    """Every earlier round of every current run group, compared with the current round; and every
+    anchor check (a run of the anchor block alone) of a model with a current run group, compared with
+    that group, the one that started later as `current`. A run that lists no anchors (it did not run
+    the block) is not compared."""
     current = {(r.model, r.provider): r for r in data.runs}
-    return [compare(data, current[(e.model, e.provider)], e, resamples)
-            for e in sorted(data.earlier, key=lambda r: (r.model, r.provider, r.round))]
+    out = [compare(data, current[(e.model, e.provider)], e, resamples)
+           for e in sorted(data.earlier, key=lambda r: (r.model, r.provider, r.round)) if e.anchors]
+    for check in sorted(data.anchor_checks, key=lambda r: (r.model, r.provider, r.round, r.id)):
+        ranked = current.get((check.model, check.provider))
+        if ranked is not None and ranked.anchors:
+            later, earlier = (ranked, check) if (ranked.started, ranked.round) >= (check.started, check.round) else (
+                check, ranked)
+            out.append(compare(data, later, earlier, resamples))
+    return out

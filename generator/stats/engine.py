@@ -163,7 +163,8 @@ def compute(data: SuiteData, resamples: int, on_chunk: Callable[[int], None] | N
                                 "simulated": r.simulated, "round": r.round} for r in data.earlier},
         "incomplete_runs": {r.id: {"model": r.model, "provider": r.provider, "hosting": r.hosting,
                                    "simulated": r.simulated, "round": r.round, "items_covered": r.coverage[0],
-                                   "items": r.coverage[1]} for r in data.incomplete},
+                                   "items": r.coverage[1]} | ({"anchor_check": True} if r in data.anchor_checks else {})
+                            for r in data.incomplete},
         "strata": out_strata, "skipped_strata": skipped, "operations": ops,
         "gap": _gaps(data, halves),
         "anchors": anchor_comparisons(data, resamples),

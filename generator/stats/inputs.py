@@ -21,7 +21,7 @@ import numpy as np
 
 from ..errors import InputProblem
 from ..inputs.content import Item, SuiteConfig
-from ..pipeline.calls import CALL_COLUMNS
+from ..pipeline.calls import CALL_COLUMNS, MISSING
 from ..suite.api import Suite
 from .declared import Declared
 
@@ -60,6 +60,9 @@ class SuiteData:
     calls: Mapping[str, list[dict]]  # run group -> calls of its runs (dicts of strings, as in calls.csv)
     earlier: list[RunInfo] = field(default_factory=list)  # earlier rounds of a current run group
     incomplete: list[RunInfo] = field(default_factory=list)  # runs missing items of their half: never ranked
+    # incomplete runs that stored every anchor item they list (an anchor check, `tally run --anchors-only`):
+    # compared with their model's current run on those items (anchors.py), never ranked
+    anchor_checks: list[RunInfo] = field(default_factory=list)
     # run -> item -> (units compared, units answered the same in every repeat): RunScore.consistency
     consistency: Mapping[str, dict[str, tuple[int, int]]] = field(default_factory=dict)
     all_runs: list[RunInfo] = field(default_factory=list)  # current and earlier, the order of all_figs
@@ -72,11 +75,15 @@ def suite_data(scored) -> SuiteData:
     """From a scored suite (pipeline.ScoredSuite)."""
     declared = Declared(scored.plugin)
     groups: dict[tuple[str, str, str, str], list] = defaultdict(list)
-    incomplete = []
+    incomplete, checks = [], []
+    position = {item.id for item in scored.items}
     for r in sorted(scored.runs, key=lambda r: r.run.id):
         if r.missing:  # a run that does not cover its half never replaces a complete one, nor is ranked
             expected = sum(1 for i in scored.items if r.run.half in ("both", i.half))
-            incomplete.append(_info(r.run, [r], (expected - r.missing, expected)))
+            info = _info(r.run, [r], (expected - r.missing, expected))
+            incomplete.append(info)
+            if info.anchors and all(a in position for a in info.anchors) and not set(info.anchors) & _missing(r):
+                checks.append((info, r))
             continue
         groups[(r.run.model, r.run.provider, str(r.run.meta.get("round", "")), r.run.input)].append(r)
     infos, figs, repeats, calls = [], [], [], {}
@@ -88,12 +95,19 @@ def suite_data(scored) -> SuiteData:
         figs.append(declared.expand(f))
         repeats.append(rep)
         calls[info.id] = members
+    for info, r in checks:  # after the groups: their figures are only read by the anchor comparisons
+        f, rep = combine([r], scored.plugin.replicates)
+        infos.append(info)
+        figs.append(declared.expand(f))
+        repeats.append(rep)
+        calls[info.id] = [r]
+    check_ids = {info.id for info, _ in checks}
     order = sorted(range(len(infos)), key=lambda k: infos[k].id)
     infos = [infos[k] for k in order]
     n_items, width = len(scored.items), len(declared.figure_names)
     all_figs = np.stack([figs[k] for k in order]) if infos else np.zeros((0, n_items, width))
     all_repeats = np.stack([repeats[k] for k in order]) if infos else np.zeros((0, n_items), dtype=np.int64)
-    current, earlier = split_rounds(infos)
+    current, earlier = split_rounds([i for i in infos if i.id not in check_ids])
     by_kind = {}
     for kind in sorted({info.input for info in infos} | {r.input for r in incomplete} | {"text"}):
         mine = [k for k, info in enumerate(infos) if info.input == kind]
@@ -107,6 +121,7 @@ def suite_data(scored) -> SuiteData:
             earlier=[r for r in earlier if r.input == kind], all_runs=[infos[k] for k in mine],
             all_figs=mine_figs, all_repeats=mine_repeats,
             incomplete=[r for r in incomplete if r.input == kind],
+            anchor_checks=[info for info, _ in checks if info.input == kind],
             consistency={r.run.id: r.consistency for r in scored.runs if r.run.input == kind})
     main = by_kind.pop("text")  # the leaderboards, headline included, are of text input
     main.other_inputs = by_kind
@@ -143,6 +158,11 @@ def _info(first, members: list, coverage: tuple[int, int]) -> RunInfo:
                    first.meta.get("prices"), str(first.meta.get("round", "")),
                    min(str(m.run.meta.get("started", "")) for m in members), anchors,
                    tuple(m.run.id for m in members), coverage, first.input)
+
+
+def _missing(r) -> set[str]:
+    """The items of a run's half it has no stored response for (scored as failed calls: calls.missing_row)."""
+    return {row[1] for row in r.calls() if row[4] == MISSING}
 
 
 def combine(members: list, how: str) -> tuple[np.ndarray, np.ndarray]:

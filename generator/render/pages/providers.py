@@ -91,7 +91,7 @@ def same_model(sd: SuiteView, provider: str) -> list[Table]:
 def anchor_tables(sd, provider: str) -> list[Table]:
     """Each earlier round of a model on this provider against its current round, on the anchor items."""
     out = []
-    runs = sd.stats["runs"] | sd.stats.get("earlier_runs", {})
+    runs = sd.stats["runs"] | sd.stats.get("earlier_runs", {}) | sd.stats.get("incomplete_runs", {})
     for k, comp in enumerate(c for c in sd.stats.get("anchors", []) if c["provider"] == provider):
         simulated = any(runs.get(comp[w]["run"], {}).get("simulated") for w in ("current", "earlier"))
         t = Table(f"anchors-{sd.suite.name}-{k}",

@@ -268,8 +268,10 @@ def incomplete_table(sd: SuiteView) -> Table | None:
                    Column("round", "Round"), Column("coverage", "Items with a response", True)], export=None)
     for run, info in sorted(runs.items()):
         sim = " (simulated)" if info["simulated"] else ""
+        check = " (anchor check: the anchor block alone, compared on its provider's page)" if info.get("anchor_check") else ""
         table.rows.append([text(run), text(info["model"] + sim), text(info["provider"]), text(info["round"]),
-                           text(f"{info['items_covered']} of {info['items']}", sort=info["items_covered"], cls="num")])
+                           text(f"{info['items_covered']} of {info['items']}{check}", sort=info["items_covered"],
+                                cls="num")])
     return table
 
 
