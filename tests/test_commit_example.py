@@ -55,7 +55,7 @@ def test_the_pin_is_in_tally_toml_and_the_readme_and_once_on_the_site():
 def test_the_example_has_retired_and_current_rounds():
     rounds = {r["round"]: r for r in commitments_context(ROOT)}
     assert list(rounds) == ["2026-r0", "2026-r1", "2026-cortify-r1", "2026-cortify-r2", "2026-aubas-trial",
-                            "2026-aubas-r1", "2026-rabench-r1", "2026-ls-r1", "2026-ls-r2"]
+                            "2026-aubas-r1", "2026-rabench-r1", "2026-ls-r1", "2026-ls-r2", "2026-r3"]
     r0, r1 = rounds["2026-r0"], rounds["2026-r1"]
     assert (r0["status"], r0["item_count"], r0["signer"]["key"], r0["signer"]["key_status"]) == \
         ("revealed-and-verified", 60, "example-2026a", "retired")
@@ -79,7 +79,8 @@ def test_the_example_has_retired_and_current_rounds():
     # au-bas's, RA-Bench's and LedgerShield's runs name rounds of their own suite, each committed with its
     # responses (LedgerShield's imported run holds public cases only)
     own = {"2026-aubas-trial": ("au-bas", 90, 2, 216), "2026-aubas-r1": ("au-bas", 90, 6, 648),
-           "2026-rabench-r1": ("ra-bench", 192, 4, 768), "2026-ls-r2": ("ledgershield", 50, 3, 150)}
+           "2026-rabench-r1": ("ra-bench", 192, 4, 768), "2026-ls-r2": ("ledgershield", 50, 3, 150),
+           "2026-r3": ("extracting", 412, 2, 992)}  # the extracting runs of its anchor rounds
     # LedgerShield's version 3 round: its committed run ids now hold version 4's runs (round 2026-ls-r2)
     statement = json.loads((CONTENT / "commitments" / "2026-ls-r1" / "responses.json").read_bytes())
     assert rounds["2026-ls-r1"]["status"] == "committed" and statement["records"] == 150
@@ -145,7 +146,7 @@ def test_the_page_recipe_passes_verbatim_on_the_published_example(tmp_path):
     assert not any(p.endswith("README.md") for p in published)
     done = run_recipe(tmp_path, values["PIN"], values["HEAD"], values["SITE"])
     assert done.returncode == 0, done.stderr.decode()
-    assert done.stdout.decode().startswith("OK: 2 keys from the pinned key, 20 signed files")
+    assert done.stdout.decode().startswith("OK: 2 keys from the pinned key, 22 signed files")
     stale = run_recipe(tmp_path, values["PIN"], "0" * 64, values["SITE"])
     assert stale.returncode != 0 and b"was removed" in stale.stderr
 

@@ -26,8 +26,8 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
+from generator.example import anchor_rounds, ocr
 from generator.example import harness_runs as example
-from generator.example import ocr
 from generator.example.build import generate_corpus_files
 from generator.example.image_profiles import image_profile
 from generator.example.ocr import OCR_BASELINE
@@ -109,7 +109,7 @@ def test_every_committed_record_is_what_the_server_answers(plan):
     rules = rules_answer(__import__("generator.example.extractor", fromlist=["extract"]).extract)
     baselines = {"baseline-rules": rules, "baseline-null": null_answer}
     profiles = {p.run_id: p for p in PROFILES}
-    assert sorted(p.name for p in RESULTS.iterdir()) == sorted([*baselines, *profiles, *IMAGE_RUNS])
+    assert sorted(p.name for p in RESULTS.iterdir()) == sorted([*baselines, *profiles, *IMAGE_RUNS, *ANCHOR_RUNS])
     sealed = 0
     for run_id in [*baselines, *profiles]:
         meta = json.loads((RESULTS / run_id / "run.json").read_text(encoding="utf-8"))
@@ -160,6 +160,41 @@ def test_every_committed_record_is_what_the_server_answers(plan):
 
 
 IMAGE_RUNS = [r + "-image" for r in example.IMAGE_PROFILES] + [OCR_BASELINE["run_id"]]
+ANCHOR_RUNS = [p.run_id for rnd in (anchor_rounds.EARLIER, anchor_rounds.CURRENT) for p in anchor_rounds.profiles(rnd)]
+CHECKS = [p.run_id for p in anchor_rounds.profiles(anchor_rounds.EARLIER)]  # the anchor block alone
+
+
+@pytest.mark.slow
+def test_the_anchor_rounds_records_are_what_the_server_answers():
+    """2026-r2 (the public anchor block alone) and 2026-r3 (full runs, the whole anchor block first) of two
+    hosted models: each public record's attempts and content are what the round's simulated model
+    answers (acme-lynx-1 from another snapshot in 2026-r3); private records are sealed."""
+    providers = load_providers(ROOT)
+    for rnd in (anchor_rounds.EARLIER, anchor_rounds.CURRENT):
+        full = rnd == anchor_rounds.CURRENT
+        plan = load_plan(ROOT, "extracting", "both" if full else "public")
+        items = {i["id"]: i for i in plan.items}
+        keys = jobs(plan, example.REPEATS, example.REPEAT_SAMPLE, anchors=True, limit=None if full else 0)
+        for profile in anchor_rounds.profiles(rnd):
+            meta = json.loads((RESULTS / profile.run_id / "run.json").read_text(encoding="utf-8"))
+            assert meta["round"] == rnd and meta["anchors"] == plan.anchors and meta["simulated"] is True
+            assert meta["half"] == ("both" if full else "public") and meta["model"] == profile.model
+            assert meta["prices"] == providers[meta["provider"]].prices(meta["model"])
+            records = _records(RESULTS / profile.run_id)
+            # the block runs first (stored as calls finish: the first half of it, in any order)
+            assert {r["item"] for r in records[:len(plan.anchors) // 2]} <= set(plan.anchors)
+            assert sorted((r["item"], r["repeat"]) for r in records) == sorted((i["id"], r) for i, r in keys)
+            for r in records:
+                if "sealed" in r:
+                    assert items[r["item"]]["half"] == "private"
+                    continue
+                sim = simulate_call(profile, items[r["item"]], r["repeat"], SEED)
+                assert [(a["status"], a["error"]) for a in r["attempts"]] == _expected_attempts(sim.attempts)
+                if r["response"] is not None:
+                    assert r["response"]["choices"][0]["message"]["content"] == sim.content
+    changed = {p.model: p for p in anchor_rounds.profiles(anchor_rounds.CURRENT)}["acme-lynx-1"]
+    before = {p.model: p for p in anchor_rounds.profiles(anchor_rounds.EARLIER)}["acme-lynx-1"]
+    assert (changed.false_null, changed.misread_digit) != (before.false_null, before.misread_digit)
 
 
 @pytest.mark.slow
@@ -253,9 +288,10 @@ def test_every_run_and_response_is_scored(rescored):
     assert sorted(summary) == runs
     for run in runs:
         n = sum(1 for line in (RESULTS / run / "responses.jsonl").open() if line.strip())
-        assert summary[run]["responses"] == n and summary[run]["missing_responses"] == 0
+        missing = 412 - 12 if run in CHECKS else 0  # an anchor check holds the public anchor block alone
+        assert summary[run]["responses"] == n and summary[run]["missing_responses"] == missing
     assert {(v["run"], v["item"], v["repeat"]) for v in verdicts} >= \
-        {(r, "emails-pub-0001" if r in IMAGE_RUNS else "emails-prv-0001", "0") for r in runs}  # image runs: public half
+        {(r, "emails-pub-0001" if r in IMAGE_RUNS or r in CHECKS else "emails-prv-0001", "0") for r in runs}  # public half
 
 
 def test_wrong_verdicts_carry_reasons_and_points_follow_verdicts(rescored):
@@ -306,7 +342,7 @@ def test_help_lists_every_command():
 
 
 def test_baselines_and_profiles_are_the_example_runs():
-    assert {b["run_id"] for b in BASELINES} | {p.run_id for p in PROFILES} | set(IMAGE_RUNS) == \
+    assert {b["run_id"] for b in BASELINES} | {p.run_id for p in PROFILES} | set(IMAGE_RUNS) | set(ANCHOR_RUNS) == \
         {p.name for p in RESULTS.iterdir()}
 
 

@@ -162,3 +162,24 @@ def test_provider_serve_answers_on_a_free_port_and_stops(harness_project):
             proc.kill()  # never leave the server running
             proc.wait()
     assert proc.returncode == 0, f"provider serve did not stop cleanly on SIGINT (exit {proc.returncode})"
+
+
+def test_anchors_only_runs_the_anchor_block_and_nothing_else(harness_project):
+    root = harness_project
+    args = ["extracting", "--model", "clean-1", "--provider", "testprov", "--root", str(root), "--anchors-only",
+            "--round", "2026-r9", "-q"]
+    plan = load_plan(root, "extracting", "public")
+    with LiveServer(root, scale=0.0) as server:
+        result = invoke(run, [*args, "--base-url", server.url()])
+        assert result.exit_code == 0, result.output
+        refused = invoke(run, [*args, "--limit", "3", "--base-url", server.url()])
+        (root / "content" / "suites" / "extracting" / "anchors.toml").unlink()
+        none = invoke(run, [*args, "--run-id", "no-block", "--base-url", server.url()])
+    run_dir = root / "results" / "extracting" / "clean-1-testprov"
+    got = records(run_dir)
+    assert sorted((r["item"], r["repeat"]) for r in got) == sorted((a, 0) for a in plan.anchors) and len(got) == 12
+    meta = json.loads((run_dir / "run.json").read_text())
+    assert meta["anchors"] == plan.anchors and meta["half"] == "public"
+    assert refused.exit_code != 0 and "leave out --limit" in refused.output
+    assert none.exit_code != 0 and "no anchor block (anchors.toml)" in none.output
+    assert not (root / "results" / "extracting" / "no-block" / "responses.jsonl").exists()
