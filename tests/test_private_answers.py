@@ -190,13 +190,36 @@ def test_a_box_opens_only_with_the_exact_item():
         assert view is None and "does not open" in problem
 
 
+def extracting_values(v):
+    """(item, value) from rows whose `order` quotes a field's value."""
+    return {(item, str(order)) for item, records in v.items() for _u, _k, _v, _p, order in _rows(records) if order}
+
+
+def extracting_empty_fields(v):
+    """(item, field) from rows of kind `missing`: the fields the key leaves empty."""
+    return {(item, unit) for item, records in v.items() for unit, kind, *_ in _rows(records) if kind == "missing"}
+
+
 def test_the_example_s_extracting_and_longlistbench_private_halves():
-    """extracting: its private records belong to round 2026-r1, which is revealed (its items are public
-    in content/commitments/2026-r1/items/), so its records stay as committed in format v2; LongListBench
-    has no private half."""
-    rounds = {json.loads(p.read_text()).get("round") for p in (ROOT / "results" / "extracting").glob("*/run.json")}
-    assert rounds == {"2026-r1"}
+    """extracting: the private records of round 2026-r1, which is revealed (its items are public in
+    content/commitments/2026-r1/items/), stay as committed in format v2; those of its anchor round
+    2026-r3 (the same items, committed again) are sealed in format v3 and show nothing per item;
+    2026-r2 ran public items only. LongListBench has no private half."""
+    metas = [json.loads(p.read_text()) for p in (ROOT / "results" / "extracting").glob("*/run.json")]
+    assert {m.get("round") for m in metas} == {"2026-r1", "2026-r2", "2026-r3"}
     assert (ROOT / "content" / "commitments" / "2026-r1" / "reveal.json").is_file()
+    r3 = {m["run_id"] for m in metas if m["round"] == "2026-r3"}
+    view: dict[str, list[dict]] = {}
+    for run in sorted(r3):
+        for line in (ROOT / "results" / "extracting" / run / "responses.jsonl").read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            if "sealed" in record:
+                view.setdefault(record["item"], []).append(record)
+    assert len(view) == 412
+    assert all(set(r) <= CLEAR and r["sealed"]["format"] == "tally-sealed-record-v3" for rs in view.values() for r in rs)
+    assert not extracting_values(view) and not extracting_empty_fields(view) and not prompt_sizes(view)
+    old = _as_v2(view, "extracting")
+    assert extracting_empty_fields(old) and prompt_sizes(old)  # format v2 would show them: the attacks are real
     assert not _private_items("longlistbench") and not _published("longlistbench")
 
 
@@ -214,15 +237,9 @@ def test_a_sealed_extracting_run_gives_no_field_value_nor_empty_field(project):
     view = _published("extracting", project.root)
     assert set(view) == {"i-prv-1", "r-prv-1"}
 
-    def values(v):
-        return {(item, str(order)) for item, records in v.items() for _u, _k, _v, _p, order in _rows(records) if order}
-
-    def empty_fields(v):
-        return {(item, unit) for item, records in v.items() for unit, kind, *_ in _rows(records) if kind == "missing"}
-
     old = _as_v2(view, "extracting", project.root)
-    assert empty_fields(old) and prompt_sizes(old)  # format v2 showed them
-    assert not values(view) and not empty_fields(view) and not prompt_sizes(view)
+    assert extracting_empty_fields(old) and prompt_sizes(old)  # format v2 showed them
+    assert not extracting_values(view) and not extracting_empty_fields(view) and not prompt_sizes(view)
     assert all(set(r) <= CLEAR for records in view.values() for r in records)
 
 

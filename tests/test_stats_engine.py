@@ -53,7 +53,10 @@ def test_every_metric_run_and_stratum_is_there_and_matches_the_rescore(example):
             assert set(rows) == {r.id for r in data.runs}
             for row in rows.values():
                 assert row["estimate"] is None or row["low"] <= row["estimate"] <= row["high"]
-    assert set(summary) == set(doc["runs"]) | set(doc["inputs"]["image"]["runs"])  # image runs: ranked apart
+    # image runs are ranked apart; the earlier rounds' runs and the anchor checks of the anchor rounds are not ranked
+    assert set(summary) == (set(doc["runs"]) | set(doc["inputs"]["image"]["runs"]) | set(doc["earlier_runs"])
+                            | set(doc["incomplete_runs"]))
+    assert sorted(doc["earlier_runs"]) == ["acme-lynx-1-cloudco", "owl-careful-1-owlworks"]
     for run, s in summary.items():
         if run not in doc["runs"]:
             continue
@@ -70,7 +73,9 @@ def test_every_metric_run_and_stratum_is_there_and_matches_the_rescore(example):
 
 def test_w_does_not_depend_on_which_runs_are_present(example):
     out, data, doc = example
-    fewer = compute(replace(data, runs=data.runs[:4], figs=data.figs[:4], repeats=data.repeats[:4]), RESAMPLES)
+    kept = {(r.model, r.provider) for r in data.runs[:4]}  # and the earlier rounds of those models only
+    fewer = compute(replace(data, runs=data.runs[:4], figs=data.figs[:4], repeats=data.repeats[:4],
+                            earlier=[r for r in data.earlier if (r.model, r.provider) in kept]), RESAMPLES)
     for key in ("all", "half=private", "locale=de-DE"):
         assert fewer["strata"][key]["resampling"] == doc["strata"][key]["resampling"]
         for run in fewer["strata"][key]["metrics"]["index"]:
@@ -80,7 +85,7 @@ def test_w_does_not_depend_on_which_runs_are_present(example):
 def test_operations_and_gap(example):
     out, data, doc = example
     ops = doc["operations"]
-    assert ops["heron-open-8b-on-prem"]["self_hosted"] and not ops["acme-lynx-1-cloudco"]["self_hosted"]
+    assert ops["heron-open-8b-on-prem"]["self_hosted"] and not ops["acme-lynx-1-cloudco-2026-r3"]["self_hosted"]
     run = next(r for r in data.runs if r.id == "acme-lynx-1-budgetapi")
     rows = [c for c in data.calls[run.id] if c["prompt_tokens"]]
     price_in, price_out = Decimal(run.prices["input_per_mtok"]), Decimal(run.prices["output_per_mtok"])
