@@ -149,6 +149,38 @@ def test_recheck_reproduces_the_published_verdicts(ctx, which):
             page.close()
 
 
+def test_recheck_reads_a_suite_s_count_columns(ctx):
+    """LongListBench's item tables show three count columns and no points or order column (their
+    `data-columns` say so): the re-check reads the counts from them and compares them with scorer B's."""
+    from tests.site_support import full_example_site
+
+    site = full_example_site()
+    with served(site) as base:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(base + "suites/longlistbench/items/multihop_012_001_crosspage.html")
+        columns = page.eval_on_selector_all("table.verdicts", "ts => ts.map(t => t.getAttribute('data-columns'))")
+        assert columns and set(columns) == {"unit kind verdict reason counts"}
+        assert page.locator("table.verdicts tbody tr").first.locator("td").count() == 8
+        page.click("#recheck")
+        page.wait_for_selector("#recheck-status[data-result]", timeout=120_000)
+        status = page.inner_text("#recheck-status")
+        assert page.get_attribute("#recheck-status", "data-result") == "reproduced", status
+        cells = page.eval_on_selector_all("td.recheck-cell", "cs => cs.map(c => c.textContent)")
+        assert len(cells) == 2 * 19 and set(cells) == {"reproduced"}  # two rows per run, 19 runs
+        # a count changed on the page is a difference the re-check finds
+        page.reload()
+        page.eval_on_selector("table.verdicts tbody tr td:nth-child(5)", "td => { td.textContent = '999'; }")
+        page.click("#recheck")
+        page.wait_for_selector("#recheck-status[data-result]", timeout=120_000)
+        assert page.get_attribute("#recheck-status", "data-result") != "reproduced"
+        cells = page.eval_on_selector_all("td.recheck-cell", "cs => cs.map(c => c.textContent)")
+        assert sum(c.startswith("differs") for c in cells) == 1
+        assert errors == []
+        page.close()
+
+
 def test_recheck_opened_from_disk_says_what_it_could_not_check(ctx):
     """Opened from disk, a page cannot read the downloads: the re-check says plainly that it checked none
     of the verdicts, how many, why and what to do instead."""
