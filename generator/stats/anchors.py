@@ -4,9 +4,8 @@ For each model on a provider that ran in an earlier round too (or ran the anchor
 anchor check), every ratio metric of the suite is computed on the anchor items both runs scored, in
 each round, and the difference (current round minus the earlier one) gets a 95% percentile interval
 from a bootstrap over those items: the same resampled items for both rounds, so the difference is
-paired. The change is flagged when the interval
-excludes 0. The flag marks a run to look at (a silent model change, a new snapshot); it is per pair
-of rounds and not corrected for the number of metrics.
+paired. The change is flagged when the interval excludes 0. The flag marks a run to look at (a silent
+model change, a new snapshot); it is per pair of rounds and not corrected for the number of metrics.
 """
 
 from __future__ import annotations

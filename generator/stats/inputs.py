@@ -65,7 +65,7 @@ class SuiteData:
     anchor_checks: list[RunInfo] = field(default_factory=list)
     # run -> item -> (units compared, units answered the same in every repeat): RunScore.consistency
     consistency: Mapping[str, dict[str, tuple[int, int]]] = field(default_factory=dict)
-    all_runs: list[RunInfo] = field(default_factory=list)  # current and earlier, the order of all_figs
+    all_runs: list[RunInfo] = field(default_factory=list)  # current, earlier, anchor checks: all_figs' order
     all_figs: np.ndarray | None = None
     all_repeats: np.ndarray | None = None
     other_inputs: dict[str, "SuiteData"] = field(default_factory=dict)  # input kind -> its runs, ranked apart
@@ -76,13 +76,13 @@ def suite_data(scored) -> SuiteData:
     declared = Declared(scored.plugin)
     groups: dict[tuple[str, str, str, str], list] = defaultdict(list)
     incomplete, checks = [], []
-    position = {item.id for item in scored.items}
+    known = {item.id for item in scored.items}
     for r in sorted(scored.runs, key=lambda r: r.run.id):
         if r.missing:  # a run that does not cover its half never replaces a complete one, nor is ranked
             expected = sum(1 for i in scored.items if r.run.half in ("both", i.half))
             info = _info(r.run, [r], (expected - r.missing, expected))
             incomplete.append(info)
-            if info.anchors and all(a in position for a in info.anchors) and not set(info.anchors) & _missing(r):
+            if info.anchors and all(a in known for a in info.anchors) and not set(info.anchors) & _missing(r):
                 checks.append((info, r))
             continue
         groups[(r.run.model, r.run.provider, str(r.run.meta.get("round", "")), r.run.input)].append(r)
