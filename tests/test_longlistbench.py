@@ -264,7 +264,7 @@ def test_a_draft_site_of_the_suite_shows_its_counts_leaderboard_and_attribution(
             '<th scope="col" class="num">Checked</th><th scope="col" class="num">Predicted</th><th scope="col">Re-check</th>')
     assert head in item and ">Points<" not in item and ">Order<" not in item
     assert 'data-columns="unit kind verdict reason counts"' in item
-    assert "<td>12<td>12<td>12<td>\n" in item  # Sol's run has every incident of this packet exact
+    assert '<td class="num">12<td class="num">12<td class="num">12<td>\n' in item  # Sol's run has every incident of this packet exact
     csv_rows = (tmp_path / "build" / "rescore" / "longlistbench" / "verdicts.csv").read_text(encoding="utf-8").splitlines()
     assert csv_rows[0].endswith(",reason,order,counts")
     sol = [r for r in csv_rows if r.startswith("codex_gpt56_sol_run1_current_ocr_v2,multihop_012_001_crosspage,0,records,")]

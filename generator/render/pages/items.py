@@ -156,7 +156,7 @@ def oversize_files(sd: SuiteView):
 # One verdict row; its last cell, the re-check's, is empty until the re-check runs (recheck.js fills it).
 # Nothing in a row is repeated that no reader or script uses: a long item's page holds thousands of rows,
 # so the cells' end tags, which HTML makes optional, are left out, and the points column is styled by
-# its position (site.css), not by a class on every cell.
+# its position in a table that has one (site.css), not by a class on every cell (a count's cell has one).
 _CELLS = {"unit": "<td>{0}", "kind": "<td>{1}", "verdict": '<td class="verdict {2}">{3}', "points": "<td>{4}",
           "reason": "<td>{5}", "order": "<td>{6}", "counts": "{7}"}
 
@@ -201,7 +201,7 @@ def verdict_rows_html(rows: list[dict], columns: tuple[str, ...] = ("unit", "kin
     blank = ("",) * counts
     return Markup("".join(form.format(e(v["unit"]), e(v["kind"]), e(v["verdict"]), e(v["verdict"].replace("_", " ")),
                                       e(v["points"]), e(v["reason"]), e(v["order"]),
-                                      "".join(f"<td>{e(n)}" for n in (tuple(v.get("counts", ())) + blank)[:counts]))
+                                      "".join(f'<td class="num">{e(n)}' for n in (tuple(v.get("counts", ())) + blank)[:counts]))
                           for v in rows))
 
 
