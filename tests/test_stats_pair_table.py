@@ -11,7 +11,8 @@ import marshal
 import numpy as np
 
 from generator.stats.engine import _clean, dump, dumps
-from generator.stats.pair_table import PairTable, packed, unpacked
+from generator.stats.family_parts import PartStore, packed, unpacked
+from generator.stats.pair_table import PairTable
 from generator.stats.pairwise import holm, max_t, overlap_calls
 
 
@@ -50,7 +51,7 @@ def test_stats_json_bytes_are_unchanged():
 
 def test_the_cache_keeps_tables():
     doc = {"strata": {"all": {"pairwise": {"m": {"pairs": PairTable.of(_family_pairs())}}}}, "list": [1, "a"]}
-    back = unpacked(marshal.loads(marshal.dumps(packed(doc))))
+    back = unpacked(marshal.loads(marshal.dumps(packed(doc))), PartStore())
     table = back["strata"]["all"]["pairwise"]["m"]["pairs"]
     assert isinstance(table, PairTable) and table == doc["strata"]["all"]["pairwise"]["m"]["pairs"]
     assert back["list"] == [1, "a"]

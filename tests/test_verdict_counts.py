@@ -82,7 +82,8 @@ def test_item_tables_show_one_column_per_declared_count_and_leave_out_points_and
     row = {"unit": "records", "kind": "records", "verdict": "false_null", "points": 0, "reason": "<b>",
            "order": "", "counts": (3, 5, 4)}
     html = str(verdict_rows_html([row], columns, 3))
-    assert html == '<tr><td>records<td>records<td class="verdict false_null">false null<td>&lt;b&gt;<td class="num">3<td class="num">5<td class="num">4<td>\n'
+    assert html == ('<tr><td>records<td>records<td class="verdict false_null">false null<td>&lt;b&gt;'
+                    '<td class="num">3<td class="num">5<td class="num">4<td>\n')
     plain = {"unit": "u", "kind": "k", "verdict": "wrong", "points": 0, "reason": "r", "order": "7"}
     assert str(verdict_rows_html([plain])) == '<tr><td>u<td>k<td class="verdict wrong">wrong<td>0<td>r<td>7<td>\n'
     # a row reads back exactly from such a table only when what it leaves out holds what the re-check assumes

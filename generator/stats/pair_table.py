@@ -140,28 +140,6 @@ def _column(values: list) -> tuple[str | None, Any]:
     return None, None
 
 
-def packed(value: Any) -> Any:
-    """A copy of a statistics document with every PairTable as its state: what marshal can keep."""
-    if isinstance(value, PairTable):
-        return value.state()
-    if isinstance(value, dict):
-        return {k: packed(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [packed(v) for v in value]
-    return value
-
-
-def unpacked(value: Any) -> Any:
-    """`packed` undone."""
-    if isinstance(value, dict):
-        if len(value) == 1 and STATE in value:
-            return PairTable.from_state(value)
-        return {k: unpacked(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [unpacked(v) for v in value]
-    return value
-
-
 def json_default(value: Any) -> list:
     """For json.dump: a PairTable, or a family's part (family_parts.PairPart), is written as the list of its
     pairs (one family held at a time)."""
