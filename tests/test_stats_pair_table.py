@@ -9,6 +9,7 @@ import json
 import marshal
 
 import numpy as np
+import pytest
 
 from generator.stats.engine import _clean, dump, dumps
 from generator.stats.family_parts import PartStore, packed, unpacked
@@ -77,3 +78,22 @@ def test_a_table_is_far_smaller_than_its_dicts():
     assert isinstance(table, PairTable)
     held = sum(col.nbytes if isinstance(col, np.ndarray) else col[1].nbytes for col in table.data)
     assert held < 80 * len(pairs)  # bytes a pair; a dict of nine values alone takes several hundred
+
+
+@pytest.mark.parametrize("options", [{"indent": 1, "allow_nan": False}, {"separators": (",", ":")}])
+def test_the_c_encoded_stream_writes_json_dump_s_bytes(options):
+    """stats/json_stream.py: the same bytes as json.dump, families at any depth, in dicts and in lists,
+    empty ones, keys sorted, text that is not ASCII, and a string that looks like a placeholder."""
+    from generator.stats.json_stream import write_json
+    from generator.stats.pair_table import json_default
+
+    pairs = _family_pairs()
+    doc = {"z": PairTable.of(pairs), "a": {"deep": [1, {"pairs": PairTable.of(pairs[:3]), "n": 2.5}, PairTable.of([])]},
+           "text": "café \u0000x:0\u0000 \"q\"", "list": [PairTable.of(pairs[:1]), "x"], "m": {"k": [[], {}]}}
+    want = io.StringIO()
+    json.dump(doc, want, sort_keys=True, ensure_ascii=False, default=json_default, **options)
+    got = io.StringIO()
+    write_json(doc, got, **options)
+    assert got.getvalue() == want.getvalue()
+    with pytest.raises(TypeError):
+        write_json({"x": object()}, io.StringIO(), **options)

@@ -127,9 +127,9 @@ def _stats_without_private_items(stats: dict, dst: Path, public: set[str]) -> No
     """stats.json with its item analysis per public item only (the private half's items are counted in
     the suite page's summary, never listed: which items have a value at all, and each one's mean over
     the runs, follow its answer key, e.g. an au-bas ledger with no fault has none). Written compact (as
-    `compact_json`) from the statistics in memory (the document stats.json holds), as it is encoded:
-    neither the whole text nor a second copy of every pair is ever held (stats/pair_table.py)."""
-    from ..stats.pair_table import json_default
+    `compact_json`) from the statistics in memory (the document stats.json holds), one family's pairs at
+    a time (stats/json_stream.py): neither the text of every pair nor a second copy of them is held."""
+    from ..stats.json_stream import write_json
 
     doc = dict(stats)
     ia = doc.get("item_analysis")
@@ -141,7 +141,7 @@ def _stats_without_private_items(stats: dict, dst: Path, public: set[str]) -> No
             if isinstance(ia.get(key), list):
                 ia[key] = [k for k in ia[key] if k in public]
     with dst.open("w", encoding="utf-8") as fh:
-        json.dump(doc, fh, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=json_default)
+        write_json(doc, fh, separators=(",", ":"))
         fh.write("\n")
 
 

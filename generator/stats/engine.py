@@ -18,6 +18,7 @@ from .gap import gap
 from .input_kinds import input_kinds
 from .inputs import SuiteData
 from .items import consistency, item_analysis
+from .json_stream import write_json
 from .operations import QUANTILE_RULE, operations, operations_calls
 from .pair_table import PairTable, json_default
 from .pairwise import MIN_CALL_DF, OVERLAP, TIE, TOO_SMALL, holm, max_t, min_detectable, overlap_calls
@@ -201,9 +202,9 @@ def dumps(doc: dict) -> str:
 
 
 def dump(doc: dict, fh) -> None:
-    """`dumps` written to a text file as it is encoded: the whole text is never held, and each family's
-    pairs are made dicts only while they are written (pair_table.py)."""
-    json.dump(doc, fh, sort_keys=True, indent=1, allow_nan=False, ensure_ascii=False, default=json_default)
+    """`dumps` written to a text file, one family's pairs at a time (json_stream.py): the text of the pairs
+    is never held whole, and each family's pairs are made dicts only while they are written."""
+    write_json(doc, fh, indent=1, allow_nan=False)
     fh.write("\n")
 
 

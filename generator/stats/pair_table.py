@@ -140,10 +140,15 @@ def _column(values: list) -> tuple[str | None, Any]:
     return None, None
 
 
+def pairs_like(value: Any) -> bool:
+    """Whether json_default writes `value` (a PairTable, or a family's part: family_parts.PairPart)."""
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray))
+
+
 def json_default(value: Any) -> list:
     """For json.dump: a PairTable, or a family's part (family_parts.PairPart), is written as the list of its
     pairs (one family held at a time)."""
-    if isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray)):
+    if pairs_like(value):
         return list(value)
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
