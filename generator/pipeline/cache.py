@@ -38,6 +38,7 @@ import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from ..folders import refuse_links
 from ..inputs.results import Run
@@ -153,9 +154,10 @@ class Cache:
     def _path(self, kind: str, suite: str, key: str) -> Path:
         return self.folder / kind / suite / key
 
-    def _bytes(self, path: Path) -> bytes | None:
-        """An entry's bytes; None when it is missing (a miss) or unreadable (corrupt, deleted). Only a
-        regular file is read (a FIFO would block, a link could lead anywhere)."""
+    def open_entry(self, path: Path) -> tuple[BinaryIO, os.stat_result] | None:
+        """An entry opened for reading, with its status; None when it is missing (a miss) or not a
+        readable regular file (counted corrupt and deleted): a FIFO would block, a link could lead
+        anywhere. The caller closes the file."""
         try:
             fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         except FileNotFoundError:
@@ -164,10 +166,20 @@ class Cache:
         except OSError as exc:
             self.corrupt(path, f"unreadable: {exc}")
             return None
-        with os.fdopen(fd, "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                self.corrupt(path, "not a regular file")
-                return None
+        fh = os.fdopen(fd, "rb")
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            fh.close()
+            self.corrupt(path, "not a regular file")
+            return None
+        return fh, st
+
+    def _bytes(self, path: Path) -> bytes | None:
+        """An entry's bytes; None when it is missing (a miss) or unreadable (corrupt, deleted)."""
+        opened = self.open_entry(path)
+        if opened is None:
+            return None
+        with opened[0] as fh:
             try:
                 return fh.read()
             except OSError as exc:

@@ -244,7 +244,7 @@ class Gate:
             raise ScorerBFailed(f"scorer B did not accept an item definition: {bad!r:.300}")
         by_id = {r.run.id: r for r in runs}
         agreement = Agreement(self.suite_name, node=self.version)
-        mismatched = []
+        mismatched: list = []
         for run_id in self.vouched:  # counted as when scorer B reads them, so a cached build says the same
             agreement.compared += by_id[run_id].stored_rows
             agreement.sealed += by_id[run_id].sealed
@@ -252,21 +252,13 @@ class Gate:
             if not isinstance(end, dict) or end.get("run") != run_id or "digest" not in end:
                 where = responses_file(self.suite_name, run_id)
                 raise ScorerBFailed(f"{where}: scorer B failed on run {run_id} on a cluster worker: {end!r:.300}")
-            r = by_id[run_id]
-            agreement.compared += r.stored_rows
-            agreement.sealed += r.sealed
-            if end["digest"] != r.digest or end["records"] != r.responses - r.sealed:
-                mismatched.append(r)
+            _tally(agreement, by_id[run_id], end, mismatched)
         for k, run_id in enumerate(self.order):
             begun, end = (rest[2 * k], rest[2 * k + 1]) if 2 * k + 1 < len(rest) else (None, None)
             if not isinstance(begun, dict) or not isinstance(end, dict) or end.get("run") != run_id:
                 where = responses_file(self.suite_name, run_id)
                 raise ScorerBFailed(f"{where}: scorer B failed on run {run_id}: {end!r:.300} {self.node.error_text()}")
-            r = by_id[run_id]
-            agreement.compared += r.stored_rows
-            agreement.sealed += r.sealed
-            if end["digest"] != r.digest or end["records"] != r.responses - r.sealed:
-                mismatched.append(r)
+            _tally(agreement, by_id[run_id], end, mismatched)
         if mismatched:
             self._detail(agreement, mismatched)
         agreement.status = "agree" if agreement.differing == 0 else "disagree"
@@ -314,6 +306,15 @@ class Gate:
                     return f"<{outcome.status}>"
                 return self.suite.answer_value(outcome.answer, unit)
         return "<not found>"
+
+
+def _tally(agreement: Agreement, r, end: dict, mismatched: list) -> None:
+    """A run's rows counted as compared; the run listed when scorer B's digest or count of records is
+    not scorer A's."""
+    agreement.compared += r.stored_rows
+    agreement.sealed += r.sealed
+    if end["digest"] != r.digest or end["records"] != r.responses - r.sealed:
+        mismatched.append(r)
 
 
 def _run_bytes(responses: Path) -> bytes:

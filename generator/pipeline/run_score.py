@@ -12,7 +12,6 @@ import gzip
 import marshal
 import os
 import shutil
-import stat
 import tempfile
 import weakref
 from collections.abc import Iterator
@@ -72,19 +71,11 @@ def open_cached(store: Store, run: Run, key: str) -> RunScore | None:
     cache = store.cache
     assert cache is not None
     path = store.folder / key
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except FileNotFoundError:
-        cache.counts.misses += 1
+    opened = cache.open_entry(path)
+    if opened is None:
         return None
-    except OSError as exc:
-        cache.corrupt(path, f"unreadable: {exc}")
-        return None
-    with os.fdopen(fd, "rb") as fh:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            cache.corrupt(path, "not a regular file")
-            return None
+    fh, st = opened
+    with fh:
         try:
             ok = verify(fh)
         except OSError as exc:
