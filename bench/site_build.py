@@ -78,7 +78,8 @@ def scale_runs(src: Path, dst: Path, runs: int, copies: dict[str, list[str]]) ->
                 if "box" in record:  # sealed (a private item's): its public twin's record stands for it
                     continue
                 for new_id in copies.get(record["item"], []):
-                    if meta.get("half") == "public" and PRIVATE_TAG in new_id:  # a run of the public half only
+                    if meta.get("half") == "public" and new_id.rpartition("-")[2].startswith(PRIVATE_TAG[1:]):
+                        # a run of the public half only (the tag ends the id: "-pub-" in it is no private mark)
                         continue
                     record["item"] = new_id
                     lines.append(orjson.dumps(record))
