@@ -228,9 +228,10 @@ def _static(target: Path, site: SiteData) -> list[dict]:
     return links
 
 
-def page_parts(site: SiteData):
+def page_parts(site: SiteData, cache: Cache | None = None):
     """The pages in writing order, as (stage, suite or None, planned page count or None, pages): one
-    part per suite where a stage's pages are per suite. A None count: the pages are listed first."""
+    part per suite where a stage's pages are per suite. A None count: the pages are listed first.
+    `cache`: the build cache item pages keep their runs' sections in (render/sections.py)."""
     facts = site_facts(site)
     paged = items.paged_names(site)
     yield "pages: leaderboards", None, None, home.pages(site)
@@ -240,7 +241,7 @@ def page_parts(site: SiteData):
                chain(main, suite.stratum_pages(sd, facts)))
     yield "pages: providers and models", None, None, chain(providers.pages(site), models.pages(site))
     for sd in site.suites:
-        yield "pages: public items", sd.suite.name, items.page_count(sd), items.suite_pages(sd, paged)
+        yield "pages: public items", sd.suite.name, items.page_count(sd), items.suite_pages(sd, paged, cache)
         if episodes.page_count(sd):
             yield "pages: public items", sd.suite.name, episodes.page_count(sd), episodes.suite_pages(sd)
     yield "pages: prose, agreement, commitments, search", None, None, chain(
@@ -262,7 +263,7 @@ def write_site(site: SiteData, out: Path, report: BuildReport, progress=None, ca
         writer = Writer(site, tmp, cache)
         writer.plotly_links = links
         report.seconds["static files"] = time.perf_counter() - clock
-        for stage, suite_name, count, made in page_parts(site):
+        for stage, suite_name, count, made in page_parts(site, cache):
             clock = time.perf_counter()
             listed = list(made) if count is None else made
             label = f"{stage} of {suite_name}" if suite_name else stage

@@ -55,6 +55,17 @@ def template_hash(env: Environment, name: str) -> str:
     return h.hexdigest()
 
 
+def renderer_versions() -> str:
+    """The versions of Python and of the template libraries, as one text (part of every page's key)."""
+    parts = [sys.version]
+    for lib in LIBRARIES:
+        try:
+            parts.append(f"{lib} {version(lib)}")
+        except Exception:  # not installed: its absence is part of the key
+            parts.append(f"{lib} -")
+    return "\0".join(parts)
+
+
 class PageKeys:
     """The full cache key of deferred pages: their own key with the site-wide parts above."""
 
@@ -62,12 +73,7 @@ class PageKeys:
         self.env = env
         h = hashlib.sha256(b"tally-page\0")
         h.update(code_hash("render").encode())
-        h.update(sys.version.encode())
-        for lib in LIBRARIES:
-            try:
-                h.update(f"\0{lib} {version(lib)}".encode())
-            except Exception:  # not installed: its absence is part of the key
-                h.update(f"\0{lib} -".encode())
+        h.update(renderer_versions().encode())
         h.update(json.dumps(site_context, sort_keys=True, ensure_ascii=False, default=str).encode())
         self.base = h.hexdigest()
         self.templates: dict[str, str] = {}

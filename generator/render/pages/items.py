@@ -10,10 +10,14 @@ import re
 import orjson
 from markupsafe import Markup, escape
 
+from ...pipeline.cache import Cache
 from ...score.verdicts import POINTS, Verdict
 from ...suite.api import implements
 from ..context import Column, Table, text
+from ..env import relative
 from ..gather import SiteData, SuiteView
+from ..page_cache import template_hash
+from ..sections import TEMPLATE, Kept, Sections, run_section_key, section_env
 from . import Deferred, Page
 from .common import item_path, model_path, provider_path, suite_path
 from .labels import item_label_rows
@@ -205,63 +209,101 @@ def verdict_rows_html(rows: list[dict], columns: tuple[str, ...] = ("unit", "kin
                           for v in rows))
 
 
-def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[str]] = (set(), set())) -> Page:
+def _run_sections(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[str]], run: str,
+                  verdicts: list[Verdict], page_path: str) -> tuple[str, list[dict]]:
+    """One run's sections on the item's page, one per repeat (their HTML, joined), and their entries in
+    the page's published verdicts."""
+    budget, info = sd.plugin.budget, sd.runs[run]
+    columns, counts = table_columns(sd.plugin), len(sd.plugin.counts)
+    template = section_env().get_template(TEMPLATE)
+    shared = {"columns": columns, "unit_label": sd.plugin.unit_label, "order_label": sd.plugin.order_label,
+              "count_names": sd.plugin.counts, "rel": functools.partial(_rel, page=page_path)}
+    by_repeat: dict[int, list] = {}
+    for v in verdicts:
+        by_repeat.setdefault(v.repeat, []).append(
+            {"unit": v.unit, "kind": v.kind, "verdict": v.verdict, "points": v.points, "reason": v.reason,
+             "order": v.order, "counts": v.counts})
+    html, published = [], []
+    for repeat, rows in sorted(by_repeat.items()):
+        line = reader.line(run, item.id, repeat)
+        record = orjson.loads(line) if line is not None else None
+        anchor = f"{run}-r{repeat}"
+        content = _content(record) if record else None
+        content, content_more = _excerpt(content, budget.response_chars) if content is not None else (None, 0)
+        number = reader.line_number(run, item.id, repeat) if line is not None else None
+        download = responses_file(sd, run) if line is not None else None
+        r = {"run": run, "repeat": repeat, "anchor": anchor,
+             "stored": line is not None, "line_number": number, "download": download,
+             "record_chars": len(line) if line is not None else 0,
+             "content": content, "content_more": content_more, "rows_html": verdict_rows_html(rows, columns, counts),
+             "model": info.model, "provider": info.provider, "simulated": info.simulated, "input": info.input,
+             "model_href": model_path(info.model) if info.model in paged[0] else None,
+             "provider_href": provider_path(info.provider) if info.provider in paged[1] else None}
+        html.append(template.render(r=r, **shared))
+        entry = {"run": run, "repeat": repeat, "anchor": anchor, "stored": line is not None}
+        if not all(shown_exactly(v, columns, counts) for v in rows):
+            entry["rows"] = [[v["unit"], v["verdict"], v["points"], v["order"]] + ([list(v["counts"])] if counts else [])
+                             for v in rows]
+        published.append(entry)
+    return "".join(html), published
+
+
+def _rel(target: str, page: str) -> str:
+    return relative(target, page)
+
+
+def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[str]] = (set(), set()),
+              sections: Sections | None = None) -> Page:
     """`paged`: the models and the providers that have pages (a run kept off the leaderboards may not).
 
     Each stored record and the item itself are published once, in downloads (the run's public lines,
     the suite's public items): the page shows the document, the checked answers, each response's
     message content (up to the suite's page budget) and its verdicts, and names each record's line in
-    its run's download; the in-browser re-check reads the item and the records from there."""
+    its run's download; the in-browser re-check reads the item and the records from there.
+
+    Each run's responses are sections of their own (render/sections.py); with `sections` (the build
+    cache's), a run's sections the last build made for this page under the same key are used again
+    (its rows and records not read), and the page's new set is kept for the next build."""
     raw = orjson.loads(item.line)
     budget = sd.plugin.budget
     document = dict(item.document)
     doc_text, doc_more = _excerpt(document.get("text") or "", budget.document_chars)
     if doc_more:
         document["text"] = doc_text
-    info = sd.runs  # every stored run: ranked, earlier round, replicate or incomplete
-    responses, published = [], []
-    columns, counts = table_columns(sd.plugin), len(sd.plugin.counts)
-    for run, verdicts in reader.rows(item.id):
-        by_repeat: dict[int, list] = {}
-        for v in verdicts:
-            by_repeat.setdefault(v.repeat, []).append(
-                {"unit": v.unit, "kind": v.kind, "verdict": v.verdict, "points": v.points, "reason": v.reason,
-                 "order": v.order, "counts": v.counts})
-        for repeat, rows in sorted(by_repeat.items()):
-            line = reader.line(run, item.id, repeat)
-            record = orjson.loads(line) if line is not None else None
-            anchor = f"{run}-r{repeat}"
-            content = _content(record) if record else None
-            content, content_more = _excerpt(content, budget.response_chars) if content is not None else (None, 0)
-            number = reader.line_number(run, item.id, repeat) if line is not None else None
-            download = responses_file(sd, run) if line is not None else None
-            responses.append({"run": run, "repeat": repeat, "anchor": anchor,
-                              "stored": line is not None, "line_number": number, "download": download,
-                              "record_chars": len(line) if line is not None else 0,
-                              "content": content, "content_more": content_more, "rows_html": verdict_rows_html(rows, columns, counts),
-                              "model": info[run].model, "provider": info[run].provider,
-                              "simulated": info[run].simulated,
-                              "input": info[run].input,
-                              "model_href": model_path(info[run].model) if info[run].model in paged[0] else None,
-                              "provider_href": provider_path(info[run].provider)
-                              if info[run].provider in paged[1] else None})
-            entry = {"run": run, "repeat": repeat, "anchor": anchor, "stored": line is not None}
-            if not all(shown_exactly(v, columns, counts) for v in rows):
-                entry["rows"] = [[v["unit"], v["verdict"], v["points"], v["order"]] + ([list(v["counts"])] if counts else [])
-                                 for v in rows]
-            published.append(entry)
+    path = item_path(sd, item.id)
+    kept = sections.load(path) if sections is not None else {}
+    now: Kept = {}
+    keys = sd.result.run_keys
+    html: list[str] = []
+    published: list[dict] = []
+    count = 0
+    for scored in sd.result.runs:  # in run order
+        if not scored.has_rows(item.id):
+            continue
+        run, meta = scored.run.id, scored.run
+        key = (run_section_key(run, keys[run], meta.model in paged[0], meta.provider in paged[1])
+               if sections is not None and run in keys else None)
+        made = kept.get(key) if key is not None else None
+        if made is None:
+            made = _run_sections(sd, item, reader, paged, run, scored.rows_of(item.id), path)
+        if key is not None:
+            now[key] = made
+        html.append(made[0])
+        published.extend(made[1])
+        count += len(made[1])
+    if sections is not None and now != kept:
+        sections.save(path, now)
     ctx = {"sd": sd, "suite": sd.suite, "item": item, "document": document, "answers": _answers(sd, raw),
            "document_more": doc_more, "document_href": document_file(sd, item.id) if doc_more else None,
            "page_images": page_images(sd, item),
-           "scorer_scripts": scorer_scripts(sd), "unit_label": sd.plugin.unit_label,
-           "order_label": sd.plugin.order_label, "columns": columns, "count_names": sd.plugin.counts,
+           "scorer_scripts": scorer_scripts(sd),
            "items_href": items_file(sd), "item_line_number": reader.item_number(item.id),
-           "responses": responses, "published": published,
+           "responses_html": Markup("".join(html)), "response_count": count, "published": published,
            "suite_href": suite_path(sd), "index_href": suite_path(sd, "items/index.html"),
            "episodes_href": suite_path(sd, f"episodes/{item.id}.html")
            if implements(sd.plugin, "episode_view") else None}
     ctx["label_rows"] = item_label_rows(sd, item.id)
-    return Page(item_path(sd, item.id), "item.html", f"Item {item.id}", ctx, [], ("sort.js", "recheck.js"))
+    return Page(path, "item.html", f"Item {item.id}", ctx, [], ("sort.js", "recheck.js"))
 
 
 def index_page(sd: SuiteView) -> Page:
@@ -286,9 +328,9 @@ def paged_names(site: SiteData) -> tuple[set[str], set[str]]:
 
 def item_key(sd: SuiteView, item, suite: str, paged: tuple[set[str], set[str]]) -> str | None:
     """The hash of an item page's own inputs: the suite's key (its items, rules, labels, page images and
-    plugin sources: cache.suite_key), the item's id, and for each run the page shows, its build cache
-    key (its stored files and metadata) and whether its model and provider have pages. None when a
-    run has no key (a build without the cache)."""
+    plugin sources: cache.suite_key, with the hash of the sections' template), the item's id, and for
+    each run the page shows, its build cache key (its stored files and metadata) and whether its model
+    and provider have pages. None when a run has no key (a build without the cache)."""
     h = hashlib.sha256(f"item\0{suite}\0{item.id}\0".encode())
     info = sd.result.run_keys
     for scored in sd.result.runs:  # in run id order
@@ -314,18 +356,24 @@ def page_count(sd: SuiteView) -> int:
     return 1 + len(sd.public_items)
 
 
-def suite_pages(sd: SuiteView, paged: tuple[set[str], set[str]]):
+def suite_pages(sd: SuiteView, paged: tuple[set[str], set[str]], cache: Cache | None = None):
     """The suite's item index, then a deferred page per public item (from the build cache when its
-    inputs are unchanged)."""
+    inputs are unchanged; else made with each run's sections from the cache where that run is
+    unchanged: render/sections.py)."""
     from ...pipeline.cache import suite_key
 
     yield index_page(sd)
     reader = Reader(sd)
     suite = suite_key(sd.suite.root, sd.plugin) if sd.result.run_keys else None
+    sections = Sections(cache, sd.suite.name, suite) if cache is not None and suite else None
+    # the page's template does not name its sections' (they are rendered on their own): its hash here
+    own = f"{suite}\0{template_hash(section_env(), TEMPLATE)}" if suite else None
     try:
         for item in sd.public_items:
             yield Deferred(item_path(sd, item.id), "item.html", sd.suite.name,
-                           item_key(sd, item, suite, paged) if suite else None,
-                           functools.partial(item_page, sd, item, reader, paged))
+                           item_key(sd, item, own, paged) if own else None,
+                           functools.partial(item_page, sd, item, reader, paged, sections))
+        if sections is not None:  # the entries of items no longer public, or made under another key
+            sections.prune(item_path(sd, item.id) for item in sd.public_items)
     finally:
         reader.close()

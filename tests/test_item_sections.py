@@ -1,0 +1,99 @@
+"""Item pages' response sections from the build cache (generator/render/sections.py): a run added or
+changed makes only its own sections again, the others come from the cache, and every page equals a
+clean build's byte for byte; a corrupt entry is said and made again; a changed section template makes
+every section again."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.render import env as env_mod
+from generator.render.pages import items as items_mod
+from tests.site_support import build, missing_node
+from tests.test_cache import digests, item_pages, project
+
+needs_node = pytest.mark.skipif(missing_node() is not None, reason=missing_node() or "")
+
+
+def counting(monkeypatch) -> list[tuple[str, str]]:
+    """Every (page, run) whose sections are made, not taken from the cache (one process: jobs=1)."""
+    made: list[tuple[str, str]] = []
+    real = items_mod._run_sections
+
+    def spy(sd, item, reader, paged, run, verdicts, page_path):
+        made.append((page_path, run))
+        return real(sd, item, reader, paged, run, verdicts, page_path)
+
+    monkeypatch.setattr(items_mod, "_run_sections", spy)
+    return made
+
+
+def shown(pages: dict[str, bytes], run: str) -> set[str]:
+    return {k for k, v in pages.items() if f'id="{run}-r'.encode() in v}
+
+
+@needs_node
+def test_a_new_run_makes_only_its_own_sections(tmp_path, monkeypatch):
+    root = project(tmp_path)
+    made = counting(monkeypatch)
+
+    def check(name: str) -> tuple[list[tuple[str, str]], dict[str, bytes]]:
+        """The sections a cached build made, and its item pages (equal to a clean build's)."""
+        made.clear()
+        build(root, tmp_path / name)
+        cached = list(made)
+        assert digests(tmp_path / name) == digests(build(root, tmp_path / f"{name}-clean", cache=False).out)
+        return cached, item_pages(tmp_path / name)
+
+    first, pages = check("first")
+    assert len({run for _, run in first}) >= 4 and len(first) == len(set(first))  # every section made, once
+    run = root / "results" / "twin" / "rules-local"
+    shutil.copytree(run, run.with_name("rules-local-2"))
+    meta = run.with_name("rules-local-2") / "run.json"
+    meta.write_text(json.dumps(json.loads(meta.read_text()) | {"run_id": "rules-local-2", "model": "rules two"}),
+                    encoding="utf-8")
+    added, later = check("added")
+    pages_with_it = shown(later, "rules-local-2")
+    assert pages_with_it and {k.split("/")[1] for k in pages_with_it} == {"twin"} and len(later) == len(pages)
+    # only the new run's sections, one per page that shows it: every other run's came from the cache
+    assert sorted(added) == sorted((p, "rules-local-2") for p in pages_with_it)
+    again, _ = check("again")
+    assert again == []
+
+
+@needs_node
+def test_a_corrupt_entry_is_said_and_made_again(tmp_path, monkeypatch):
+    root = project(tmp_path)
+    build(root, tmp_path / "first")
+    entries = sorted((root / "build" / "cache" / "sections" / "mini").iterdir())
+    assert entries
+    entries[0].write_bytes(entries[0].read_bytes()[:-3] + b"xyz")
+    # a changed run, so that the pages are made (not copied whole from the page cache)
+    meta = root / "results" / "mini" / "rules-local" / "run.json"
+    meta.write_text(json.dumps(json.loads(meta.read_text()) | {"description": "Changed."}), encoding="utf-8")
+    made = counting(monkeypatch)
+    report = build(root, tmp_path / "again")
+    assert any("ignored and rebuilt" in w and "sections" in w for w in report.warnings)
+    assert digests(tmp_path / "again") == digests(build(root, tmp_path / "clean", cache=False).out)
+    assert made
+
+
+@needs_node
+def test_a_changed_section_template_makes_every_section_again(tmp_path, monkeypatch):
+    root = project(tmp_path)
+    build(root, tmp_path / "first")
+    templates = tmp_path / "templates"
+    shutil.copytree(env_mod.TEMPLATES, templates)
+    monkeypatch.setattr(env_mod, "TEMPLATES", templates)
+    section = templates / "_item_response.html"
+    section.write_text(section.read_text(encoding="utf-8").replace("<h4>Message content</h4>", "<h4>Content</h4>"),
+                       encoding="utf-8")
+    made = counting(monkeypatch)
+    build(root, tmp_path / "again")
+    pages = item_pages(tmp_path / "again")
+    assert all(b"<h4>Content</h4>" in v for v in pages.values() if b'class="response"' in v)
+    assert len({p for p, _ in made}) == sum(1 for v in pages.values() if b'class="response"' in v)
