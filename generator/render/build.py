@@ -10,6 +10,7 @@ import os
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from itertools import chain
 from pathlib import Path
@@ -126,6 +127,29 @@ class Writer:
         if key is not None:
             assert self.cache is not None
             self.used.setdefault(d.group, {})[key] = self.cache.keep_page(d.group, key, self.target / d.path, data)
+
+    def cached_file(self, group: str, key: str | None, path: str, write: Callable[[Path], None]) -> None:
+        """A file of the site (not a page) kept in the build cache as the pages are, under `key` (the hash
+        of everything its bytes depend on; None: not kept): linked from the cache when it holds it, else
+        written by `write(target)` and kept. `group` never names a suite (their pages' groups)."""
+        target = self.target / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if self.cache is None or key is None:
+            write(target)
+            return
+        if group not in self.index:
+            self.index[group] = self.cache.page_index(group)
+        digest = self.index[group].get(key)
+        found = self.cache.page(group, key, digest) if digest else None
+        if found is not None:
+            try:
+                os.link(found[0], target)
+            except OSError:
+                target.write_bytes(found[1])
+            self.used.setdefault(group, {})[key] = digest  # type: ignore[assignment]
+            return
+        write(target)
+        self.used.setdefault(group, {})[key] = self.cache.keep_page(group, key, target, target.read_bytes())
 
     def _link(self, entry: Path, path: str, data: bytes) -> None:
         target = self.target / path
@@ -282,7 +306,7 @@ def write_site(site: SiteData, out: Path, report: BuildReport, progress=None, ca
         clock = time.perf_counter()
         for sd in site.suites:  # one suite at a time, so that each gets its bar
             with _bar(progress, f"downloads of {sd.suite.name}"):
-                write_data_files(tmp, replace(site, suites=[sd]))
+                write_data_files(tmp, replace(site, suites=[sd]), writer.cached_file)
         files = listing(tmp)
         writer.write(Page("downloads/index.html", "downloads.html", "Downloads", {"files": files, "folders": folders(files)}, [], ()))
         report.seconds["downloads"] = time.perf_counter() - clock

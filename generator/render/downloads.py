@@ -4,18 +4,23 @@ statistics outputs, and the stored responses of the public half; each listed wit
 from __future__ import annotations
 
 import csv
+import functools
 import gzip
 import hashlib
 import io
 import json
 import shutil
+import sys
+import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
 from ..csvsafe import csv_safe, dict_writer
 from ..csvsafe import writer as csv_writer
+from ..pipeline.cache import code_hash
 from .gather import SiteData
-from .pages.items import items_file, oversize_files, page_files, public_item_lines
+from .pages.items import items_file, oversize_files, page_files, public_item_lines, responses_file
 from .pages.other import shown_difference
 
 RESCORE_FILES = ("summary.json", "item_stats.csv", "calls.csv", "agreement.json")
@@ -41,8 +46,25 @@ def write_table(site_dir: Path, table) -> list[str]:
     return [table.export + ".csv", table.export + ".json"]
 
 
-def write_data_files(site_dir: Path, site: SiteData) -> None:
-    """The non-table downloads, per suite under downloads/<suite>/."""
+Keep = Callable[[str, "str | None", str, Callable[[Path], None]], None]  # build.Writer.cached_file
+
+
+def _written(_group: str, _key: str | None, path: str, write: Callable[[Path], None], *, site_dir: Path) -> None:
+    write(site_dir / path)
+
+
+def _compressed_key(run_key: str) -> str:
+    """What a run's compressed public lines depend on: the run (its build cache key: its stored files)
+    and the compression (the versions of Python and of zlib, and the code that writes them)."""
+    parts = ("public-lines", run_key, sys.version, zlib.ZLIB_RUNTIME_VERSION, code_hash("scoring"))
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def write_data_files(site_dir: Path, site: SiteData, keep: Keep | None = None) -> None:
+    """The non-table downloads, per suite under downloads/<suite>/. `keep(group, key, path, write)`
+    writes a file that the build cache may keep (build.Writer.cached_file; default: written each time):
+    each run's compressed public lines, which only that run changes."""
+    keep = keep or functools.partial(_written, site_dir=site_dir)
     for sd in site.suites:
         out = site_dir / "downloads" / sd.suite.name
         out.mkdir(parents=True, exist_ok=True)
@@ -61,7 +83,10 @@ def write_data_files(site_dir: Path, site: SiteData) -> None:
         responses = out / "responses-public"
         responses.mkdir(exist_ok=True)
         for r in sd.result.runs:  # each run's public lines, as its artifact keeps them: their one copy
-            r.copy_public_lines(responses / f"{r.run.id}.jsonl.gz")
+            path = responses_file(sd, r.run.id)
+            run_key = sd.result.run_keys.get(r.run.id)
+            keep(f"-public-lines-{sd.suite.name}", _compressed_key(run_key) if run_key else None, path,
+                 r.copy_public_lines)
         # the public items' lines exactly as stored, their one copy (item pages name their lines): gzip
         # with no name and no time in its header, the same bytes on every build
         with (site_dir / items_file(sd)).open("wb") as raw, \

@@ -96,3 +96,22 @@ def test_a_changed_section_template_makes_every_section_again(tmp_path, monkeypa
     pages = item_pages(tmp_path / "again")
     assert all(b"<h4>Content</h4>" in v for v in pages.values() if b'class="response"' in v)
     assert len({p for p, _ in made}) == sum(1 for v in pages.values() if b'class="response"' in v)
+
+
+@needs_node
+def test_a_runs_compressed_public_lines_come_from_the_cache(tmp_path):
+    """Each run's compressed public lines (a download only that run changes) are kept in the build cache
+    and linked into the next site; a changed run's are written again; every site equals a clean build's."""
+    root = project(tmp_path)
+    build(root, tmp_path / "first")
+    build(root, tmp_path / "second")
+    folder = tmp_path / "second" / "downloads" / "twin" / "responses-public"
+    files = sorted(folder.iterdir())
+    assert files and all(p.stat().st_nlink > 1 for p in files)  # the cache's entries, linked
+    meta = root / "results" / "twin" / "rules-local" / "run.json"
+    meta.write_text(json.dumps(json.loads(meta.read_text()) | {"description": "Changed."}), encoding="utf-8")
+    build(root, tmp_path / "third")
+    third = tmp_path / "third" / "downloads" / "twin" / "responses-public"
+    same = {p.name for p in third.iterdir() if p.stat().st_ino == (folder / p.name).stat().st_ino}
+    assert same == {p.name for p in files} - {"rules-local.jsonl.gz"}
+    assert digests(tmp_path / "third") == digests(build(root, tmp_path / "clean", cache=False).out)
