@@ -38,3 +38,51 @@ def test_a_file_of_plain_rows_is_copied_row_for_row(tmp_path):
     source.write_text(_csv(plain), encoding="utf-8", newline="")
     public_verdicts(source, target, {"pub-1", "prv-1"})
     assert target.read_bytes() == source.read_bytes()
+
+
+def _reference(source, target, public: set[str]) -> None:
+    """The rows of public items read with the csv module and written with it again (the filter as it was
+    first written), gzip-compressed as the site writes it."""
+    import gzip
+
+    from generator.csvsafe import writer as csv_writer
+
+    with source.open(encoding="utf-8", errors="backslashreplace", newline="") as src, \
+            target.open("wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz, \
+            io.TextIOWrapper(gz, encoding="utf-8", errors="backslashreplace", newline="") as dst:  # type: ignore[arg-type]
+        rows = csv.reader(src)
+        out = csv_writer(dst)
+        header = next(rows, None)
+        if header is None:
+            return
+        out.writerow(header)
+        out.writerows(row for row in rows if len(row) > 1 and row[1] in public)
+
+
+def test_hostile_rows_give_the_bytes_of_a_csv_module_round_trip(tmp_path):
+    """Cells with quotes, line breaks, carriage returns, commas, formula marks, a run id that must be
+    quoted and text that was a lone surrogate: the public rows are the bytes the csv module writes."""
+    import random
+
+    from generator.pipeline.csv_columns import column_lines
+
+    rng = random.Random(37)
+    pieces = ['"', "\n", "\r", ",", "=SUM(1)", "-1", "@x", " ", "pub-1", "prv-1,", "é", "\\udcff", "", "a"]
+    items = ["pub-1", "pub-2", "prv-1", "prv-2"]
+    rows = []
+    for k in range(400):
+        run = rng.choice(["r1", "r,2", '"r3"'])
+        cells = ["".join(rng.choice(pieces) for _ in range(rng.randrange(4))) for _ in range(6)]
+        rows.append([run, rng.choice(items), str(k % 3), *cells, ""])
+    source = tmp_path / "verdicts.csv"
+    source.write_bytes((",".join(HEADER) + "\n" + column_lines(rows)).encode("utf-8"))
+    for public in ({"pub-1", "pub-2"}, set(), set(items)):
+        mine, ref = tmp_path / "mine.csv.gz", tmp_path / "ref.csv.gz"
+        public_verdicts(source, mine, public)
+        _reference(source, ref, public)
+        assert mine.read_bytes() == ref.read_bytes()
+    empty = tmp_path / "empty.csv"
+    empty.write_bytes(b"")
+    public_verdicts(empty, tmp_path / "mine.csv.gz", {"pub-1"})
+    _reference(empty, tmp_path / "ref.csv.gz", {"pub-1"})
+    assert (tmp_path / "mine.csv.gz").read_bytes() == (tmp_path / "ref.csv.gz").read_bytes()
