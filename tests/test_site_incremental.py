@@ -115,3 +115,26 @@ def test_a_runs_compressed_public_lines_come_from_the_cache(tmp_path):
     same = {p.name for p in third.iterdir() if p.stat().st_ino == (folder / p.name).stat().st_ino}
     assert same == {p.name for p in files} - {"rules-local.jsonl.gz"}
     assert digests(tmp_path / "third") == digests(build(root, tmp_path / "clean", cache=False).out)
+
+
+@needs_node
+def test_sections_kept_by_forked_processes_are_used_again(tmp_path, monkeypatch):
+    """Pages rendered by forked processes keep their sections (each process its share of bundles):
+    the next build, after a run is added, makes only that run's sections."""
+    from generator.render import build as build_mod
+    from generator.render import sections as sections_mod
+
+    monkeypatch.setattr(build_mod, "CHUNK", 2)  # a few pages: forked processes all the same
+    monkeypatch.setattr(sections_mod, "BUNDLE", 2)
+    root = project(tmp_path)
+    build(root, tmp_path / "first", jobs=2)
+    run = root / "results" / "mini" / "rules-local"
+    shutil.copytree(run, run.with_name("rules-local-2"))
+    meta = run.with_name("rules-local-2") / "run.json"
+    meta.write_text(json.dumps(json.loads(meta.read_text()) | {"run_id": "rules-local-2", "model": "rules two"}),
+                    encoding="utf-8")
+    made = counting(monkeypatch)
+    build(root, tmp_path / "added")
+    pages_with_it = shown(item_pages(tmp_path / "added"), "rules-local-2")
+    assert pages_with_it and sorted(made) == sorted((p, "rules-local-2") for p in pages_with_it)
+    assert digests(tmp_path / "added") == digests(build(root, tmp_path / "clean", cache=False).out)

@@ -27,6 +27,7 @@ from .facts import site_facts
 from .gather import BuildError, SiteData, gather
 from .page_cache import PageKeys
 from .pages import Deferred, Page, episodes, home, items, models, other, providers, search, suite
+from .sections import flush_all
 from .up_to_date import Stamp
 
 SCORER_CORE = Path(__file__).resolve().parents[2] / "scorer-js" / "core.js"
@@ -214,6 +215,7 @@ def _render_chunk(bounds: tuple[int, int]) -> tuple[int, int, dict[str, dict[str
     writer.used = {}
     for page in pages[bounds[0]:bounds[1]]:
         writer.write(page)
+    flush_all()  # the sections this process made, kept before it hands its share back
     problems = writer.cache.take_problems() if writer.cache is not None else []
     return writer.pages, writer.reused, writer.used, problems
 
@@ -300,6 +302,7 @@ def write_site(site: SiteData, out: Path, report: BuildReport, progress=None, ca
                         writer.write(page)
                         step(1)
                 writer.write_parallel(deferred, jobs, step)
+                flush_all()  # the sections made here (not in forked processes)
             report.seconds[stage] = report.seconds.get(stage, 0.0) + time.perf_counter() - clock
             report.peak_mb[stage] = peak_mb()
             release_freed()

@@ -1,28 +1,29 @@
-"""Item pages' response sections, kept in the build cache one item page at a time.
+"""Item pages' response sections, kept in the build cache per run.
 
 An item page shows one section per stored response of every run that answered the item
 (templates/_item_response.html): the run's model and provider, its verdict table and its message
 content. A section depends on its run alone (its build cache key, and whether its model and provider
 have pages), not on the other runs, so when a run is added or changed only its own sections are made
-again: the others come from the item's entry in build/cache/sections/<suite>/, made by the last
-build, and the page's other parts (the document, the checked answers, the published verdicts' block)
-are rendered around them.
+again: the others come from build/cache/sections/<suite>/, made by an earlier build, and the page's
+other parts (the document, the checked answers, the published verdicts' block) are rendered around
+them.
 
-An entry's key hashes what every section of the page depends on besides its run: the sources of
-generator/render/ and of the section's template (and what it includes), the versions of Python and
-of the template libraries, the suite's key (its items, rules, labels and plugin sources: a changed
-column or page budget makes every section again) and the page's path (links are relative to it). Its
-value maps each run's section key to that run's sections (HTML, in repeat order) and their entries
-in the page's published verdicts. Entries hold plain values only, under the cache's keyed hash (a
-corrupt one is dropped and the sections made again); an entry no public item page of the last
-build has is pruned.
+An entry holds one run's sections of a bundle of BUNDLE public items (in the suite's order), so a new
+run's sections are entries of their own and no other run's entry is written again. Its key hashes the
+run's section key and the bundle's number with what every section depends on besides its run: the
+sources of generator/render/ and of the section's template (and what it includes), the versions of
+Python and of the template libraries, and the suite's key (its items, which fix the bundles, its rules,
+labels and plugin sources: a changed column or page budget makes every section again). Every item
+page of a suite is in one folder, so a section's links are the same on any of them. Entries hold plain
+values only, under the cache's keyed hash (a corrupt one is said, dropped and its sections made again);
+entries of runs no longer shown are pruned.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from jinja2 import Environment
@@ -34,7 +35,7 @@ from .page_cache import renderer_versions, template_hash
 TEMPLATE = "_item_response.html"
 KIND = "sections"
 
-Kept = dict[str, tuple[str, list[dict]]]  # a run's section key -> (its sections' HTML, their published entries)
+Made = tuple[str, list[dict]]  # a run's sections of an item: their HTML, and their published entries
 
 
 def section_env() -> Environment:
@@ -55,33 +56,76 @@ def run_section_key(run: str, key: str, model_paged: bool, provider_paged: bool)
     return f"{run}\0{key}\0{model_paged:d}{provider_paged:d}"
 
 
-class Sections:
-    """The entries of one suite's item pages: `load` the sections the last build kept for a page,
-    `save` this build's."""
+BUNDLE = 64  # public items (in the suite's order) whose sections of one run are kept as one entry
 
-    def __init__(self, cache: Cache, suite: str, suite_key: str) -> None:
+_PENDING: list[Sections] = []  # the stores of this process holding sections not yet kept
+
+
+class Sections:
+    """The sections of one suite's item pages: `get` a run's sections of an item that the cache holds,
+    `put` those just made; `flush` keeps them. Entries are per run and bundle of BUNDLE public items (in
+    the suite's order, which its key fixes), so that a new run writes entries of its own and never
+    rewrites another run's; a process holds the entries of one bundle at a time."""
+
+    def __init__(self, cache: Cache, suite: str, suite_key: str, items: Sequence[str]) -> None:
         self.cache, self.suite = cache, suite
         h = hashlib.sha256(b"tally-sections\0")
         for part in (code_hash("render"), renderer_versions(), template_hash(section_env(), TEMPLATE), suite_key):
             h.update(part.encode() + b"\0")
         self.base = h.hexdigest()
+        self.position = {item: k for k, item in enumerate(items)}
+        self.bundles = (len(items) + BUNDLE - 1) // BUNDLE
+        self._bundle = -1
+        self._held: dict[str, dict[str, Made]] = {}  # run section key -> item -> sections, of the bundle held
+        self._new: dict[str, dict[str, Made]] = {}  # the same, made by this process and not yet kept
 
-    def key(self, page_path: str) -> str:
-        return hashlib.sha256(f"{self.base}\0{page_path}".encode()).hexdigest()
+    def key(self, run_key: str, bundle: int) -> str:
+        return hashlib.sha256(f"{self.base}\0{run_key}\0{bundle}".encode()).hexdigest()
 
-    def load(self, page_path: str) -> Kept:
-        """The sections kept for the page ({} when none or unreadable)."""
-        value = self.cache.read(KIND, self.suite, self.key(page_path), counted=False)
-        if not isinstance(value, dict):
-            return {}
-        return {k: (v[0], v[1]) for k, v in value.items()
-                if isinstance(k, str) and isinstance(v, tuple | list) and len(v) == 2
-                and isinstance(v[0], str) and isinstance(v[1], list)}
+    def _hold(self, item: str) -> None:
+        bundle = self.position[item] // BUNDLE
+        if bundle != self._bundle:
+            self.flush()
+            self._bundle, self._held = bundle, {}
 
-    def save(self, page_path: str, kept: Kept) -> None:
-        self.cache.write(KIND, self.suite, self.key(page_path), {k: [html, entries] for k, (html, entries) in kept.items()},
-                         counted=False)
+    def get(self, item: str, run_key: str) -> Made | None:
+        """The run's sections of the item the cache holds (None: to be made)."""
+        self._hold(item)
+        if run_key not in self._held:
+            self._held[run_key] = _read(self.cache.read(KIND, self.suite, self.key(run_key, self._bundle), counted=False))
+        return self._held[run_key].get(item)
 
-    def prune(self, page_paths: Iterable[str]) -> None:
-        """Drop every entry of the suite but those of these pages (this build's public items)."""
-        self.cache.prune(KIND, self.suite, {self.key(p) for p in page_paths})
+    def put(self, item: str, run_key: str, made: Made) -> None:
+        self._hold(item)
+        if not self._new:
+            _PENDING.append(self)
+        self._new.setdefault(run_key, {})[item] = made
+
+    def flush(self) -> None:
+        """Keep the sections made since the last flush (each run's bundle with what it held before)."""
+        for run_key, made in self._new.items():
+            whole = self._held.get(run_key, {}) | made
+            self._held[run_key] = whole
+            self.cache.write(KIND, self.suite, self.key(run_key, self._bundle),
+                             {item: [html, entries] for item, (html, entries) in sorted(whole.items())}, counted=False)
+        self._new = {}
+        if self in _PENDING:
+            _PENDING.remove(self)
+
+    def prune(self, run_keys: Iterable[str]) -> None:
+        """Drop every entry of the suite but those of these runs' sections (this build's)."""
+        self.cache.prune(KIND, self.suite, {self.key(k, b) for k in run_keys for b in range(self.bundles)})
+
+
+def flush_all() -> None:
+    """Keep what every store of this process made (the end of a process's share of the pages)."""
+    for store in list(_PENDING):
+        store.flush()
+
+
+def _read(value: object) -> dict[str, Made]:
+    if not isinstance(value, dict):
+        return {}
+    return {k: (v[0], v[1]) for k, v in value.items()
+            if isinstance(k, str) and isinstance(v, tuple | list) and len(v) == 2
+            and isinstance(v[0], str) and isinstance(v[1], list)}

@@ -17,7 +17,7 @@ from ..context import Column, Table, text
 from ..env import relative
 from ..gather import SiteData, SuiteView
 from ..page_cache import template_hash
-from ..sections import TEMPLATE, Kept, Sections, run_section_key, section_env
+from ..sections import TEMPLATE, Sections, run_section_key, section_env
 from . import Deferred, Page
 from .common import item_path, model_path, provider_path, suite_path
 from .labels import item_label_rows
@@ -262,8 +262,8 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
     its run's download; the in-browser re-check reads the item and the records from there.
 
     Each run's responses are sections of their own (render/sections.py); with `sections` (the build
-    cache's), a run's sections the last build made for this page under the same key are used again
-    (its rows and records not read), and the page's new set is kept for the next build."""
+    cache's), a run's sections an earlier build made under the same key are used again (its rows and
+    records not read), and those made here are kept for the next build."""
     raw = orjson.loads(item.line)
     budget = sd.plugin.budget
     document = dict(item.document)
@@ -271,8 +271,6 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
     if doc_more:
         document["text"] = doc_text
     path = item_path(sd, item.id)
-    kept = sections.load(path) if sections is not None else {}
-    now: Kept = {}
     keys = sd.result.run_keys
     html: list[str] = []
     published: list[dict] = []
@@ -283,16 +281,14 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
         run, meta = scored.run.id, scored.run
         key = (run_section_key(run, keys[run], meta.model in paged[0], meta.provider in paged[1])
                if sections is not None and run in keys else None)
-        made = kept.get(key) if key is not None else None
+        made = sections.get(item.id, key) if sections is not None and key is not None else None
         if made is None:
             made = _run_sections(sd, item, reader, paged, run, scored.rows_of(item.id), path)
-        if key is not None:
-            now[key] = made
+            if sections is not None and key is not None:
+                sections.put(item.id, key, made)
         html.append(made[0])
         published.extend(made[1])
         count += len(made[1])
-    if sections is not None and now != kept:
-        sections.save(path, now)
     ctx = {"sd": sd, "suite": sd.suite, "item": item, "document": document, "answers": _answers(sd, raw),
            "document_more": doc_more, "document_href": document_file(sd, item.id) if doc_more else None,
            "page_images": page_images(sd, item),
@@ -365,7 +361,8 @@ def suite_pages(sd: SuiteView, paged: tuple[set[str], set[str]], cache: Cache | 
     yield index_page(sd)
     reader = Reader(sd)
     suite = suite_key(sd.suite.root, sd.plugin) if sd.result.run_keys else None
-    sections = Sections(cache, sd.suite.name, suite) if cache is not None and suite else None
+    sections = (Sections(cache, sd.suite.name, suite, [item.id for item in sd.public_items])
+                if cache is not None and suite else None)
     # the page's template does not name its sections' (they are rendered on their own): its hash here
     own = f"{suite}\0{template_hash(section_env(), TEMPLATE)}" if suite else None
     try:
@@ -373,7 +370,9 @@ def suite_pages(sd: SuiteView, paged: tuple[set[str], set[str]], cache: Cache | 
             yield Deferred(item_path(sd, item.id), "item.html", sd.suite.name,
                            item_key(sd, item, own, paged) if own else None,
                            functools.partial(item_page, sd, item, reader, paged, sections))
-        if sections is not None:  # the entries of items no longer public, or made under another key
-            sections.prune(item_path(sd, item.id) for item in sd.public_items)
+        if sections is not None:  # the entries of runs no longer shown, or made under another key
+            sections.prune(run_section_key(r.run.id, sd.result.run_keys[r.run.id], r.run.model in paged[0],
+                                           r.run.provider in paged[1])
+                           for r in sd.result.runs if r.run.id in sd.result.run_keys)
     finally:
         reader.close()
