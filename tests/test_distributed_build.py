@@ -143,3 +143,33 @@ def test_a_local_build_reuses_a_cache_a_cluster_build_filled(tmp_path, cluster, 
     assert not report.up_to_date and report.pages > 0
     assert digests(tmp_path / "local") == digests(tmp_path / "remote")
     assert reused_all(caches[-1]) and report.reused == PUBLIC_ITEMS
+
+
+def _sees_nothing(_files) -> bool:  # on a worker: as one that does not share the client's file system
+    return False
+
+
+def test_a_worker_sees_only_the_very_artifact_the_client_wrote(tmp_path):
+    from generator.pipeline.artifact import identity_of
+    from generator.render.cluster_pages import _sees
+
+    path = tmp_path / "artifact"
+    path.write_bytes(b"x")
+    identity = identity_of(path.stat())
+    assert _sees([(str(path), identity)])
+    assert not _sees([(str(path), identity[:2] + (identity[2] + 1,) + identity[3:])])  # another file there
+    assert not _sees([(str(tmp_path / "absent"), identity)])
+
+
+@needs_node
+def test_item_pages_are_rendered_here_when_workers_cannot_see_the_files(tmp_path, cluster, monkeypatch):
+    from generator.render import cluster_pages
+
+    monkeypatch.setattr(cluster_pages, "_sees", _sees_nothing)
+    root = make_project(tmp_path / "p")
+    build(root, tmp_path / "local", cache=False, resamples=60)
+    tasks = Tasks(cluster)
+    report = build(root, tmp_path / "remote", cache=False, resamples=60, scheduler=cluster)
+    assert digests(tmp_path / "local") == digests(tmp_path / "remote")
+    assert "page_chunk" not in tasks.since() and tasks.since().get("stratum_task", 0) > 1
+    assert any("rendered here, not on the Dask cluster" in w for w in report.warnings)

@@ -1,4 +1,6 @@
-"""Scoring on a Dask distributed cluster (`--scheduler ADDRESS`): one task per run.
+"""Scoring on a Dask distributed cluster (`--scheduler ADDRESS`): one task per run; and what the later
+stages share (`Cluster`, `in_order`) to run theirs there (stats/cluster.py: a stratum per task,
+render/cluster_pages.py: a chunk of item pages per task).
 
 The client reads each stored run once and sends its bytes with the task (workers need no access to
 results/); the suite's plugin and items travel once per suite, scattered to every worker. A task
