@@ -173,3 +173,17 @@ def test_item_pages_are_rendered_here_when_workers_cannot_see_the_files(tmp_path
     assert digests(tmp_path / "local") == digests(tmp_path / "remote")
     assert "page_chunk" not in tasks.since() and tasks.since().get("stratum_task", 0) > 1
     assert any("rendered here, not on the Dask cluster" in w for w in report.warnings)
+
+
+@needs_node
+def test_cached_runs_scorer_b_never_checked_are_checked_by_a_cluster_build(tmp_path, cluster):
+    import shutil
+
+    root = make_project(tmp_path / "p")
+    build(root, tmp_path / "local", resamples=60)
+    shutil.rmtree(root / "build" / "cache" / "checked")  # which artifacts scorer B agreed with: forgotten
+    tasks = Tasks(cluster)
+    build(root, tmp_path / "remote", resamples=60, scheduler=cluster)
+    assert "task" not in tasks.since()  # the runs from the cache, scorer B reading them on the client
+    assert digests(tmp_path / "local") == digests(tmp_path / "remote")  # agreement.json: as many compared
+    assert (root / "build" / "cache" / "checked").is_dir()  # and recorded again
