@@ -10,7 +10,8 @@ order. At most two tasks per worker thread are in flight or waiting to be taken.
 
 An item page reads its runs' stored lines and verdicts from their artifacts (the build cache, or a
 temporary folder of the client) and the suite's page images from the project: the workers must see
-the client's files at the same paths, on the same file system (a LocalCluster on this machine does).
+the client's files at the same paths as the very same files (device and inode, as an artifact is
+always opened: in practice workers on the client's machine, such as a LocalCluster).
 Before the first task every worker is asked whether it does (it opens one artifact of each suite,
 checked to be the very file the client wrote); when one does not, the pages are rendered here as
 without `--scheduler`, and the build says so in a warning. Imported only with `--scheduler`.
