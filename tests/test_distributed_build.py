@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ import pytest
 from generator.pipeline.orchestrate import Options, Targets, run
 from tests.site_support import build, make_project, missing_node
 
+REPO = Path(__file__).resolve().parents[1]
 needs_node = pytest.mark.skipif(missing_node() is not None, reason=missing_node() or "")
 PUBLIC_ITEMS = 4  # make_project's public items: one page each
 
@@ -187,3 +190,14 @@ def test_cached_runs_scorer_b_never_checked_are_checked_by_a_cluster_build(tmp_p
     assert "task" not in tasks.since()  # the runs from the cache, scorer B reading them on the client
     assert digests(tmp_path / "local") == digests(tmp_path / "remote")  # agreement.json: as many compared
     assert (root / "build" / "cache" / "checked").is_dir()  # and recorded again
+
+
+def test_a_site_build_without_the_option_imports_no_dask(tmp_path):
+    root = make_project(tmp_path / "p")
+    code = ("import sys\nfrom click.testing import CliRunner\nfrom generator.cli import main\n"
+            f"result = CliRunner().invoke(main, ['site', 'build', '--root', {str(root)!r}, '-q', '--draft', "
+            "'--skip-scorer-b', '--resamples', '100', '--jobs', '2'])\n"
+            "print(result.exit_code, sorted({m.split('.')[0] for m in sys.modules} & {'dask', 'distributed'}))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=300)
+    assert out.stdout.strip().splitlines()[-1] == "0 []", out.stdout + out.stderr
+    assert (root / "site" / "index.html").is_file()
