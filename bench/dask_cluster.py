@@ -8,12 +8,19 @@ the per-task overhead of the cluster (empty tasks, a round trip each), and the b
 client and scorer B, so the figure that carries over to a real cluster is the overhead per task
 against the scoring time per run.
 
-    python bench/dask_cluster.py [--responses 50000] [--workers 2]
+`--part site` (or all): the site of bench/site_build.py's leaderboard (--items x --runs), built
+without the build cache locally (--jobs 1 and 2) and on the same LocalCluster through `--scheduler`
+(scoring, the statistics' strata and the item pages as tasks): time by stage as ratios to the local
+builds of the same run, and whether the two sites are byte-identical.
+
+    python bench/dask_cluster.py [--responses 50000] [--workers 2] [--part rescore|site|all]
+                                 [--items 1000] [--runs 12] [--resamples 1000]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import tempfile
@@ -37,11 +44,76 @@ def timed(root: Path, jobs: int, scheduler: str | None = None):
     return time.perf_counter() - start, scored
 
 
+def site_part(args) -> None:
+    """The same site built locally and on a LocalCluster: time by stage, ratios, byte-identical."""
+    import hashlib
+
+    from distributed import LocalCluster
+
+    from bench.site_build import generate
+    from generator.pipeline.orchestrate import SCORING
+    from generator.render.build import build_site
+
+    def digests(folder: Path) -> dict[str, str]:
+        return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+                for p in sorted(folder.rglob("*")) if p.is_file()}
+
+    def stages(report) -> dict[str, float]:
+        seconds = report.seconds
+        return {"scoring": seconds.get(f"gather: {SCORING}", seconds.get(SCORING, 0.0)),
+                "statistics": seconds.get("gather: statistics", 0.0),
+                "item pages": seconds.get("pages: public items", 0.0)}
+
+    tmp = Path(tempfile.mkdtemp(prefix="tally-dask-site-bench-"))
+    try:
+        n_items, n_responses = generate(tmp, args.items, args.runs)
+        print(f"site: {n_items:,} items, {args.runs} run groups, {n_responses:,} stored responses, "
+              f"{args.resamples:,} resamples, no build cache")
+        os.environ.setdefault("SOURCE_DATE_EPOCH", "1793491200")  # the same build date for both sites
+        small = tmp / "warm-up"  # a small site built first, here and on the cluster: imports, workers' start
+        generate(small, 100, 2)
+        build_site(small, small / "site", resamples=100, cache=False)
+        rows = {}
+        for jobs in (1, 2):
+            start = time.perf_counter()
+            report = build_site(tmp, tmp / f"site-local-{jobs}", resamples=args.resamples, jobs=jobs, cache=False)
+            rows[f"local, --jobs {jobs}"] = (time.perf_counter() - start, stages(report))
+        with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                          host="127.0.0.1") as cluster:
+            build_site(small, small / "site-cluster", resamples=100, cache=False, scheduler=cluster.scheduler_address)
+            start = time.perf_counter()
+            report = build_site(tmp, tmp / "site-cluster", resamples=args.resamples, cache=False,
+                                scheduler=cluster.scheduler_address)
+            rows[f"LocalCluster, {args.workers} workers"] = (time.perf_counter() - start, stages(report))
+        same = digests(tmp / "site-local-1") == digests(tmp / "site-cluster")
+        base = rows["local, --jobs 1"]
+        print(f"  {'build':28} {'total':>16} " + " ".join(f"{k:>18}" for k in base[1]))
+        for name, (total, by) in rows.items():
+            cells = " ".join(f"{v:7.1f} s ({v / base[1][k]:4.2f}x)" if base[1][k] else f"{v:7.1f} s" for k, v in by.items())
+            print(f"  {name:28} {total:7.1f} s ({total / base[0]:4.2f}x) {cells}")
+        moved = [w for w in report.warnings if "Dask" in w]
+        print(f"  (ratios to the local build on one process; the cluster's site byte-identical to it: {same}"
+              f"{'' if not moved else '; ' + '; '.join(moved)})")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--responses", type=int, default=50_000)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--part", choices=("rescore", "site", "all"), default="all")
+    ap.add_argument("--items", type=int, default=1000)
+    ap.add_argument("--runs", type=int, default=12)
+    ap.add_argument("--resamples", type=int, default=1000)
     args = ap.parse_args()
+    if args.part in ("rescore", "all"):
+        rescore_part(args)
+    if args.part in ("site", "all"):
+        site_part(args)
+
+
+def rescore_part(args) -> None:
     from distributed import Client, LocalCluster
 
     tmp = Path(tempfile.mkdtemp(prefix="tally-dask-bench-"))

@@ -18,8 +18,9 @@ SKIP_B = click.option("--skip-scorer-b", is_flag=True,
                       help="Don't run the agreement gate (scorer B, on Node.js). The outputs then say it did not "
                            "run, and the site refuses to publish them (only a --draft is built).")
 SCHEDULER = click.option("--scheduler", metavar="ADDRESS", default=None,
-                         help="Score on this Dask distributed cluster (e.g. tcp://10.0.0.5:8786); its workers need "
-                              "the same Tally version and Node.js. Needs `pip install 'dask[distributed]'`.")
+                         help="Score (and compute the statistics' strata, render the item pages) on this Dask distributed "
+                              "cluster (e.g. tcp://10.0.0.5:8786); its workers need the same Tally version and "
+                              "Node.js. Needs `pip install 'dask[distributed]'`.")
 NO_CACHE = click.option("--no-cache", is_flag=True,
                         help="Score and compute everything afresh: don't read or write the build cache (build/cache/).")
 RESAMPLES = click.option("--resamples", type=click.IntRange(min=100), default=None,

@@ -1,4 +1,6 @@
-"""Scoring on a Dask distributed cluster (`--scheduler ADDRESS`): one task per run.
+"""Scoring on a Dask distributed cluster (`--scheduler ADDRESS`): one task per run; and what the later
+stages share (`Cluster`, `in_order`) to run theirs there (stats/cluster.py: a stratum per task,
+render/cluster_pages.py: a chunk of item pages per task).
 
 The client reads each stored run once and sends its bytes with the task (workers need no access to
 results/); the suite's plugin and items travel once per suite, scattered to every worker. A task
@@ -99,12 +101,27 @@ def _plugin_hash(plugin) -> str:
     return h.hexdigest()
 
 
+def _pages_hash() -> str:
+    """The page sources: the renderer's code and its templates."""
+    import hashlib
+
+    from .cache import ROOT, _files, hash_files
+
+    h = hashlib.sha256(code_hash("render").encode())
+    hash_files(h, "templates", _files(ROOT / "templates"), ROOT / "templates")
+    return h.hexdigest()
+
+
 def describe(plugins: list, gate: bool) -> dict:
-    """What must be equal on the client and on every worker for their verdicts to be the same."""
+    """What must be equal on the client and on every worker for their verdicts, statistics and pages
+    to be the same."""
+    import numpy
+
     from .crosscheck import node_version
 
     out = {"tally": package_version("tally"), "scoring sources": code_hash("scoring"),
-           "suites": {p.name: _plugin_hash(p) for p in plugins}}
+           "statistics sources": code_hash("stats"), "numpy": numpy.__version__, "page sources": _pages_hash(),
+           "jinja2": package_version("jinja2"), "suites": {p.name: _plugin_hash(p) for p in plugins}}
     if gate:
         try:
             out["node"] = node_version()[1]
@@ -127,6 +144,61 @@ def check_workers(client: Client, plugins: list, gate: bool) -> None:
     if problems:
         raise ClusterProblem("refusing to score on workers unlike this client (same Tally version, scoring "
                              "sources and Node.js needed):\n  " + "\n  ".join(problems))
+
+
+class Cluster:
+    """The scheduler at `address` for a stage after scoring (statistics, pages): connected, and its
+    workers checked against the client (check_workers, without Node.js), on first use only, so a
+    stage with nothing to compute never connects. Close it (or use it in a `with`)."""
+
+    def __init__(self, address: str, plugins: list) -> None:
+        self.address, self.plugins = address, plugins
+        self._client: Client | None = None
+
+    def client(self) -> Client:
+        if self._client is None:
+            client = connect(self.address)
+            try:
+                check_workers(client, self.plugins, False)
+            except BaseException:
+                client.close()
+                raise
+            self._client = client
+        return self._client
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    def __enter__(self) -> Cluster:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+
+def in_order(client: Client, function, shared, tasks: Iterable, limit: int | None = None) -> Iterator:
+    """`function(shared, task)` for each task on the cluster, the results in the tasks' order, with at
+    most `limit` tasks (default: two per worker thread) in flight or waiting to be taken."""
+    from collections import deque
+
+    limit = limit or 2 * max(sum(client.nthreads().values()), 1)
+    pending = iter(tasks)
+    window: deque = deque()
+    try:
+        for task in islice(pending, limit):
+            window.append(client.submit(function, shared, task, pure=False))
+        while window:
+            future = window.popleft()
+            result = future.result()
+            future.release()
+            if (task := next(pending, None)) is not None:
+                window.append(client.submit(function, shared, task, pure=False))
+            yield result
+    finally:
+        for future in window:
+            future.cancel()
 
 
 def _short(value: object) -> str:

@@ -108,18 +108,19 @@ def run(root: Path, options: Options, targets: Targets, names: list[str] | None 
     if targets.stats is not None:
         from ..stats.engine import write_stats
 
-        for res in outcome.scored:
-            count = options.resamples or res.suite.resamples
-            doc, cached = statistics(res, count, options.progress, store)
-            release_freed()
-            outcome.statistics.append(Statistics(res, doc, count, write_stats(doc, targets.stats), cached))
+        with _cluster(options.scheduler, [res.plugin for res in outcome.scored]) as cluster:
+            for res in outcome.scored:
+                count = options.resamples or res.suite.resamples
+                doc, cached = statistics(res, count, options.progress, store, cluster)
+                release_freed()
+                outcome.statistics.append(Statistics(res, doc, count, write_stats(doc, targets.stats), cached))
     outcome.seconds[STATISTICS] = time.perf_counter() - clock
     outcome.peak_mb[STATISTICS] = peak_mb()
     return outcome
 
 
 def statistics(res: ScoredSuite, resamples: int, progress: ProgressFactory = None,
-               cache: Cache | None = None) -> tuple[dict[str, Any], bool]:
+               cache: Cache | None = None, cluster: Any = None) -> tuple[dict[str, Any], bool]:
     """The suite's statistics document and whether it came from the cache: taken from the cache when
     every run's key, the number of resamples and the engine's sources are unchanged (cache.stats_key),
     else computed (and kept there). Needs the runs' keys: a suite scored without the cache, or with no
@@ -127,7 +128,8 @@ def statistics(res: ScoredSuite, resamples: int, progress: ProgressFactory = Non
 
     Each comparison family's pairs are written to a part of their own as soon as they are computed (in
     the cache, else in a temporary folder) and the document refers to it (stats/family_parts.py): a
-    page, or stats.json as it is written, reads one family at a time."""
+    page, or stats.json as it is written, reads one family at a time. With `cluster` (distributed.Cluster),
+    each stratum is a task on it (stats/cluster.py), the document the same."""
     from ..stats.engine import compute, planned_rows
     from ..stats.family_parts import KIND, PartStore, packed, readable, unpacked
     from ..stats.inputs import suite_data
@@ -148,13 +150,34 @@ def statistics(res: ScoredSuite, resamples: int, progress: ProgressFactory = Non
         store.count = 0
     data = suite_data(res)
     with _bar(progress, planned_rows(data, resamples), f"statistics of {name}") as bar:
-        doc = compute(data, resamples, None if bar is None else bar.update, store.put)
+        doc = compute(data, resamples, None if bar is None else bar.update, store.put, *_on(cluster))
     del data
     if cache is not None and keyed:
         cache.write("stats", name, key, packed(doc))
         cache.prune("stats", name, {key})
         cache.prune(KIND, name, store.names())
     return doc, False
+
+
+@contextlib.contextmanager
+def _cluster(scheduler: str | None, plugins: list[Any]) -> Iterator[Any]:
+    """The cluster the statistics use (connected on first use), or None without a scheduler."""
+    if scheduler is None:
+        yield None
+        return
+    from .distributed import Cluster
+
+    with Cluster(scheduler, plugins) as cluster:
+        yield cluster
+
+
+def _on(cluster: Any) -> tuple[Any, ...]:
+    """engine.compute's `strata_by` on the cluster, or nothing (each stratum here)."""
+    if cluster is None:
+        return ()
+    from ..stats.cluster import strata_on
+
+    return (strata_on(cluster.client()),)
 
 
 @contextlib.contextmanager

@@ -124,6 +124,10 @@ class RunScore:
         self._fh: BinaryIO | None = None
         self._pid = 0
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (a page task's inputs on a Dask cluster) without the open file: the copy opens its own."""
+        return self.__dict__ | {"_fh": None, "_pid": 0}
+
     @property
     def path(self) -> Path:
         return self.store.folder / self.name

@@ -161,7 +161,7 @@ def _score_suite(ls: LoadedSuite, root: Path, jobs: int, gate: bool, progress: P
     # with input errors already found, scorer A alone looks for the rest
     g = Gate(ls.plugin, ls.suite.name, [i.line for i in ls.items]) if gate and not log.errors else None
     store = Store(cache, ls.suite.name)
-    stored = _Stored(ls, log, store, g if client is None else None)
+    stored = _Stored(ls, log, store, g, here=client is None)
     total = sum(r.responses.stat().st_size for r in ls.runs)
     scoring = Scoring(ls.plugin, ls.items, log)
     fresh: list[RunScore] = []
@@ -222,12 +222,14 @@ class _Stored:
     """A suite's runs as (run, its stored bytes, its artifact's base name) for scoring, each
     responses.jsonl read once: with the build cache, the run's key (the base name) is computed from
     those bytes, and a run whose artifact is in the cache is taken from it (into `cached`) instead of
-    being scored; `gate` (scorer B here, not on a cluster) is sent the bytes of every run it has not
-    checked before. Which artifacts scorer B agreed with is one entry per suite (CHECKED), written once
-    the whole suite's gate is done (`keep`): an artifact is never rewritten."""
+    being scored; `gate` (scorer B) vouches for each cached run it agreed with before and is sent the
+    bytes of every other cached run, and (`here`: scored on this machine, not on a cluster, whose
+    workers run scorer B themselves) of every run scored. Which artifacts scorer B agreed with is one
+    entry per suite (CHECKED), written once the whole suite's gate is done (`keep`): an artifact is
+    never rewritten."""
 
-    def __init__(self, ls: LoadedSuite, log: ErrorLog, store: Store, gate: Gate | None) -> None:
-        self.ls, self.log, self.store, self.gate = ls, log, store, gate
+    def __init__(self, ls: LoadedSuite, log: ErrorLog, store: Store, gate: Gate | None, here: bool = True) -> None:
+        self.ls, self.log, self.store, self.gate, self.here = ls, log, store, gate, here
         self.keys: dict[str, str] = {}  # run id -> its build cache key (with a cache)
         self.cached: dict[str, RunScore] = {}
         self.resent: set[str] = set()  # cached runs that scorer B checks now
@@ -255,7 +257,7 @@ class _Stored:
                     continue
                 data = read_run(run.responses, self.log, raw).data
                 del raw
-            if g is not None:
+            if g is not None and self.here:
                 g.send(run.id, data)
             yield run, data, base
             del data

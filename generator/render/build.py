@@ -108,6 +108,12 @@ class Writer:
         return self._keys
 
     def _deferred(self, d: Deferred) -> None:
+        reused, key = self.reuse(d)
+        if not reused:
+            self.keep(d, key, self.made(d))
+
+    def reuse(self, d: Deferred) -> tuple[bool, str | None]:
+        """Whether the deferred page was written from the build cache, and its key there (None: not kept)."""
         key = self.page_keys().key(d.path, d.template, d.key) if self.cache is not None and d.key else None
         if key is not None:
             assert self.cache is not None
@@ -119,11 +125,18 @@ class Writer:
                 self._link(found[0], d.path, found[1])
                 self.used.setdefault(d.group, {})[key] = digest  # type: ignore[assignment]
                 self.reused += 1
-                return
+                return True, key
+        return False, key
+
+    def made(self, d: Deferred) -> bytes:
+        """The deferred page made and rendered (nothing written: a Dask worker's part, render/cluster_pages.py)."""
         page = d.make()
         if any(t.export and t.rows for t in page.tables):
             raise AssertionError(f"{d.path}: a deferred page may not export tables (a cached one writes none)")
-        data = self.render(page)
+        return self.render(page)
+
+    def keep(self, d: Deferred, key: str | None, data: bytes) -> None:
+        """Write the deferred page's bytes, and keep them in the build cache under `key` (unless None)."""
         self._save(d.path, data)
         if key is not None:
             assert self.cache is not None
@@ -199,7 +212,9 @@ class Writer:
         folder = self.cache.folder / "pages"
         for group in sorted({p.name for p in folder.iterdir()} | set(self.used)) if folder.is_dir() else []:
             used = self.used.get(group, {})
-            self.cache.write("page-index", group, "index", dict(sorted(used.items())))
+            before = self.index[group] if group in self.index else self.cache.page_index(group)
+            if before != used:  # an index as the last build left it is not written again
+                self.cache.write("page-index", group, "index", dict(sorted(used.items())))
             self.cache.prune("pages", group, set(used))
 
 
@@ -275,19 +290,24 @@ def page_parts(site: SiteData, cache: Cache | None = None):
 
 
 def write_site(site: SiteData, out: Path, report: BuildReport, progress=None, cache: Cache | None = None,
-               jobs: int = 1) -> None:
+               jobs: int = 1, scheduler: str | None = None) -> None:
     """Write every page into a fresh folder next to `out`, then swap it in. `progress(total, label)`
     (options.progress_factory) shows one bar per stage and suite. With `cache`, deferred pages (item
     pages) come from build/cache/pages/ when their inputs are unchanged; they are rendered by `jobs`
-    forked processes."""
+    forked processes, or with `scheduler` as tasks on that Dask cluster (cluster_pages.py)."""
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-build-", dir=out.parent))
+    cluster = None
     try:
         clock = time.perf_counter()
         links = _static(tmp, site)
         writer = Writer(site, tmp, cache)
         writer.plotly_links = links
+        if scheduler is not None:
+            from .cluster_pages import ClusterPages
+
+            cluster = ClusterPages(scheduler, writer, report.warnings)
         report.seconds["static files"] = time.perf_counter() - clock
         for stage, suite_name, count, made in page_parts(site, cache):
             clock = time.perf_counter()
@@ -296,13 +316,16 @@ def write_site(site: SiteData, out: Path, report: BuildReport, progress=None, ca
             with _counted_bar(progress, len(listed) if count is None else count, label) as step:  # type: ignore[arg-type]
                 deferred: list[Deferred] = []
                 for page in listed:
-                    if isinstance(page, Deferred) and jobs > 1:
+                    if isinstance(page, Deferred) and (jobs > 1 or cluster is not None):
                         deferred.append(page)
                     else:
                         writer.write(page)
                         step(1)
-                writer.write_parallel(deferred, jobs, step)
-                flush_all()  # the sections made here (not in forked processes)
+                if cluster is not None:
+                    cluster.write(deferred, step, lambda pages: writer.write_parallel(pages, jobs, step))
+                else:
+                    writer.write_parallel(deferred, jobs, step)
+                flush_all()  # the sections made here (not in forked processes or on workers)
             report.seconds[stage] = report.seconds.get(stage, 0.0) + time.perf_counter() - clock
             report.peak_mb[stage] = peak_mb()
             release_freed()
@@ -323,6 +346,8 @@ def write_site(site: SiteData, out: Path, report: BuildReport, progress=None, ca
         report.unchanged = keep_unchanged(tmp, out)
         _swap(tmp, out)
     finally:
+        if cluster is not None:
+            cluster.close()
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -397,7 +422,8 @@ def build_site(root: Path, out: Path | None = None, draft: bool = False, resampl
     they are published as stored. `resamples` overrides the suites' setting.
     `progress(total, label)` shows bars (options.progress_factory), one per stage and suite.
     With `cache`, unchanged runs and statistics come from build/cache/ (generator/pipeline/cache.py); with
-    `scheduler`, runs are scored on that Dask cluster (generator/pipeline/distributed.py).
+    `scheduler`, runs are scored, the statistics' strata computed and the item pages rendered on that
+    Dask cluster (generator/pipeline/distributed.py, generator/stats/cluster.py, cluster_pages.py).
     """
     root = Path(root)
     report = BuildReport(Path(out) if out else root / "site")
@@ -427,7 +453,7 @@ def build_site(root: Path, out: Path | None = None, draft: bool = False, resampl
             report.peak_mb["gather"] = peak_mb()
             report.draft, report.private_note = site.draft, site.private_note
             report.warnings = list(site.warnings)
-            write_site(site, report.out, report, progress, store, jobs)
+            write_site(site, report.out, report, progress, store, jobs, scheduler)
             if site.staging is not None:  # the outputs of a build that succeeded, and only of one
                 for name in ("rescore", "stats"):
                     swap_in(site.staging / name, root / "build" / name)

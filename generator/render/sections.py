@@ -79,6 +79,9 @@ class Sections:
         self._held: dict[str, dict[str, Made]] = {}  # run section key -> item -> sections, of the bundle held
         self._new: dict[str, dict[str, Made]] = {}  # the same, made by this process and not yet kept
 
+    def __getstate__(self) -> dict:  # sent to a cluster's worker: what it holds stays here
+        return self.__dict__ | {"_bundle": -1, "_held": {}, "_new": {}}
+
     def key(self, run_key: str, bundle: int) -> str:
         return hashlib.sha256(f"{self.base}\0{run_key}\0{bundle}".encode()).hexdigest()
 

@@ -7,7 +7,7 @@ resample count and hash of every count matrix and the numpy version.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -126,17 +126,30 @@ def _gaps(data: SuiteData, halves: dict[str | None, tuple[Draws, list[str]]]) ->
     return out
 
 
+StratumPart = tuple[dict, Draws | None, list[str]]  # _stratum's: its part of the document, headline, runs
+# (data, strata, resamples, on_chunk, keep_pairs) -> each stratum's part, in the strata's order
+EachStratum = Callable[[SuiteData, list[Stratum], int, Callable[[int], None] | None, Keep], Iterable[StratumPart]]
+
+
+def each_stratum(data: SuiteData, strata: list[Stratum], resamples: int, on_chunk: Callable[[int], None] | None,
+                 keep_pairs: Keep) -> Iterator[StratumPart]:
+    """Each stratum computed here, one after the other (stats/cluster.py: on a Dask cluster)."""
+    for st in strata:
+        yield _stratum(data, st, resamples, on_chunk, keep_pairs)
+
+
 def compute(data: SuiteData, resamples: int, on_chunk: Callable[[int], None] | None = None,
-            keep_pairs: Keep = _as_is) -> dict:
+            keep_pairs: Keep = _as_is, strata_by: EachStratum = each_stratum) -> dict:
     """The suite's statistics document. Each family's pairs are handed to `keep_pairs` as soon as they are
     computed, and the document holds what it returns (family_parts.PartStore.put: a reference to the part
-    the pairs were written to; by default the pairs themselves)."""
+    the pairs were written to; by default the pairs themselves). `strata_by` computes the strata."""
     suite, declared = data.suite, data.declared
     strata, skipped = select_strata(suite, data.items)
     out_strata: dict = {}
     halves: dict[str | None, tuple[Draws, list[str]]] = {}
-    for st in strata:
-        out_strata[st.key], headline, run_ids = _stratum(data, st, resamples, on_chunk, keep_pairs)
+    for st, (part, headline, run_ids) in zip(strata, strata_by(data, strata, resamples, on_chunk, keep_pairs),
+                                             strict=True):
+        out_strata[st.key] = part
         if st.dimension == "half" and headline is not None:
             halves[st.value] = (headline, run_ids)
     ops = {r.id: operations(data.calls.get(r.id, []), r.prices, r.hosting) for r in data.runs}
