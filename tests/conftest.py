@@ -109,3 +109,13 @@ def _shared_builds_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
 @pytest.fixture
 def project(tmp_path: Path) -> Project:
     return Project(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A Dask LocalCluster of 2 worker processes on 127.0.0.1 for a test module (its scheduler's address),
+    stopped after the module; the module is skipped without dask[distributed]."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  host="127.0.0.1") as c:
+        yield c.scheduler_address

@@ -3,7 +3,6 @@ of 2 worker processes, workers unlike the client refused, and Dask never importe
 
 from __future__ import annotations
 
-import hashlib
 import subprocess
 import sys
 from pathlib import Path
@@ -14,22 +13,10 @@ from generator.errors import TallyError
 from generator.pipeline.outputs import write_outputs
 from generator.pipeline.stages import load_and_score
 from tests.site_support import build, make_project, missing_node
+from tests.test_cache import digests
 
 REPO = Path(__file__).resolve().parents[1]
 needs_node = pytest.mark.skipif(missing_node() is not None, reason=missing_node() or "")
-
-
-def digests(folder: Path) -> dict[str, str]:
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  host="127.0.0.1") as c:
-        yield c.scheduler_address
 
 
 @needs_node

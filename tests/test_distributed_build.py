@@ -5,7 +5,6 @@ warming it for one) is byte-identical too, with the cache's entries reused and n
 
 from __future__ import annotations
 
-import hashlib
 import json
 import subprocess
 import sys
@@ -15,23 +14,11 @@ import pytest
 
 from generator.pipeline.orchestrate import Options, Targets, run
 from tests.site_support import build, make_project, missing_node
+from tests.test_cache import digests
 
 REPO = Path(__file__).resolve().parents[1]
 needs_node = pytest.mark.skipif(missing_node() is not None, reason=missing_node() or "")
 PUBLIC_ITEMS = 4  # make_project's public items: one page each
-
-
-def digests(folder: Path) -> dict[str, str]:
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  host="127.0.0.1") as c:
-        yield c.scheduler_address
 
 
 def _done(dask_scheduler) -> dict[str, int]:
