@@ -81,7 +81,7 @@ def one(runs: int, items: int, resamples: int, jobs: int) -> dict:
         cpu += (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         return {"runs": runs, "responses": responses, "bytes": sum(sizes), "largest": max(sizes),
                 "seconds": seconds, "cpu": cpu, "pages": report.pages,
-                "stages": report.seconds,
+                "stages": report.seconds, "stage_peaks": report.peak_mb,
                 "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                 "child": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
     finally:
@@ -120,6 +120,8 @@ def main() -> None:
               f"x{t_ratio:.2f}, peak per largest run x{m_ratio:.2f}, peak grows {slope:.2f} MB per MB of "
               "stored responses added", flush=True)
         print("      " + ", ".join(f"{k} {v:.1f} s" for k, v in row["stages"].items()), flush=True)
+        print("      peak so far, by stage (the build's process): " + ", ".join(
+            f"{k} {v:,.0f} MB" for k, v in row.get("stage_peaks", {}).items()), flush=True)
     print(growth_table(rows, sizes))
 
 
