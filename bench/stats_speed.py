@@ -88,8 +88,7 @@ def engine(figs: np.ndarray, resamples: int, rule: str = "holm", stages: dict | 
             calls[metric] = pairwise.holm(d.point[metric], d.draws[metric], d.df)  # as patched by plain()
     clocks.append(_clocks())
     for metric, (c, pairs) in calls.items():
-        digest = hashlib.sha256(repr(pairs).encode()).hexdigest()  # every pair's figures and call, bit for bit
-        out[metric] |= {"c": c, "pairs": len(pairs), "pairs_sha256": digest, "record": d.record}
+        out[metric] |= {"c": c, "pairs": pairs, "record": d.record}  # hashed after the clocks stop: digested()
     if stages is not None:
         for k, name in enumerate(("resampling", "intervals", "pairwise")):
             stages[name] = (clocks[k + 1][0] - clocks[k][0], clocks[k + 1][1] - clocks[k][1])
@@ -98,6 +97,15 @@ def engine(figs: np.ndarray, resamples: int, rule: str = "holm", stages: dict | 
         done = _clocks()
         stages["reference max-T"] = (done[0] - clocks[-1][0], done[1] - clocks[-1][1])
     return out
+
+
+def digested(result: dict) -> dict:
+    """The engine's result with each metric's pairs as their number and the SHA-256 of their repr: every
+    pair's figures and call, bit for bit. Outside the timed work: it checks the engine, it is not part of it."""
+    return {metric: part | ({"pairs": len(part["pairs"]),
+                             "pairs_sha256": hashlib.sha256(repr(part["pairs"]).encode()).hexdigest()}
+                            if "pairs" in part else {})
+            for metric, part in result.items()}
 
 
 def _ratio(num, den, axis=-1):
@@ -143,6 +151,7 @@ def child(kind: str, n: int, runs: int, resamples: int, models: int, rule: str) 
     end, cpu_end = _clocks()
     if stages:  # the reference ran after the measured work: leave it out of the totals
         end, cpu_end = end - stages["reference max-T"][0], cpu_end - stages["reference max-T"][1]
+    result = digested(result)
     print(json.dumps({"seconds": end - start, "cpu": cpu_end - cpu, "stages": stages, "peak_mb": _rss_mb(),
                       "before_mb": before, "result": result}))
 
@@ -180,6 +189,10 @@ def compare(groups: list[int], n: int, resamples: int, rule: str, repeats: int) 
         target = TARGETS.get(count)
         print(f"  {count:6d} {count * (count - 1) // 2:6d}  {fw:9.3f} s {fc:6.3f}  {pw:8.3f} s {pc:6.3f}  "
               f"{fc / pc:9.2f} {fw / pw:10.2f}  {f'{target:.1f} s' if target else '':>6}  {same}", flush=True)
+        split = {stage: (_median([f["stages"][stage][1] for f in fast]), _median([p["stages"][stage][1] for p in slow]))
+                 for stage in ("resampling", "intervals", "pairwise")}
+        print("         CPU by stage, engine / plain: " +
+              ", ".join(f"{stage} {e:.3f} / {p:.3f} s" for stage, (e, p) in split.items()), flush=True)
     print(f"  load average afterwards {os.getloadavg()[0]:.1f}")
 
 
