@@ -47,7 +47,8 @@ sys.path.insert(0, str(ROOT))
 from generator.stats import pairwise  # noqa: E402
 from generator.stats.estimates import per_run, ratio_draws  # noqa: E402
 from generator.stats.pairwise import max_t  # noqa: E402
-from generator.stats.resample import derive_seed  # noqa: E402
+from generator.stats.ratios import build_block, integer_scale, used_figures  # noqa: E402
+from generator.stats.resample import PIECE, CountMatrix, derive_seed, resample_sums  # noqa: E402
 
 NAMES = ("printed_n", "printed_correct", "missing_n", "null_ok")
 RATIOS = {"accuracy": ("printed_correct", "printed_n"), "null_honesty": ("null_ok", "missing_n")}
@@ -196,6 +197,42 @@ def compare(groups: list[int], n: int, resamples: int, rule: str, repeats: int) 
     print(f"  load average afterwards {os.getloadavg()[0]:.1f}")
 
 
+def breakdown(groups: list[int], n: int, resamples: int, repeats: int) -> None:
+    """Where the engine's CPU time goes, in this one process: each step is a real call that does one more
+    part of the work than the step before (drawing W; then counting and hashing it; then the products;
+    then the whole ratio_draws), and a part's time is the difference of the steps' minima over `repeats`."""
+    print(f"where the CPU time goes, N={n}, {resamples} resamples, minimum of {repeats} in one process "
+          f"(load average {os.getloadavg()[0]:.1f}):")
+    for count in groups:
+        figs = synthetic(count, n)
+        reps = np.ones(figs.shape[:2], dtype=np.int64)
+        block, _ = integer_scale(build_block(figs, NAMES, list(used_figures(RATIOS))), reps)
+        d = ratio_draws(figs, reps, NAMES, RATIOS, SEED, resamples)
+        steps = {
+            "drawing W (the seeded item indices)": lambda: [None for _ in CountMatrix(SEED, [n], resamples)._drawn()],
+            "counting W and its hash": lambda: [None for _ in CountMatrix(SEED, [n], resamples).pieces([PIECE])],
+            "the products W x figures": lambda: resample_sums(CountMatrix(SEED, [n], resamples), [block]),
+            "correction, ratios, estimates": lambda: ratio_draws(figs, reps, NAMES, RATIOS, SEED, resamples),
+            "intervals (2 metrics)": lambda: [per_run(d.point[m], d.draws[m], n) for m in RATIOS],
+            "Holm (2 metrics)": lambda: [pairwise.holm(d.point[m], d.draws[m], d.df) for m in RATIOS],
+        }
+        best = {}
+        for name, step in steps.items():
+            step()
+            times = []
+            for _ in range(repeats):
+                cpu = time.process_time()
+                step()
+                times.append(time.process_time() - cpu)
+            best[name] = min(times)
+        names = list(steps)
+        parts = {name: best[name] - (best[names[k - 1]] if 0 < k < 4 else 0.0) for k, name in enumerate(names)}
+        total = sum(parts.values())
+        print(f"  {count} run groups ({count * (count - 1) // 2} pairs), {total:.3f} s in all:")
+        for name, sec in parts.items():
+            print(f"    {name:38s} {sec * 1000:6.1f} ms  {sec / total:4.0%}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--child", choices=("engine", "plain", "scipy"))
@@ -209,9 +246,13 @@ def main() -> None:
     ap.add_argument("--compare", default="40,80",
                     help="run-group counts at which the engine is timed against its plain computation ('' for none)")
     ap.add_argument("--only-compare", action="store_true", help="only the comparison with the plain computation")
+    ap.add_argument("--breakdown", action="store_true", help="only where the CPU time goes, at the --compare counts")
     args = ap.parse_args()
     if args.child:
         child(args.child, args.n, args.runs, args.resamples, args.scipy_models, args.rule)
+        return
+    if args.breakdown:
+        breakdown([int(x) for x in args.compare.split(",")], args.n, args.resamples, max(args.repeats, 5))
         return
     n, runs, b, rule = args.n, args.runs, args.resamples, args.rule
     if args.compare:
