@@ -293,7 +293,8 @@ def main() -> None:
     if args.only_compare:
         return
     print(f"workload: N={n} items, {runs} run groups, {b} resamples, 2 ratio metrics, "
-          f"{runs * (runs - 1) // 2} pairs per metric with {rule} (numpy {np.__version__})")
+          f"{runs * (runs - 1) // 2} pairs per metric with {rule} (numpy {np.__version__}); "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     eng = [measure("engine", n, runs, b, args.scipy_models if k == 0 else 0, rule) for k in range(args.repeats)]
     times = sorted(e["seconds"] for e in eng)
     peak = max(e["peak_mb"] for e in eng)
