@@ -7,7 +7,10 @@ same run, and tests/test_stats_fast_paths.py checks that the fast paths give the
   fast path: float32 when exact, a few rows at a time);
 - paired differences: the two gathered columns of every pair (the fast path: column slices);
 - the small-sample correction written as its formula (the fast path: in place);
-- Holm's step-down and its pairs, pair by pair (the fast path: on arrays).
+- Holm's step-down and its pairs, pair by pair (the fast path: on arrays), and whether a pair's
+  difference never varies by max = min on every pair (the fast path: only on the pairs whose mean and
+  SD allow it);
+- type-7 quantiles from each column sorted whole (the fast path: np.partition at the two positions).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 from scipy.stats import t as student_t
 
-from generator.stats import estimates, pairwise
+from generator.stats import estimates, pairwise, quantiles
 from generator.stats.resample import CountMatrix, _distinct_columns
 
 
@@ -66,6 +69,26 @@ def widen(sums: np.ndarray, full: np.ndarray, n: int) -> np.ndarray:
     return sums if n < 2 else full + math.sqrt(n / (n - 1)) * (sums - full)
 
 
+def linear(values: np.ndarray, probs: np.ndarray | float) -> np.ndarray:
+    """Type-7 quantiles (quantiles.linear) from each column sorted whole."""
+    y = np.sort(np.asarray(values, dtype=np.float64), axis=0)  # NaN sorts last
+    if y.ndim == 1:
+        y = y[:, None]
+    p = np.atleast_1d(np.asarray(probs, dtype=np.float64))[:, None]
+    n = np.sum(~np.isnan(y), axis=0).astype(np.float64)[None, :]
+    jg = p * n + (1 - p)
+    j = jg // 1 - 1
+    g = jg % 1
+    top = np.maximum(n - 1, 0)
+    j0 = np.clip(j, 0, top).astype(np.int64)
+    j1 = np.clip(j + 1, 0, top).astype(np.int64)
+    g = np.where(j < 0, 0.0, g)
+    cols = np.arange(y.shape[1])[None, :]
+    out = (1 - g) * y[j0, cols] + g * y[j1, cols]
+    out = np.where(n > 0, out, np.nan)
+    return out[0] if np.ndim(probs) == 0 else out
+
+
 def holm(estimates: np.ndarray, thetas: np.ndarray, df: int, higher_is_better: bool = True,
          level: float = 0.95) -> tuple[float | None, list[dict]]:
     """Holm's step-down (pairwise.holm), each pair's critical value, interval and call found pair by pair."""
@@ -104,10 +127,11 @@ def holm(estimates: np.ndarray, thetas: np.ndarray, df: int, higher_is_better: b
 @contextlib.contextmanager
 def plain() -> Iterator[None]:
     """The engine with the plain computation in place of its fast paths, for the duration."""
-    saved = (estimates.resample_sums, estimates.widen, pairwise._paired_spread, pairwise.holm)
-    (estimates.resample_sums, estimates.widen, pairwise._paired_spread,
-     pairwise.holm) = resample_sums, widen, paired_spread, holm
+    saved = (estimates.resample_sums, estimates.widen, pairwise._paired_spread, pairwise.holm, quantiles.linear)
+    (estimates.resample_sums, estimates.widen, pairwise._paired_spread, pairwise.holm,
+     quantiles.linear) = resample_sums, widen, paired_spread, holm, linear
     try:
         yield
     finally:
-        estimates.resample_sums, estimates.widen, pairwise._paired_spread, pairwise.holm = saved
+        (estimates.resample_sums, estimates.widen, pairwise._paired_spread, pairwise.holm,
+         quantiles.linear) = saved

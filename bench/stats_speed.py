@@ -15,15 +15,34 @@ a reference for the pairwise stage.
 First, the engine is timed against its plain computation (bench/stats_plain.py: the engine as it
 computed before its fast paths, issue 37 goal 4) at 40 and 80 run groups (--compare), in alternating
 fresh processes: CPU and wall-clock medians, their ratios (the reference measured in the same run) and
-whether every interval, critical value, pair and the hash of W are bit-identical. Targets: at most
-0.6 s at 40 run groups (780 pairs) and 1.0 s at 80 (3,160 pairs).
+whether every interval, critical value, pair and the hash of W are bit-identical (the pairs by the
+SHA-256 of their repr, taken after the clocks stop). Targets: at most 0.6 s at 40 run groups (780
+pairs) and 1.0 s at 80 (3,160 pairs). --breakdown shows where the CPU time goes, in one process.
+
+Measured on 2026-12-04 on the 2-core machine shared with other work (load average 2.4 to 4.5; CPU
+time is the process's own, but a busy neighbour still slows it, and the wall clock more), two runs of
+--only-compare --repeats 5: at 40 run groups 0.307 and 0.407 s of CPU (0.430 and 0.621 s wall), 0.27x
+and 0.45x the plain computation's CPU time in the same run; at 80, 0.509 and 0.687 s (0.690 and 0.982
+s wall), 0.29x and 0.52x; bit-identical. On an idle machine (load 0.2) the code before this round took
+0.294 s of CPU (0.371 s wall) at 40 run groups and 0.459 s (0.491 s) at 80. Against that code
+(alternating processes, CPU minima), the intervals (np.partition, quantiles.py) take 0.55x to 0.6x
+and Holm 0.85x at 80 run groups (the constant-difference test only on pairs that may be constant);
+the engine about 0.9x at 80 run groups, within the noise at 40, where drawing, counting and hashing W
+and the float32 products take most of the time (--breakdown). The draw of W could not be made faster
+bit for bit: numpy's integers(0, n) takes about 6 ms per 1,000 x 2,000 chunk, and the same stream as
+raw 64-bit words with Lemire's multiply and rejection test redone in numpy about 5 ms, but taking the
+indices out of those 64-bit products for counting costs what that saves: the loop of draw, count, hash
+and product took 184 to 405 ms that way against 179 to 247 ms (alternating). That, the correction
+applied to each piece of the sums, and two smaller changes measured within the noise and were dropped.
 
 scipy is timed on --scipy-models models (default 4, so 8 calls) and scaled linearly to 40 models; it
 computes only the per-model intervals (no pairwise differences), which favours scipy. Its intervals
-are checked to equal the engine's bit for bit.
+are checked to equal, bit for bit, the engine's plain percentile intervals without the small-sample
+correction (computed after the first engine measurement; the engine's own intervals are wider).
 
     python bench/stats_speed.py [--scipy-models 4] [--no-scaling] [--rule holm|max-t] [--compare 40,80]
     python bench/stats_speed.py --only-compare --repeats 5
+    python bench/stats_speed.py --breakdown --repeats 7 [--compare 40,80]
 """
 
 from __future__ import annotations
@@ -47,7 +66,8 @@ sys.path.insert(0, str(ROOT))
 from generator.stats import pairwise  # noqa: E402
 from generator.stats.estimates import per_run, ratio_draws  # noqa: E402
 from generator.stats.pairwise import max_t  # noqa: E402
-from generator.stats.resample import derive_seed  # noqa: E402
+from generator.stats.ratios import build_block, integer_scale, used_figures  # noqa: E402
+from generator.stats.resample import PIECE, CountMatrix, derive_seed, resample_sums  # noqa: E402
 
 NAMES = ("printed_n", "printed_correct", "missing_n", "null_ok")
 RATIOS = {"accuracy": ("printed_correct", "printed_n"), "null_honesty": ("null_ok", "missing_n")}
@@ -88,8 +108,7 @@ def engine(figs: np.ndarray, resamples: int, rule: str = "holm", stages: dict | 
             calls[metric] = pairwise.holm(d.point[metric], d.draws[metric], d.df)  # as patched by plain()
     clocks.append(_clocks())
     for metric, (c, pairs) in calls.items():
-        digest = hashlib.sha256(repr(pairs).encode()).hexdigest()  # every pair's figures and call, bit for bit
-        out[metric] |= {"c": c, "pairs": len(pairs), "pairs_sha256": digest, "record": d.record}
+        out[metric] |= {"c": c, "pairs": pairs, "record": d.record}  # hashed after the clocks stop: digested()
     if stages is not None:
         for k, name in enumerate(("resampling", "intervals", "pairwise")):
             stages[name] = (clocks[k + 1][0] - clocks[k][0], clocks[k + 1][1] - clocks[k][1])
@@ -98,6 +117,15 @@ def engine(figs: np.ndarray, resamples: int, rule: str = "holm", stages: dict | 
         done = _clocks()
         stages["reference max-T"] = (done[0] - clocks[-1][0], done[1] - clocks[-1][1])
     return out
+
+
+def digested(result: dict) -> dict:
+    """The engine's result with each metric's pairs as their number and the SHA-256 of their repr: every
+    pair's figures and call, bit for bit. Outside the timed work: it checks the engine, it is not part of it."""
+    return {metric: part | ({"pairs": len(part["pairs"]),
+                             "pairs_sha256": hashlib.sha256(repr(part["pairs"]).encode()).hexdigest()}
+                            if "pairs" in part else {})
+            for metric, part in result.items()}
 
 
 def _ratio(num, den, axis=-1):
@@ -143,8 +171,23 @@ def child(kind: str, n: int, runs: int, resamples: int, models: int, rule: str) 
     end, cpu_end = _clocks()
     if stages:  # the reference ran after the measured work: leave it out of the totals
         end, cpu_end = end - stages["reference max-T"][0], cpu_end - stages["reference max-T"][1]
-    print(json.dumps({"seconds": end - start, "cpu": cpu_end - cpu, "stages": stages, "peak_mb": _rss_mb(),
+    peak = _rss_mb()
+    result = digested(result)
+    if kind == "engine" and models:  # for scipy's check, after the measurement: see uncorrected()
+        result["uncorrected"] = uncorrected(figs, resamples)
+    print(json.dumps({"seconds": end - start, "cpu": cpu_end - cpu, "stages": stages, "peak_mb": peak,
                       "before_mb": before, "result": result}))
+
+
+def uncorrected(figs: np.ndarray, resamples: int) -> dict:
+    """Each run's plain percentile interval without the small-sample correction: what
+    scipy.stats.bootstrap computes from the same seed (the engine's corrected intervals are wider)."""
+    d = ratio_draws(figs, np.ones(figs.shape[:2], dtype=np.int64), NAMES, RATIOS, SEED, resamples, correct=False)
+    out = {}
+    for metric in RATIOS:
+        _rows, lows, highs = per_run(d.point[metric], d.draws[metric], figs.shape[1])
+        out[metric] = {"low": lows.tolist(), "high": highs.tolist()}
+    return out
 
 
 def measure(kind: str, n: int, runs: int, resamples: int = 10_000, models: int = 0, rule: str = "holm") -> dict:
@@ -180,7 +223,47 @@ def compare(groups: list[int], n: int, resamples: int, rule: str, repeats: int) 
         target = TARGETS.get(count)
         print(f"  {count:6d} {count * (count - 1) // 2:6d}  {fw:9.3f} s {fc:6.3f}  {pw:8.3f} s {pc:6.3f}  "
               f"{fc / pc:9.2f} {fw / pw:10.2f}  {f'{target:.1f} s' if target else '':>6}  {same}", flush=True)
+        split = {stage: (_median([f["stages"][stage][1] for f in fast]), _median([p["stages"][stage][1] for p in slow]))
+                 for stage in ("resampling", "intervals", "pairwise")}
+        print("         CPU by stage, engine / plain: " +
+              ", ".join(f"{stage} {e:.3f} / {p:.3f} s" for stage, (e, p) in split.items()), flush=True)
     print(f"  load average afterwards {os.getloadavg()[0]:.1f}")
+
+
+def breakdown(groups: list[int], n: int, resamples: int, repeats: int) -> None:
+    """Where the engine's CPU time goes, in this one process: each step is a real call that does one more
+    part of the work than the step before (drawing W; then counting and hashing it; then the products;
+    then the whole ratio_draws), and a part's time is the difference of the steps' minima over `repeats`."""
+    print(f"where the CPU time goes, N={n}, {resamples} resamples, minimum of {repeats} in one process "
+          f"(load average {os.getloadavg()[0]:.1f}):")
+    for count in groups:
+        figs = synthetic(count, n)
+        reps = np.ones(figs.shape[:2], dtype=np.int64)
+        block, _ = integer_scale(build_block(figs, NAMES, list(used_figures(RATIOS))), reps)
+        d = ratio_draws(figs, reps, NAMES, RATIOS, SEED, resamples)
+        steps = {
+            "drawing W (the seeded item indices)": lambda: [None for _ in CountMatrix(SEED, [n], resamples)._drawn()],
+            "counting W and its hash": lambda: [None for _ in CountMatrix(SEED, [n], resamples).pieces([PIECE])],
+            "the products W x figures": lambda: resample_sums(CountMatrix(SEED, [n], resamples), [block]),
+            "correction, ratios, estimates": lambda: ratio_draws(figs, reps, NAMES, RATIOS, SEED, resamples),
+            "intervals (2 metrics)": lambda: [per_run(d.point[m], d.draws[m], n) for m in RATIOS],
+            "Holm (2 metrics)": lambda: [pairwise.holm(d.point[m], d.draws[m], d.df) for m in RATIOS],
+        }
+        best = {}
+        for name, step in steps.items():
+            step()
+            times = []
+            for _ in range(repeats):
+                cpu = time.process_time()
+                step()
+                times.append(time.process_time() - cpu)
+            best[name] = min(times)
+        names = list(steps)
+        parts = {name: best[name] - (best[names[k - 1]] if 0 < k < 4 else 0.0) for k, name in enumerate(names)}
+        total = sum(parts.values())
+        print(f"  {count} run groups ({count * (count - 1) // 2} pairs), {total:.3f} s in all:")
+        for name, sec in parts.items():
+            print(f"    {name:38s} {sec * 1000:6.1f} ms  {sec / total:4.0%}")
 
 
 def main() -> None:
@@ -196,9 +279,13 @@ def main() -> None:
     ap.add_argument("--compare", default="40,80",
                     help="run-group counts at which the engine is timed against its plain computation ('' for none)")
     ap.add_argument("--only-compare", action="store_true", help="only the comparison with the plain computation")
+    ap.add_argument("--breakdown", action="store_true", help="only where the CPU time goes, at the --compare counts")
     args = ap.parse_args()
     if args.child:
         child(args.child, args.n, args.runs, args.resamples, args.scipy_models, args.rule)
+        return
+    if args.breakdown:
+        breakdown([int(x) for x in args.compare.split(",")], args.n, args.resamples, max(args.repeats, 5))
         return
     n, runs, b, rule = args.n, args.runs, args.resamples, args.rule
     if args.compare:
@@ -206,8 +293,9 @@ def main() -> None:
     if args.only_compare:
         return
     print(f"workload: N={n} items, {runs} run groups, {b} resamples, 2 ratio metrics, "
-          f"{runs * (runs - 1) // 2} pairs per metric with {rule} (numpy {np.__version__})")
-    eng = [measure("engine", n, runs, b, rule=rule) for _ in range(args.repeats)]
+          f"{runs * (runs - 1) // 2} pairs per metric with {rule} (numpy {np.__version__}); "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    eng = [measure("engine", n, runs, b, args.scipy_models if k == 0 else 0, rule) for k in range(args.repeats)]
     times = sorted(e["seconds"] for e in eng)
     peak = max(e["peak_mb"] for e in eng)
     added = max(e["peak_mb"] - e["before_mb"] for e in eng)
@@ -228,8 +316,9 @@ def main() -> None:
     scaled = sp["seconds"] * runs / k
     print(f"scipy.stats.bootstrap per model: {sp['seconds']:.2f} s for {k} models x 2 metrics, "
           f"scaled to {runs} models: {scaled:.1f} s; peak memory {sp['peak_mb']:.0f} MB")
-    same = all(sp["result"][m][side] == eng[0]["result"][m][side][:k] for m in RATIOS for side in ("low", "high"))
-    print(f"  intervals equal to the engine's bit for bit: {same}")
+    plain_ci = eng[0]["result"]["uncorrected"]
+    same = all(sp["result"][m][side] == plain_ci[m][side][:k] for m in RATIOS for side in ("low", "high"))
+    print(f"  intervals equal to the engine's without the small-sample correction, bit for bit: {same}")
     print(f"speedup: {scaled / times[len(times) // 2]:.0f}x wall-clock (scipy without the pairwise work)")
     if args.no_scaling:
         return

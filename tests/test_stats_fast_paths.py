@@ -5,6 +5,10 @@
 - The hash of W reads counts as single bytes without a clipping pass when no count is above 255.
 - pair_differences builds the paired differences of a block of pairs from column slices; the plain
   way gathers the two columns of every pair.
+- Holm's spread tests max = min (a difference that never varies) only on the pairs whose mean and SD
+  allow it; the plain way tests every pair.
+- Type-7 quantiles place the two order statistics with np.partition (a column whose picked value is a
+  zero sorted whole); the plain way sorts every column.
 """
 
 from __future__ import annotations
@@ -15,8 +19,9 @@ import math
 import numpy as np
 import pytest
 
-from generator.stats import ranks
+from generator.stats import pairwise, quantiles, ranks
 from generator.stats.pairwise import BETTER, PAIR_BLOCK, TIE, WORSE, holm, max_t, pair_differences, pair_index
+from generator.stats.quantiles import interval_probs, linear
 from generator.stats.resample import FLOAT32_EXACT, CountMatrix, _count_bytes, exact_in_float32, resample_sums, widen
 
 
@@ -217,3 +222,108 @@ def test_letters_equal_the_full_absorb(runs, share):
             pairs.append({"a": a, "b": b, "call": (BETTER if skill[a] > skill[b] else WORSE) if called else TIE})
         order = list(range(runs))
         assert ranks.compact_letters(order, pairs, runs) == _plain_letters(order, pairs, runs)
+
+
+def _spread_cases():
+    """Thetas of every magnitude with pairs whose difference never varies (identical runs, a run shifted by
+    a constant, constant runs, signed zeros), pairs of tiny spread, and infinities."""
+    rng = np.random.default_rng(5)
+    for trial in range(160):
+        rows, runs = (2, 3, 10, 333, 2000)[trial % 5], int(rng.integers(2, 10))
+        scale = (1e-310, 1e-300, 1e-160, 1e-20, 1.0, 1e20, 1e160, 1e300)[trial % 8]
+        x = rng.normal(size=(rows, runs)) * scale
+        for r in range(1, runs):
+            kind = rng.integers(0, 7)
+            if kind == 0:
+                x[:, r] = x[:, 0] + rng.normal() * scale
+            elif kind == 1:
+                x[:, r] = x[:, 0]
+            elif kind == 2:
+                x[:, r] = rng.normal() * scale
+            elif kind == 3:
+                x[:, r] = x[:, 0] + rng.normal(size=rows) * scale * 1e-15
+            elif kind == 4:
+                x[:, r] = np.where(rng.random(rows) < 0.5, 0.0, -0.0)
+            elif kind == 5 and trial % 3 == 0:
+                x[rng.integers(0, rows), r] = np.inf
+        yield x
+
+
+def test_spread_equals_max_min_on_every_pair():
+    from bench.stats_plain import paired_spread
+
+    flat = 0
+    with np.errstate(invalid="ignore", over="ignore"):
+        for x in _spread_cases():
+            est = x.mean(axis=0)
+            fast, plain = pairwise._paired_spread(est, x), paired_spread(est, x)
+            assert all(f.tobytes() == p.tobytes() for f, p in zip(fast, plain))  # d, se, the constant difference
+            flat += int((~np.isnan(plain[2])).sum())
+    assert flat > 200  # many pairs whose difference never varies
+
+
+def test_maybe_flat_keeps_every_flat_pair_and_few_others():
+    rng = np.random.default_rng(6)
+    x = rng.normal(size=(4000, 30)) * 0.01 + 0.5
+    x[:, 7] = x[:, 3] + 0.25  # one pair that never varies
+    ii, jj = pair_index(30)
+    sd, centre = np.zeros(len(ii)), np.zeros(len(ii))
+    for k, (a, b) in enumerate(zip(ii, jj)):
+        dev = x[:, a] - x[:, b]
+        centre[k], sd[k] = dev.mean(), dev.std(ddof=1)
+    maybe = pairwise._maybe_flat(sd, centre, 4000)
+    assert maybe.tolist() == [(a, b) == (3, 7) for a, b in zip(ii, jj)]
+    assert pairwise._maybe_flat(np.array([0.0, np.inf, np.nan, 1e-300]), np.array([1.0, 1.0, 1.0, 1e-301]), 10).all()
+
+
+def _plain_linear(values, probs):
+    from bench.stats_plain import linear as plain
+
+    return plain(values, probs)
+
+
+def _quantile_cases():
+    rng = np.random.default_rng(7)
+    for trial in range(600):
+        rows, cols = (1, 2, 3, 5, 17, 40, 200, 1001, 2000, 2600)[trial % 10], int(rng.integers(1, 6))
+        kind = trial // 10 % 6
+        if kind == 0:
+            x = rng.normal(size=(rows, cols))
+        elif kind == 1:  # ties, zeros of both signs
+            x = rng.integers(-2, 3, (rows, cols)) * rng.choice([0.0, -0.0, 1.0], (rows, cols))
+        elif kind == 2:
+            x = rng.choice([0.0, -0.0, 0.5, -0.5], (rows, cols))
+        elif kind == 3:  # NaN: each column its own count
+            x = rng.normal(size=(rows, cols))
+            x[rng.random((rows, cols)) < 0.3] = np.nan
+        elif kind == 4:
+            x = np.round(rng.normal(size=(rows, cols)), 1)
+            x[rng.random((rows, cols)) < 0.05] = np.nan
+            x[x == 0] = -0.0
+        else:  # zeros of both signs at the picked positions
+            x = rng.choice([0.0, -0.0], (rows, cols)) + (rng.random((rows, cols)) < 0.01) * rng.choice([-1.0, 1.0])
+        yield x
+
+
+@pytest.mark.parametrize("from_rows", [quantiles.PARTITION_MIN_ROWS, 0])  # as used; partition at every size
+def test_linear_equals_the_full_sort(monkeypatch, from_rows):
+    monkeypatch.setattr(quantiles, "PARTITION_MIN_ROWS", from_rows)
+    for x in _quantile_cases():
+        rows = x.shape[0]
+        for probs in (interval_probs(rows - 1), interval_probs(None), 0.95, np.array([0.0, 1.0]), interval_probs(3)):
+            fast, plain = linear(x, probs), _plain_linear(x, probs)
+            assert fast.shape == plain.shape and fast.tobytes() == plain.tobytes()
+        assert linear(x[:, 0], 0.5).tobytes() == _plain_linear(x[:, 0], 0.5).tobytes()
+
+
+def test_signed_zeros_are_where_a_partition_and_a_sort_differ(monkeypatch):
+    """Why a column whose picked value is a zero is sorted: np.partition alone can pick the other zero."""
+    monkeypatch.setattr(quantiles, "PARTITION_MIN_ROWS", 0)
+    differs = 0
+    for x in _quantile_cases():
+        probs = interval_probs(x.shape[0] - 1)
+        if x.shape[0] <= 200:  # every position placed by np.partition: the sort's array but for its zeros
+            ours, picked = np.sort(x, axis=0), np.partition(x, np.arange(x.shape[0]), axis=0)
+            differs += int((ours.tobytes() != picked.tobytes()) and bool((ours == 0).any()))
+        assert linear(x, probs).tobytes() == _plain_linear(x, probs).tobytes()
+    assert differs > 10

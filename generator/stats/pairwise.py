@@ -116,20 +116,42 @@ def max_t(estimates: np.ndarray, thetas: np.ndarray, higher_is_better: bool = Tr
 
 
 def _paired_spread(estimates: np.ndarray, thetas: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(d, SD of D^(b) with ddof 1, whether D^(b) never varies) for every pair, in pair_index order."""
+    """(d, SD of D^(b) with ddof 1, the difference D^(b) every resample gives or NaN when it varies) for
+    every pair, in pair_index order; the SD of a difference that never varies is 0."""
     ii, jj = pair_index(len(estimates))
     d = estimates[ii] - estimates[jj]
-    sd, flat, same = np.zeros(len(ii)), np.zeros(len(ii), dtype=bool), np.zeros(len(ii))
+    sd, centre, same = np.zeros(len(ii)), np.zeros(len(ii)), np.zeros(len(ii))
     rows = thetas.shape[0]
     thetas = np.asfortranarray(thetas)  # each run's resamples contiguous (see pair_differences)
     for start in range(0, len(ii) if rows > 1 else 0, PAIR_BLOCK):
         sl = slice(start, start + PAIR_BLOCK)
         dev = pair_differences(thetas, ii, jj, sl)
-        flat[sl] = dev.max(axis=0) == dev.min(axis=0)
         same[sl] = dev[0]
-        dev -= dev.mean(axis=0)
+        centre[sl] = dev.mean(axis=0)
+        dev -= centre[sl]
         sd[sl] = np.sqrt(np.einsum("ij,ij->j", dev, dev) / (rows - 1))
+    flat = np.zeros(len(ii), dtype=bool)
+    maybe = np.flatnonzero(_maybe_flat(sd, centre, rows)) if rows > 1 else np.zeros(0, dtype=np.int64)
+    for start in range(0, len(maybe), PAIR_BLOCK):  # whether they are: max = min, as on every pair before
+        k = maybe[start:start + PAIR_BLOCK]
+        dev = thetas[:, ii[k]] - thetas[:, jj[k]]  # the same differences, bit for bit
+        flat[k] = dev.max(axis=0) == dev.min(axis=0)
     return d, np.where(flat, 0.0, sd), np.where(flat, same, np.nan)
+
+
+def _maybe_flat(sd: np.ndarray, centre: np.ndarray, rows: int) -> np.ndarray:
+    """The pairs whose differences may be the same in every resample, from their mean and computed SD: every
+    such pair and a few more (a cheaper test than max = min on every pair's differences).
+
+    When all `rows` differences equal v, their computed mean m is v up to rounding, |m - v| <= (rows + 1) u |v|
+    (u = 2**-53, in any order of addition), so the centred values are all the same, at most that in magnitude,
+    and the computed SD is at most about 2 (rows + 1) u |v|: below rows 2**-47 |m|, with a wide margin. Below
+    |m| = 2**-900 underflow could break that bound, and an SD that is not finite proves nothing: those pairs
+    are kept too.
+    """
+    size = np.abs(centre)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return ~(sd > rows * 2.0**-47 * size) | ~(size >= 2.0**-900) | ~np.isfinite(sd)
 
 
 def holm(estimates: np.ndarray, thetas: np.ndarray, df: int, higher_is_better: bool = True,

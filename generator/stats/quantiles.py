@@ -16,6 +16,11 @@ from scipy.stats import t as student_t
 CONFIDENCE = 0.95
 ALPHA = (1 - CONFIDENCE) / 2  # computed as scipy.stats.bootstrap does: 0.025000000000000022
 INTERVAL_PROBS = np.asarray([ALPHA, 1 - ALPHA])
+# np.partition (linear time) in place of a sort from this many values a column (a sort was as fast up to
+# about 1,000: 0.75 ms for 1,000 x 40, 7.0 ms against 14.1 ms for 10,000 x 40), and for at most this many
+# distinct positions to place (columns with many different NaN counts: a sort)
+PARTITION_MIN_ROWS = 2000
+MAX_PARTITION_POSITIONS = 16
 
 
 def linear(values: np.ndarray, probs: np.ndarray | float) -> np.ndarray:
@@ -23,7 +28,7 @@ def linear(values: np.ndarray, probs: np.ndarray | float) -> np.ndarray:
 
     Returns an array of shape (len(probs), columns) (or (columns,) for a scalar prob).
     """
-    y = np.sort(np.asarray(values, dtype=np.float64), axis=0)  # NaN sorts last
+    y = np.asarray(values, dtype=np.float64)
     if y.ndim == 1:
         y = y[:, None]
     p = np.atleast_1d(np.asarray(probs, dtype=np.float64))[:, None]
@@ -36,9 +41,30 @@ def linear(values: np.ndarray, probs: np.ndarray | float) -> np.ndarray:
     j1 = np.clip(j + 1, 0, top).astype(np.int64)
     g = np.where(j < 0, 0.0, g)
     cols = np.arange(y.shape[1])[None, :]
+    y = _ordered(y, j0, j1)
     out = (1 - g) * y[j0, cols] + g * y[j1, cols]
     out = np.where(n > 0, out, np.nan)
     return out[0] if np.ndim(probs) == 0 else out
+
+
+def _ordered(y: np.ndarray, j0: np.ndarray, j1: np.ndarray) -> np.ndarray:
+    """y with, in each column, at rows j0 and j1 the values that the column sorted has there.
+
+    np.partition puts the values of a few positions where a sort would (NaN last, as np.sort does) in
+    time linear in the rows, where a sort takes n log n. The value of an order statistic does not depend
+    on how it was found, with one exception: 0.0 and -0.0 compare equal, so which of them lands at a
+    position depends on the algorithm. A column whose picked value is a zero is therefore sorted as
+    before, and every picked value is the sorted column's, bit for bit.
+    """
+    kth = np.unique(np.concatenate([j0.ravel(), j1.ravel()]))
+    if y.shape[0] < PARTITION_MIN_ROWS or len(kth) > MAX_PARTITION_POSITIONS:
+        return np.sort(y, axis=0)  # NaN sorts last
+    part = np.partition(y, kth, axis=0)
+    cols = np.arange(y.shape[1])[None, :]
+    zero = ((part[j0, cols] == 0) | (part[j1, cols] == 0)).any(axis=0)
+    if zero.any():
+        part[:, zero] = np.sort(y[:, zero], axis=0)
+    return part
 
 
 def interval_probs(df: int | None = None) -> np.ndarray:
