@@ -44,6 +44,16 @@ approximate, memory reliable):
 
 160 run groups: 1.31x (the goal: 1.3x). 400 run groups complete; time grows as the pairs do, the peak
 does not stay bounded (2.73x).
+
+After the fix of the generated leaderboard (public-half runs had been copied with no response), all four
+sizes in one run on 2026-12-04 (150 items, 200 resamples, 2 jobs, load average 2 to 6 on 2 shared cores:
+wall-clock unreliable, CPU and memory reliable):
+
+    groups  items   pairs  responses    time s    CPU s  peak MB   time x   CPU x  peak x  exp time  exp CPU exp peak exp pairs
+        40    150     780      5,150      21.6     10.6      232     1.00    1.00    1.00
+        80    150   3,160     10,366     111.0     22.0      273     5.13    2.08    1.18      2.36     1.06     0.24      2.02
+       160    150  12,720     20,566     111.5     54.9      333     5.16    5.19    1.44      0.01     1.32     0.29      2.01
+       400    150  79,800     51,598     425.5    286.2      667    19.68   27.10    2.87      1.46     1.80     0.76      2.00
 """
 
 from __future__ import annotations
