@@ -9,6 +9,11 @@ process and its children: on a machine shared with other work, the steadier of t
 adding one run <= 10% of the full build, nothing changed <= 3%.
 
     python bench/incremental.py [--items 6000] [--runs 40] [--resamples 1000] [--keep DIR]
+
+Measured on 2026-12-04 with --items 1500 --runs 40 --resamples 200, the code before the item pages'
+sections (and the cached compressed public lines, and the faster public verdicts) and after, one after
+the other on 2 shared cores: one run added 81.6% of the full build (CPU 71.5%) before, 50.3% (CPU 43.7%)
+after; the item pages 9.0 -> 3.5 s, the downloads 5.3 -> 3.2 s; nothing changed 0.7% both times.
 """
 
 from __future__ import annotations
