@@ -130,7 +130,7 @@ def _write_to(fh: BinaryIO, scored: ScoredRun, data: bytes, sign: bool) -> None:
     del blocks
     calls = put_block(dumps(scored.calls))
     calls_csv = put_block(call_lines(scored.calls))
-    csv = put_block(verdict_lines(table))
+    csv = put_block(scored.csv if scored.csv is not None else verdict_lines(table))
     public: dict[tuple[str, int], tuple[int, int]] = {}
     lines, at = [], 0
     for item, rep, start, length in scored.public:  # the public lines in file order, each with its newline

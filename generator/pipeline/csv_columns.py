@@ -9,6 +9,7 @@ import io
 import re
 from collections.abc import Iterable, Iterator
 from itertools import repeat
+from typing import Any
 
 from .. import csvsafe
 from ..csvsafe import csv_row, csv_safe
@@ -24,6 +25,22 @@ def verdict_lines(t: VerdictTable) -> bytes:
                cell.column(t.unit), cell.column(t.kind), cell.column(t.verdict), map(str, t.points),
                cell.column(t.reason), cell.column(t.order), cell.column(list(map(counts_text, t.counts))))
     return _lines(columns).encode("utf-8", "backslashreplace")
+
+
+def verdict_cell(text: str) -> bytes:
+    """A text as `verdict_lines` writes it as a cell (made safe, quoted when it must be, encoded): the
+    run's and an item's cells before a row's `verdict_tail`."""
+    return _Cells()(csv_safe(text)).encode("utf-8", "backslashreplace")  # type: ignore[arg-type]
+
+
+def verdict_tail(unit: str, kind: str, verdict: str, points: object, reason: str, order: str,
+                 counts: tuple[int, ...]) -> bytes:
+    """A row of verdicts.csv after its run, item and repeat cells, with its line break, as
+    `verdict_lines` writes it: written once, it follows the first cells of many rows."""
+    cell = _Cells()
+    cells = (cell(csv_safe(unit)), cell(csv_safe(kind)), cell(csv_safe(verdict)), str(points),  # type: ignore[arg-type]
+             cell(csv_safe(reason)), cell(csv_safe(order)), cell(csv_safe(counts_text(counts))))  # type: ignore[arg-type]
+    return (",".join(cells) + "\n").encode("utf-8", "backslashreplace")
 
 
 def column_lines(rows: list) -> str:
@@ -48,12 +65,15 @@ class _Cells:
     """A text as the csv module writes it as one cell of a row (quoted when it must be)."""
 
     def __init__(self) -> None:
-        self.buffer = io.StringIO(newline="")
-        self.writer = csvsafe.writer(self.buffer)
+        self.buffer: io.StringIO | None = None  # (and the writer) made when a text must be quoted
+        self.writer: Any = None
 
     def __call__(self, text: str) -> str:
         if text.__class__ is str and _SPECIAL.search(text) is None:  # nothing to quote: as it is
             return text
+        if self.buffer is None:
+            self.buffer = io.StringIO(newline="")
+            self.writer = csvsafe.writer(self.buffer)
         self.buffer.seek(0)
         self.buffer.truncate()
         self.writer.writerow((text, ""))  # a second, empty cell: a lone empty cell would be quoted
