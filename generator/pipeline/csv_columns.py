@@ -61,6 +61,9 @@ _SPECIAL = re.compile('[,"\r\n]')  # a text with none of these is written as it 
 # a text with a delimiter, a quote character or a line break, and an empty text only when it is alone)
 
 
+_TEXTS_AND_INTS = {str, int}  # (a text never equals a number; 1 and True, or 1 and 1.0, are equal keys)
+
+
 class _Cells:
     """A text as the csv module writes it as one cell of a row (quoted when it must be)."""
 
@@ -86,6 +89,9 @@ class _Cells:
         kinds = set(map(type, column))
         if float in kinds:  # 0.0 and -0.0 are equal keys but written apart: each value written
             return map(self, map(csv_safe, column))  # type: ignore[arg-type]
+        if kinds <= _TEXTS_AND_INTS:  # no two values of these types are equal: each value its own key
+            cells = {value: self(csv_safe(value)) for value in set(column)}  # type: ignore[arg-type]
+            return map(cells.__getitem__, column)
         cells = {key: self(csv_safe(key[1])) for key in set(zip(map(type, column), column))}  # type: ignore[arg-type]
         return map(cells.__getitem__, zip(map(type, column), column))
 
