@@ -70,6 +70,8 @@ def test_tails_keep_points_of_other_types_apart():
     assert len({tails[5], tails[6], tails[7]}) == 3 and len({csv[5], csv[6], csv[7]}) == 3  # -0.0, 0.0 and 0 too
     tails, csv = _tails(rows, _columns(rows))
     assert tails is None and len(csv) == len(rows)  # every row has its line of verdicts.csv all the same
+    long = [Verdict("r", "i", 0, "u", "field", "wrong", 0, "x" * 600, "")] * 2  # not remembered, written all the same
+    assert _tails(long, _columns(long))[1] == (b"u,field,wrong,0," + b"x" * 600 + b",,\n",) * 2
 
 
 def test_consistency_counts_units_answered_the_same_in_every_repeat():

@@ -169,10 +169,14 @@ def _tails(rows: list[Verdict], columns: tuple[tuple, ...]) -> tuple[tuple[bytes
                          [repr(p) if p.__class__ is float else None for p in points]))
     out = tuple(map(known.get, keys))
     if None in out:
-        for key, row in zip(keys, rows):
-            if key not in known:
-                known[key] = (_digest_tail(row), verdict_tail(*row[3:]))
-        out = tuple(map(known.__getitem__, keys))
+        made = []
+        for key, row, tail in zip(keys, rows, out):
+            if tail is None:
+                tail = (_digest_tail(row), verdict_tail(*row[3:]))
+                if len(tail[1]) <= _TAIL_BYTES:  # a long one (a model-chosen unit or reason) is not kept
+                    known[key] = tail
+            made.append(tail)
+        out = tuple(made)
     digest, csv = zip(*out)
     return (None if None in digest else digest), csv
 
@@ -187,6 +191,7 @@ def _digest_tail(v: Verdict) -> bytes | None:
 
 _TAILS: dict[tuple, tuple[bytes | None, bytes]] = {}
 _TAILS_KEPT = 1 << 16  # distinct tails remembered (then forgotten all at once): a bound on memory
+_TAIL_BYTES = 512  # with the longest row remembered
 _INTS = {int}
 _LAST_SEVEN = itemgetter(slice(3, None))  # a row's (unit, kind, verdict, points, reason, order, counts)
 
