@@ -9,6 +9,8 @@ default). The floor reads the same files and parses every line with orjson, doin
 Targets (those of the rescore bench, bench/rescore_throughput.py): scorer A alone on one process
 within 5x of the floor; the rescore with the agreement gate within 1.5x scorer A alone in wall time,
 on one process and on --jobs processes (each against scorer A alone on as many, in the same trial).
+Last measured (2 cores shared with other jobs, load average 4 to 7): scorer A 18.3x the floor on one
+process; the gate 1.44x scorer A alone on one process, 1.78x on two (the README has the rest).
 
     python bench/rabench_rescore.py [--receipts 10000] [--repeats 3] [--jobs 2] [--trials 3] [--keep DIR] [--split]
 
