@@ -6,8 +6,11 @@ transform, as in the example); the targets are the example's engine (real code),
 plain-prompt models and a fourth simulated one (the strong model on a second provider); every case is
 run --repeats times by every target, so the stored responses number receipts x 5 x repeats (150,000 by
 default). The floor reads the same files and parses every line with orjson, doing nothing else.
-Targets (those of the rescore bench, bench/rescore_throughput.py): scorer A within 10x of the floor;
-the rescore with the agreement gate within 3x scorer A alone on one process.
+Targets (those of the rescore bench, bench/rescore_throughput.py): scorer A alone on one process
+within 5x of the floor; the rescore with the agreement gate within 1.5x scorer A alone in wall time,
+on one process and on --jobs processes (each against scorer A alone on as many, in the same trial).
+Last measured (2 cores shared with other jobs, load average 4 to 7): scorer A 18.3x the floor on one
+process; the gate 1.44x scorer A alone on one process, 1.78x on two (the README has the rest).
 
     python bench/rabench_rescore.py [--receipts 10000] [--repeats 3] [--jobs 2] [--trials 3] [--keep DIR] [--split]
 
@@ -189,7 +192,7 @@ def main() -> None:
         print(f"scaled RA-Bench: {args.receipts:,} receipts x {len(TARGETS) + 1} targets x {args.repeats} repeats = "
               f"{n:,} responses, {size / 1e6:.0f} MB (built in {time.perf_counter() - start:.0f} s)")
         floor(tmp)  # warm the page cache so that every measurement reads from memory
-        configs = [(jobs, False) for jobs in sorted({1, args.jobs})] + [(1, True)]
+        configs = [(jobs, gate) for gate in (False, True) for jobs in sorted({1, args.jobs})]
         trials: dict[tuple[int, bool], list[tuple[float, float, dict]]] = {c: [] for c in configs}
         floors = []
         for _ in range(args.trials):
@@ -209,16 +212,17 @@ def main() -> None:
             if not gate:
                 print(f"scorer A alone, {jobs} process(es): median {seconds:.2f} s ({n / seconds:,.0f} responses/s, "
                       f"{last['verdicts']:,} verdicts); median {statistics.median(ratios):.1f}x the floor "
-                      f"(trials {min(ratios):.1f}x-{max(ratios):.1f}x; target <= 10x)")
-        a_alone = [t for _r, t, _g in trials[(1, False)]]
-        gated = trials[(1, True)]
-        per_trial = [t / a for (_r, t, _g), a in zip(gated, a_alone)]
-        last = gated[-1][2]
-        print(f"rescore with the agreement gate (A on one process, B beside it): median "
-              f"{statistics.median(t for _r, t, _g in gated):.2f} s = median {statistics.median(per_trial):.2f}x "
-              f"scorer A alone in the same trial (trials {min(per_trial):.2f}x-{max(per_trial):.2f}x; target <= 3x), "
-              f"median {statistics.median(r for r, _t, _g in gated):.1f}x the floor; "
-              f"{last['compared']:,} verdicts compared, {last['differing']} differ")
+                      f"(trials {min(ratios):.1f}x-{max(ratios):.1f}x; target on one process <= 5x)")
+        for jobs in sorted({1, args.jobs}):
+            a_alone = [t for _r, t, _g in trials[(jobs, False)]]
+            gated = trials[(jobs, True)]
+            per_trial = [t / a for (_r, t, _g), a in zip(gated, a_alone)]
+            last = gated[-1][2]
+            print(f"rescore with the agreement gate (A on {jobs} process(es), B beside it): median "
+                  f"{statistics.median(t for _r, t, _g in gated):.2f} s = median {statistics.median(per_trial):.2f}x "
+                  f"scorer A alone on {jobs} process(es) in the same trial (trials {min(per_trial):.2f}x-"
+                  f"{max(per_trial):.2f}x; target <= 1.5x), median {statistics.median(r for r, _t, _g in gated):.1f}x "
+                  f"the floor; {last['compared']:,} verdicts compared, {last['differing']} differ")
         if args.split:
             print(split(tmp))
     finally:

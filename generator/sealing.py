@@ -57,6 +57,11 @@ def sealed_info(line: bytes) -> dict | None:
     return info if isinstance(info, dict) else None
 
 
+def may_hold_sealed(data: bytes) -> bool:
+    """Whether any line of `data` may be a sealed record (`sealed_info` is None for every line when not)."""
+    return _MARK in data
+
+
 def is_sealed(record: dict) -> bool:
     return isinstance(record.get("sealed"), dict)
 

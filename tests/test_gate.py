@@ -86,3 +86,42 @@ def test_skipping_scorer_b_is_recorded(project):
     report = json.loads((project.root / "build/rescore/extracting/agreement.json").read_text())
     assert report == {"status": "not run", "suite": "extracting", "reason": "scorer B was skipped (--skip-scorer-b)"}
     assert "not run" in result.output
+
+
+def _lines_one_by_one(run_id: str, data: bytes) -> list[bytes]:
+    """What scorer B is sent, written the plain way: each non-blank line that is not a sealed record,
+    with its line number."""
+    from generator import sealing
+
+    return [b'{"run":"' + run_id.encode() + b'","line":' + str(n).encode() + b',"record":' + line + b"}\n"
+            for n, line in enumerate(data.split(b"\n"), start=1) if line.strip() and sealing.sealed_info(line) is None]
+
+
+@pytest.mark.parametrize("data", [
+    b"", b"\n", b"\n\n", b'{"a":1}', b'{"a":1}\n', b' \n{"a":1}\n\t\r\n\x0b\x0c\n{"b":2}',
+    b'{"item":"x","sealed":{"k":1}}\n{"b":2}\n  {"sealed":{}}  \n{"sealed":{"not closed"\n',
+    b"".join(b'{"n":%d}\n' % n + (b"\n" if n % 7 == 0 else b"") for n in range(2000)),
+])
+def test_scorer_b_is_sent_each_record_line_once_in_pieces(data):
+    """The lines written to scorer B in pieces (a view of each stored line between its head and its
+    end, a few hundred lines a write) are the lines written one by one."""
+    pieces = list(crosscheck._record_pieces("run-1", data))
+    assert all(0 < len(p) <= crosscheck._PIECES and len(p) % 3 == 0 for p in pieces)
+    assert b"".join(b"".join(p) for p in pieces) == b"".join(_lines_one_by_one("run-1", data))
+    assert list(crosscheck._record_lines("run-1", data)) == _lines_one_by_one("run-1", data)
+
+
+def test_every_piece_is_written_when_the_system_writes_part_of_them(monkeypatch):
+    """os.writev may write fewer bytes than asked (a pipe, a signal): the rest is written next, in order."""
+    written: list[bytes] = []
+
+    def writev(fd, buffers):  # writes at most 5 bytes a call
+        data = b"".join(bytes(b) for b in buffers)[:5]
+        written.append(data)
+        return len(data)
+
+    monkeypatch.setattr(crosscheck.os, "writev", writev)
+    pieces = [b"abc", memoryview(b"defghij")[1:], b"", b"klmnopqrstu", b"v"]
+    crosscheck._write_all(99, list(pieces))
+    assert b"".join(written) == b"".join(bytes(p) for p in pieces)
+    assert all(len(w) <= 5 for w in written)

@@ -266,7 +266,8 @@ def test_calls_csv_written_column_by_column_equals_row_by_row():
     rows = [("run", f"=item{k % 3}", k, "@x" if k % 2 else "ok", "", 200 if k % 3 else "", 1, True if k % 4 else 1,
              repr(0.5 * k), None if k == 3 else k, "", 'a "b",\nc', 0) for k in range(12)]
     floats = [(0.0, "a"), (-0.0, "b"), (float("nan"), "-1"), (1.0, "=1")]
-    for table in (rows, floats):
+    texts_and_ints = [("1", 1), (1, "1"), ("", 0), (0, ""), ("-1", -1), (-1, "=1"), ("a,b", 10**30)]
+    for table in (rows, floats, texts_and_ints):
         expected = io.StringIO(newline="")
         csv.writer(expected, lineterminator="\n").writerows(map(csv_row, table))
         assert column_lines(table) == expected.getvalue()

@@ -50,18 +50,28 @@ def test_the_memo_is_bounded_and_keeps_what_is_used():
     assert all(memo.get((k,)) is None for k in range(1, 7))
 
 
-def test_digest_tails_keep_points_of_other_types_apart():
-    from generator.pipeline.scorer_a import _columns, _digest_tails
-    from generator.score.verdicts import Verdict, verdict_digest_line
+def test_tails_keep_points_of_other_types_apart():
+    from generator.pipeline.csv_columns import verdict_cell, verdict_lines
+    from generator.pipeline.scorer_a import _columns, _tails
+    from generator.score.verdicts import Verdict, VerdictTable, verdict_digest_line
 
-    rows = [Verdict("r", "i", 0, "u", "field", "correct", points, "", "") for points in (1, 1.0, True, 0.5, 1)]
+    rows = [Verdict("r", "i", 0, "u", "field", "correct", points, "", "") for points in (1, 1.0, True, 0.5, 1, -0.0, 0.0, 0)]
     rows.append(Verdict("r", "i", 0, "\ud800", "field", "wrong", 0, "", ""))  # a lone surrogate: not encodable
-    tails = _digest_tails(_columns(rows[:5]))
-    assert tails is not None
-    head = b'["i",0,'
-    assert [head + t for t in tails] == [verdict_digest_line(v) for v in rows[:5]]
-    assert len(set(tails[:3])) == 3  # 1, 1.0 and true are three encodings
-    assert _digest_tails(_columns(rows)) is None
+    for some in (rows[:8], rows[5:8], rows[:1] + rows[4:5]):  # every tail is looked up again in the later ones
+        tails, csv = _tails(some, _columns(some))
+        assert tails is not None
+        head = b'["i",0,'
+        assert [head + t for t in tails] == [verdict_digest_line(v) for v in some]
+        table = VerdictTable("r")
+        table.extend(some)
+        assert b"".join(verdict_cell("r") + b"," + verdict_cell("i") + b",0," + t for t in csv) == verdict_lines(table)
+    tails, csv = _tails(rows[:8], _columns(rows[:8]))
+    assert len(set(tails[:3])) == 3 and len(set(csv[:3])) == 3  # 1, 1.0 and true are three encodings
+    assert len({tails[5], tails[6], tails[7]}) == 3 and len({csv[5], csv[6], csv[7]}) == 3  # -0.0, 0.0 and 0 too
+    tails, csv = _tails(rows, _columns(rows))
+    assert tails is None and len(csv) == len(rows)  # every row has its line of verdicts.csv all the same
+    long = [Verdict("r", "i", 0, "u", "field", "wrong", 0, "x" * 600, "")] * 2  # not remembered, written all the same
+    assert _tails(long, _columns(long))[1] == (b"u,field,wrong,0," + b"x" * 600 + b",,\n",) * 2
 
 
 def test_consistency_counts_units_answered_the_same_in_every_repeat():

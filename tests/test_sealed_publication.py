@@ -99,25 +99,27 @@ def test_scorer_b_rescores_the_private_records_from_private_storage(project, tmp
     differently stops publication like any other."""
     _sealed_project(project)
     sent: list[str] = []
-    record_lines = crosscheck._record_lines
+    record_pieces = crosscheck._record_pieces
+
+    def lines(pieces):  # each line's head, stored line and end: the line as scorer B reads it
+        return [b"".join(pieces[k:k + 3]) for k in range(0, len(pieces), 3)]
 
     def spy(run_id, data):
-        for line in record_lines(run_id, data):
-            sent.append(json.loads(line)["record"]["item"])
-            yield line
+        for pieces in record_pieces(run_id, data):
+            sent.extend(json.loads(line)["record"]["item"] for line in lines(pieces))
+            yield pieces
 
-    monkeypatch.setattr(crosscheck, "_record_lines", spy)
+    monkeypatch.setattr(crosscheck, "_record_pieces", spy)
     result = _invoke("rescore", "--root", project.root, "-q", "--no-cache", "--out", tmp_path / "a")
     assert result.exit_code == 0, result.output
     assert sorted(i for i in sent if i in PRIVATE) == ["i-prv-1", "r-prv-1", "r-prv-1", "r-prv-1"]
 
     def tampered(run_id, data):  # what scorer B reads of one private reply differs from scorer A's
-        for line in record_lines(run_id, data):
-            if json.loads(line)["record"]["item"] == "i-prv-1":
-                line = line.replace(b"1234.56", b"1234.99")
-            yield line
+        for pieces in record_pieces(run_id, data):
+            yield [line.replace(b"1234.56", b"1234.99") if json.loads(line)["record"]["item"] == "i-prv-1" else line
+                   for line in lines(pieces)]
 
-    monkeypatch.setattr(crosscheck, "_record_lines", tampered)
+    monkeypatch.setattr(crosscheck, "_record_pieces", tampered)
     result = _invoke("rescore", "--root", project.root, "-q", "--no-cache", "--out", tmp_path / "b")
     assert result.exit_code == 3, result.output
     differences = json.loads((tmp_path / "b" / "extracting" / "agreement.json").read_text())["differences"]

@@ -22,6 +22,7 @@ import marshal
 import os
 import struct
 import tempfile
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable
 
@@ -103,14 +104,19 @@ def _write_to(fh: BinaryIO, scored: ScoredRun, data: bytes, sign: bool) -> None:
     mac = hmac.new(cache_secret(), digestmod=hashlib.sha256) if sign else None
     pos = MAC_SIZE
 
-    def put_block(block: bytes) -> tuple[int, int]:
+    def put_block(block: bytes | memoryview) -> tuple[int, int]:
+        return put_pieces((block,))
+
+    def put_pieces(pieces: Iterable[bytes | memoryview]) -> tuple[int, int]:
+        """One block written piece by piece (not joined first: a run's blocks are tens of MB)."""
         nonlocal pos
-        fh.write(block)
-        if mac is not None:
-            mac.update(block)
-        where = (pos, len(block))
-        pos += len(block)
-        return where
+        start = pos
+        for piece in pieces:
+            fh.write(piece)
+            if mac is not None:
+                mac.update(piece)
+            pos += len(piece)
+        return start, pos - start
 
     fh.write(bytes(MAC_SIZE))
     put_block(MAGIC)
@@ -126,19 +132,21 @@ def _write_to(fh: BinaryIO, scored: ScoredRun, data: bytes, sign: bool) -> None:
         rows[item] = (at, len(block))
         at += len(block)
         blocks.append(block)
-    rows_block = put_block(b"".join(blocks))
+    rows_block = put_pieces(_runs_of(blocks))
     del blocks
     calls = put_block(dumps(scored.calls))
     calls_csv = put_block(call_lines(scored.calls))
-    csv = put_block(verdict_lines(table))
+    csv = put_block(scored.csv if scored.csv is not None else verdict_lines(table))
     public: dict[tuple[str, int], tuple[int, int]] = {}
-    lines, at = [], 0
+    view = memoryview(data)
+    lines: list[bytes | memoryview] = []
+    at = 0
     for item, rep, start, length in scored.public:  # the public lines in file order, each with its newline
-        lines.append(data[start:start + length])
+        lines += (view[start:start + length], b"\n")
         public[(item, rep)] = (at, length)
         at += length + 1
-    public_block = put_block(b"\n".join(lines) + b"\n" if lines else b"")
-    del lines
+    public_block = put_pieces(_runs_of(lines))
+    del lines, view
     header = {"run": scored.run.id, "rows": rows, "rows_block": rows_block, "row_count": len(table), "calls": calls,
               "calls_csv": calls_csv, "csv": csv,
               "public": public, "public_block": public_block, "digest": scored.digest,
@@ -151,6 +159,18 @@ def _write_to(fh: BinaryIO, scored: ScoredRun, data: bytes, sign: bool) -> None:
     if mac is not None:
         fh.seek(0)
         fh.write(mac.digest())
+
+
+def _runs_of(pieces: Sequence[bytes | memoryview], size: int = 1 << 20) -> Iterator[bytes]:
+    """The pieces joined into runs of about `size` bytes (a write and a hash update per run, not per piece)."""
+    k, n = 0, len(pieces)
+    while k < n:
+        total, j = 0, k
+        while j < n and total < size:
+            total += len(pieces[j])
+            j += 1
+        yield b"".join(pieces[k:j])
+        k = j
 
 
 def identity_of(st: os.stat_result) -> Identity:

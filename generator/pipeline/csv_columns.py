@@ -9,6 +9,7 @@ import io
 import re
 from collections.abc import Iterable, Iterator
 from itertools import repeat
+from typing import Any
 
 from .. import csvsafe
 from ..csvsafe import csv_row, csv_safe
@@ -24,6 +25,22 @@ def verdict_lines(t: VerdictTable) -> bytes:
                cell.column(t.unit), cell.column(t.kind), cell.column(t.verdict), map(str, t.points),
                cell.column(t.reason), cell.column(t.order), cell.column(list(map(counts_text, t.counts))))
     return _lines(columns).encode("utf-8", "backslashreplace")
+
+
+def verdict_cell(text: str) -> bytes:
+    """A text as `verdict_lines` writes it as a cell (made safe, quoted when it must be, encoded): the
+    run's and an item's cells before a row's `verdict_tail`."""
+    return _Cells()(csv_safe(text)).encode("utf-8", "backslashreplace")  # type: ignore[arg-type]
+
+
+def verdict_tail(unit: str, kind: str, verdict: str, points: object, reason: str, order: str,
+                 counts: tuple[int, ...]) -> bytes:
+    """A row of verdicts.csv after its run, item and repeat cells, with its line break, as
+    `verdict_lines` writes it: written once, it follows the first cells of many rows."""
+    cell = _Cells()
+    cells = (cell(csv_safe(unit)), cell(csv_safe(kind)), cell(csv_safe(verdict)), str(points),  # type: ignore[arg-type]
+             cell(csv_safe(reason)), cell(csv_safe(order)), cell(csv_safe(counts_text(counts))))  # type: ignore[arg-type]
+    return (",".join(cells) + "\n").encode("utf-8", "backslashreplace")
 
 
 def column_lines(rows: list) -> str:
@@ -44,16 +61,22 @@ _SPECIAL = re.compile('[,"\r\n]')  # a text with none of these is written as it 
 # a text with a delimiter, a quote character or a line break, and an empty text only when it is alone)
 
 
+_TEXTS_AND_INTS = {str, int}  # (a text never equals a number; 1 and True, or 1 and 1.0, are equal keys)
+
+
 class _Cells:
     """A text as the csv module writes it as one cell of a row (quoted when it must be)."""
 
     def __init__(self) -> None:
-        self.buffer = io.StringIO(newline="")
-        self.writer = csvsafe.writer(self.buffer)
+        self.buffer: io.StringIO | None = None  # (and the writer) made when a text must be quoted
+        self.writer: Any = None
 
     def __call__(self, text: str) -> str:
         if text.__class__ is str and _SPECIAL.search(text) is None:  # nothing to quote: as it is
             return text
+        if self.buffer is None:
+            self.buffer = io.StringIO(newline="")
+            self.writer = csvsafe.writer(self.buffer)
         self.buffer.seek(0)
         self.buffer.truncate()
         self.writer.writerow((text, ""))  # a second, empty cell: a lone empty cell would be quoted
@@ -66,6 +89,9 @@ class _Cells:
         kinds = set(map(type, column))
         if float in kinds:  # 0.0 and -0.0 are equal keys but written apart: each value written
             return map(self, map(csv_safe, column))  # type: ignore[arg-type]
+        if kinds <= _TEXTS_AND_INTS:  # no two values of these types are equal: each value its own key
+            cells = {value: self(csv_safe(value)) for value in set(column)}  # type: ignore[arg-type]
+            return map(cells.__getitem__, column)
         cells = {key: self(csv_safe(key[1])) for key in set(zip(map(type, column), column))}  # type: ignore[arg-type]
         return map(cells.__getitem__, zip(map(type, column), column))
 

@@ -10,7 +10,6 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from operator import and_, eq, itemgetter
-from typing import cast
 
 import numpy as np
 import orjson
@@ -23,6 +22,7 @@ from ..parse.response import FAILED, UNPARSEABLE, Outcome, content_outcome, read
 from ..score.verdicts import Verdict, VerdictTable, verdict_digest_line
 from ..suite.api import Suite
 from .calls import call_row, missing_row
+from .csv_columns import verdict_cell, verdict_tail
 
 NO_RESPONSE = Outcome(FAILED, None, "no stored response")
 
@@ -49,6 +49,7 @@ class ScoredRun:
     # once (repeat consistency; `_consistency`)
     consistency: dict[str, tuple[int, int]] = field(default_factory=dict)
     spans: dict[str, tuple[int, int]] = field(default_factory=dict)  # item -> (first row, end row) in `table`
+    csv: bytes | None = None  # the run's rows of verdicts.csv (csv_columns.verdict_lines of `table`)
 
 
 @dataclass
@@ -64,6 +65,7 @@ class Scoring:
         self.position = {i.id: k for k, i in enumerate(self.items)}
         self.half = {i.id: i.half for i in self.items}
         self.memo = _Memo()  # what each outcome of an item scores to, shared by the suite's runs
+        self.item_cells: list[bytes | None] = [None] * len(self.items)  # each item's cell in verdicts.csv
 
 
 def score_run(run: Run, data: bytes, s: Scoring) -> ScoredRun:
@@ -95,7 +97,7 @@ class _Scored:
     tails. Only tuples of strings and numbers are kept (which the cycle collector soon stops
     scanning), not the rows or the answer object: the answers are read again from `source` when asked."""
 
-    __slots__ = ("status", "source", "columns", "figures", "tails", "answers", "failure")
+    __slots__ = ("status", "source", "columns", "figures", "tails", "csv", "answers", "failure")
 
     def __init__(self, status: str, source: str | Outcome | None, rows: list[Verdict],
                  figures: tuple[float, ...], answers: tuple[str, ...] | None = None,
@@ -105,7 +107,7 @@ class _Scored:
         self.source = source  # the content, or the outcome of a response with no content to read
         self.columns = _columns(rows)
         self.figures = tuple(figures)
-        self.tails = _digest_tails(self.columns)
+        self.tails, self.csv = _tails(rows, self.columns)
         self.answers = answers
 
     def __len__(self) -> int:
@@ -147,31 +149,51 @@ def _interned(column: tuple[str, ...], limit: int) -> tuple[str, ...]:
     return tuple(sys.intern(u) if len(u) < limit else u for u in column)
 
 
-def _digest_tails(columns: tuple[tuple, ...]) -> tuple[bytes, ...] | None:
-    """Each row's digest line after its (item, repeat) head: `verdict_digest_line` is head + tail; None
-    when a row can't be encoded (a lone surrogate in a model-chosen unit). Tails recur from response to
-    response (the same unit, verdict and points): each is encoded once, then looked up."""
-    unit, _kind, verdict, points, _reason, order, counts = columns
+def _tails(rows: list[Verdict], columns: tuple[tuple, ...]) -> tuple[tuple[bytes, ...] | None, tuple[bytes, ...]]:
+    """Each row's digest line after its (item, repeat) head (`verdict_digest_line` is head + tail; None
+    for them all when a row can't be encoded: a lone surrogate in a model-chosen unit), and its line
+    of verdicts.csv after its (run, item, repeat) cells (csv_columns.verdict_tail). Tails recur from
+    response to response (150,000 RA-Bench responses have 13,070 distinct ones): each is written once,
+    then looked up, by the row's last seven cells; with the points' type (1, 1.0 and True are equal
+    keys but written apart) and a float's text (0.0 and -0.0 too) unless every point is an int."""
+    if not rows:
+        return (), ()
     known = _TAILS
     if len(known) > _TAILS_KEPT:
         known.clear()
-    # the points' type is part of the key: 1 and 1.0 (and True) are equal keys but encode differently
-    keys = tuple(zip(unit, verdict, points, map(type, points), order, counts))
+    points = columns[3]
+    if set(map(type, points)) == _INTS:
+        keys: tuple = tuple(map(_LAST_SEVEN, rows))
+    else:
+        keys = tuple(zip(map(_LAST_SEVEN, rows), map(type, points),
+                         [repr(p) if p.__class__ is float else None for p in points]))
     out = tuple(map(known.get, keys))
-    if None not in out:
-        return cast("tuple[bytes, ...]", out)  # no None among them: every tail was known
-    for key in keys:
-        if key not in known:
-            try:
-                tail = (key[0], key[1], key[2], key[4], key[5]) if key[5] else (key[0], key[1], key[2], key[4])
-                known[key] = orjson.dumps(tail)[1:] + b"\n"
-            except TypeError:
-                return None
-    return tuple(map(known.__getitem__, keys))
+    if None in out:
+        made = []
+        for key, row, tail in zip(keys, rows, out):
+            if tail is None:
+                tail = (_digest_tail(row), verdict_tail(*row[3:]))
+                if len(tail[1]) <= _TAIL_BYTES:  # a long one (a model-chosen unit or reason) is not kept
+                    known[key] = tail
+            made.append(tail)
+        out = tuple(made)
+    digest, csv = zip(*out)
+    return (None if None in digest else digest), csv
 
 
-_TAILS: dict[tuple, bytes] = {}
+def _digest_tail(v: Verdict) -> bytes | None:
+    tail = (v.unit, v.verdict, v.points, v.order, v.counts) if v.counts else (v.unit, v.verdict, v.points, v.order)
+    try:
+        return orjson.dumps(tail)[1:] + b"\n"
+    except TypeError:
+        return None
+
+
+_TAILS: dict[tuple, tuple[bytes | None, bytes]] = {}
 _TAILS_KEPT = 1 << 16  # distinct tails remembered (then forgotten all at once): a bound on memory
+_TAIL_BYTES = 512  # with the longest row remembered
+_INTS = {int}
+_LAST_SEVEN = itemgetter(slice(3, None))  # a row's (unit, kind, verdict, points, reason, order, counts)
 
 
 class _Memo:
@@ -296,6 +318,9 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> ScoredRun:
     per_response.sort(key=itemgetter(0, 1))  # positions follow item ids: sorted by item, then repeat
     digest = hashlib.sha256()
     items, spans = s.items, result.spans
+    csv: list[bytes] = []  # the rows of verdicts.csv, each response's: its head before each of its tails
+    run_cell = verdict_cell(run_id) + b","
+    cells = s.item_cells
     for k, repeat, scored, is_stored in per_response:
         item_id = items[k].id
         start = len(table)
@@ -303,10 +328,16 @@ def _score_run(run: Run, data: bytes, s: Scoring) -> ScoredRun:
         if len(scored):
             span = spans.get(item_id)
             spans[item_id] = (start if span is None else span[0], start + len(scored))
+            cell = cells[k]
+            if cell is None:
+                cell = cells[k] = verdict_cell(item_id) + b","
+            head = b"%b%b%d," % (run_cell, cell, repeat)
+            csv.append(head + head.join(scored.csv))
         if is_stored:
             digest.update(_digest_lines(run_id, item_id, repeat, scored))
             result.stored_rows += len(scored)
     result.digest = digest.hexdigest()
+    result.csv = b"".join(csv)
     return result
 
 
