@@ -292,3 +292,12 @@ if __name__ == "__main__":
         print(f"wrote {GOLDEN}")
     else:
         sys.exit("usage: python -m tests.site_support --golden")
+
+
+def add_run(root: Path, suite: str, source: str = "rules-local", new: str = "rules-local-2",
+            model: str = "rules two") -> None:
+    """A new run of `suite`: a copy of run `source` under the id `new`, answered by model `model`."""
+    run = root / "results" / suite / source
+    shutil.copytree(run, run.with_name(new))
+    meta = run.with_name(new) / "run.json"
+    meta.write_text(json.dumps(json.loads(meta.read_text()) | {"run_id": new, "model": model}), encoding="utf-8")

@@ -16,7 +16,7 @@ from generator.pipeline import cache as cache_mod
 from generator.pipeline.cache import Cache, suite_key
 from generator.pipeline.outputs import write_outputs
 from generator.pipeline.stages import load_and_score
-from tests.site_support import build, make_project, missing_node
+from tests.site_support import add_run, build, make_project, missing_node
 
 needs_node = pytest.mark.skipif(missing_node() is not None, reason=missing_node() or "")
 
@@ -278,11 +278,7 @@ def test_item_pages_from_the_page_cache_equal_a_clean_build(tmp_path, monkeypatc
     assert 0 < len(shows) < n and changed.reused == n - len(shows)
     assert rendered(pages, now) <= shows
     # a new run: the pages that show it
-    run = root / "results" / "twin" / "rules-local"
-    shutil.copytree(run, run.with_name("rules-local-2"))
-    meta = run.with_name("rules-local-2") / "run.json"
-    meta.write_text(json.dumps(json.loads(meta.read_text()) | {"run_id": "rules-local-2", "model": "rules two"}),
-                    encoding="utf-8")
+    add_run(root, "twin")
     added, later = check("added-run")
     shows = {k for k, v in later.items() if b'id="rules-local-2-r' in v}
     assert shows and {k.split("/")[1] for k in shows} == {"twin"}

@@ -81,6 +81,20 @@ def test_hostile_rows_give_the_bytes_of_a_csv_module_round_trip(tmp_path):
         public_verdicts(source, mine, public)
         _reference(source, ref, public)
         assert mine.read_bytes() == ref.read_bytes()
+    import generator.render.downloads as downloads
+
+    text = source.read_bytes()
+    for block in (1, 7, 64):  # rows and line breaks across the blocks the file is read in
+        for cut in (text, text.rstrip(b"\n")):  # also a file that does not end with a line break
+            source.write_bytes(cut)
+            mine, ref = tmp_path / "mine.csv.gz", tmp_path / "ref.csv.gz"
+            old, downloads.READ_BLOCK = downloads.READ_BLOCK, block
+            try:
+                public_verdicts(source, mine, {"pub-1", "prv-2"})
+            finally:
+                downloads.READ_BLOCK = old
+            _reference(source, ref, {"pub-1", "prv-2"})
+            assert mine.read_bytes() == ref.read_bytes()
     empty = tmp_path / "empty.csv"
     empty.write_bytes(b"")
     public_verdicts(empty, tmp_path / "mine.csv.gz", {"pub-1"})

@@ -12,7 +12,7 @@ import pytest
 
 from generator.render import env as env_mod
 from generator.render.pages import items as items_mod
-from tests.site_support import build, missing_node
+from tests.site_support import add_run, build, missing_node
 from tests.test_cache import digests, item_pages, project
 
 needs_node = pytest.mark.skipif(missing_node() is not None, reason=missing_node() or "")
@@ -50,11 +50,7 @@ def test_a_new_run_makes_only_its_own_sections(tmp_path, monkeypatch):
 
     first, pages = check("first")
     assert len({run for _, run in first}) >= 4 and len(first) == len(set(first))  # every section made, once
-    run = root / "results" / "twin" / "rules-local"
-    shutil.copytree(run, run.with_name("rules-local-2"))
-    meta = run.with_name("rules-local-2") / "run.json"
-    meta.write_text(json.dumps(json.loads(meta.read_text()) | {"run_id": "rules-local-2", "model": "rules two"}),
-                    encoding="utf-8")
+    add_run(root, "twin")
     added, later = check("added")
     pages_with_it = shown(later, "rules-local-2")
     assert pages_with_it and {k.split("/")[1] for k in pages_with_it} == {"twin"} and len(later) == len(pages)
@@ -70,7 +66,8 @@ def test_a_corrupt_entry_is_said_and_made_again(tmp_path, monkeypatch):
     build(root, tmp_path / "first")
     entries = sorted((root / "build" / "cache" / "sections" / "mini").iterdir())
     assert entries
-    entries[0].write_bytes(entries[0].read_bytes()[:-3] + b"xyz")
+    for entry in entries:  # every run's (the changed run's are not read: its key changes)
+        entry.write_bytes(entry.read_bytes()[:-3] + b"xyz")
     # a changed run, so that the pages are made (not copied whole from the page cache)
     meta = root / "results" / "mini" / "rules-local" / "run.json"
     meta.write_text(json.dumps(json.loads(meta.read_text()) | {"description": "Changed."}), encoding="utf-8")
@@ -128,11 +125,7 @@ def test_sections_kept_by_forked_processes_are_used_again(tmp_path, monkeypatch)
     monkeypatch.setattr(sections_mod, "BUNDLE", 2)
     root = project(tmp_path)
     build(root, tmp_path / "first", jobs=2)
-    run = root / "results" / "mini" / "rules-local"
-    shutil.copytree(run, run.with_name("rules-local-2"))
-    meta = run.with_name("rules-local-2") / "run.json"
-    meta.write_text(json.dumps(json.loads(meta.read_text()) | {"run_id": "rules-local-2", "model": "rules two"}),
-                    encoding="utf-8")
+    add_run(root, "mini")
     made = counting(monkeypatch)
     build(root, tmp_path / "added")
     pages_with_it = shown(item_pages(tmp_path / "added"), "rules-local-2")

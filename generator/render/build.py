@@ -10,7 +10,7 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from itertools import chain
 from pathlib import Path
@@ -279,7 +279,7 @@ def page_parts(site: SiteData, cache: Cache | None = None):
     for sd in site.suites:
         main = list(suite.suite_pages(sd, facts))  # the stratum pages are made one at a time as they are written
         yield ("pages: leaderboards", sd.suite.name, len(main) + len(sd.stats["strata"]),
-               chain(main, suite.stratum_pages(sd, facts)))
+               chain(_drained(main), suite.stratum_pages(sd, facts)))
     yield "pages: providers and models", None, None, chain(providers.pages(site), models.pages(site))
     for sd in site.suites:
         yield "pages: public items", sd.suite.name, items.page_count(sd), items.suite_pages(sd, paged, cache)
@@ -287,6 +287,14 @@ def page_parts(site: SiteData, cache: Cache | None = None):
             yield "pages: public items", sd.suite.name, episodes.page_count(sd), episodes.suite_pages(sd)
     yield "pages: prose, agreement, commitments, search", None, None, chain(
         other.prose_pages(site), other.agreement_page(site), other.commitments_page(site), search.pages(site))
+
+
+def _drained(pages: list) -> Iterator:
+    """The pages of a list in order, each let go of by the list as it is taken: a page written is not
+    kept alive while the pages after it are (a suite page holds its charts and pairwise matrix)."""
+    pages.reverse()
+    while pages:
+        yield pages.pop()
 
 
 def write_site(site: SiteData, out: Path, report: BuildReport, progress=None, cache: Cache | None = None,
@@ -311,11 +319,14 @@ def write_site(site: SiteData, out: Path, report: BuildReport, progress=None, ca
         report.seconds["static files"] = time.perf_counter() - clock
         for stage, suite_name, count, made in page_parts(site, cache):
             clock = time.perf_counter()
-            listed = list(made) if count is None else made
+            if count is None:  # listed first, to be counted; each let go of once written
+                made = list(made)
+                count = len(made)
+                made = _drained(made)
             label = f"{stage} of {suite_name}" if suite_name else stage
-            with _counted_bar(progress, len(listed) if count is None else count, label) as step:  # type: ignore[arg-type]
+            with _counted_bar(progress, count, label) as step:
                 deferred: list[Deferred] = []
-                for page in listed:
+                for page in made:
                     if isinstance(page, Deferred) and (jobs > 1 or cluster is not None):
                         deferred.append(page)
                     else:

@@ -109,31 +109,42 @@ PRIVATE_BLANK = ("prompt_tokens", "completion_tokens")  # what a sealed record k
 def _calls_without_private_sizes(src: Path, dst: Path, public: set[str]) -> None:
     """calls.csv with the token counts left empty on the rows of items that are not public: a sealed
     record keeps them in its box (the prompt's size is the document's length, the reply's follows what
-    it found in the document)."""
-    with src.open(encoding="utf-8", errors="backslashreplace", newline="") as fh:
-        rows = list(csv.reader(fh))
-    if rows and "item" in rows[0]:
-        item = rows[0].index("item")
-        blank = [rows[0].index(c) for c in PRIVATE_BLANK if c in rows[0]]
-        for row in rows[1:]:
+    it found in the document). Row by row: the file is never held whole."""
+    with src.open(encoding="utf-8", errors="backslashreplace", newline="") as fh, \
+            dst.open("w", encoding="utf-8", errors="backslashreplace", newline="") as out:
+        rows, writer = csv.reader(fh), csv_writer(out)
+        header = next(rows, None)
+        if header is None:
+            return
+        writer.writerow(header)
+        if "item" not in header:
+            writer.writerows(rows)
+            return
+        item = header.index("item")
+        blank = [header.index(c) for c in PRIVATE_BLANK if c in header]
+        for row in rows:
             if len(row) > item and row[item] not in public:
                 for at in blank:
                     if len(row) > at:
                         row[at] = ""
-    with dst.open("w", encoding="utf-8", errors="backslashreplace", newline="") as fh:
-        csv_writer(fh).writerows(rows)
+            writer.writerow(row)
 
 
 def _public_item_rows(src: Path, dst: Path, public: set[str]) -> None:
     """item_stats.csv with the rows of public items only: a private item's per-item figures (au-bas's
-    faults found and missed, RA-Bench's fake or genuine counts) would tell its answer key."""
-    with src.open(encoding="utf-8", errors="backslashreplace", newline="") as fh:
-        rows = list(csv.reader(fh))
-    if rows and "item" in rows[0]:
-        item = rows[0].index("item")
-        rows = rows[:1] + [r for r in rows[1:] if len(r) > item and r[item] in public]
-    with dst.open("w", encoding="utf-8", errors="backslashreplace", newline="") as fh:
-        csv_writer(fh).writerows(rows)
+    faults found and missed, RA-Bench's fake or genuine counts) would tell its answer key. Row by row."""
+    with src.open(encoding="utf-8", errors="backslashreplace", newline="") as fh, \
+            dst.open("w", encoding="utf-8", errors="backslashreplace", newline="") as out:
+        rows, writer = csv.reader(fh), csv_writer(out)
+        header = next(rows, None)
+        if header is None:
+            return
+        writer.writerow(header)
+        if "item" not in header:
+            writer.writerows(rows)
+            return
+        item = header.index("item")
+        writer.writerows(r for r in rows if len(r) > item and r[item] in public)
 
 
 def _agreement_without_private(src: Path, dst: Path, public: set[str]) -> None:
@@ -191,35 +202,54 @@ class _ClosingText(io.TextIOWrapper):
         self._file.close()
 
 
+READ_BLOCK = 1 << 20  # bytes of verdicts.csv read at a time
+
+
 def public_verdicts(source: Path, target: Path, public: set[str]) -> None:
     """The rows of verdicts.csv whose item is public, as they are in it: a row is found by its quotes (a
     cell may hold a line break: a unit may come from a key of the model's JSON; a line ends a row only
     after an even number of quote characters), its item is its second cell (an id is never quoted, so
     its text is the cell's; a quoted one is read with the csv module). A target ending in .gz is written
     gzip-compressed. The same bytes as reading the file with the csv module and writing each public row
-    with it again (verdicts.csv is written as the csv module writes: csv_columns.py), without the cost."""
-    data = source.read_bytes()
-    head = data.find(b"\n") + 1 or len(data)  # the header (plain names), with its line break
+    with it again (verdicts.csv is written as the csv module writes: csv_columns.py), without the cost;
+    read a line at a time (the file is never held whole).
+
+    Written as the csv module writes rows, one write per row through a text stream (a gzip stream's bytes
+    follow how its input was handed to it)."""
     wanted = {p.encode("utf-8", "backslashreplace") for p in public}
-    lines = data[head:].split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    rows = [data[:head]] if data else []
-    k, end = 0, len(lines)
-    while k < end:
-        first, quotes = k, lines[k].count(b'"')
-        while quotes % 2 and k + 1 < end:
-            k += 1
-            quotes += lines[k].count(b'"')
-        k += 1
-        record = b"\n".join(lines[first:k]) + b"\n"
-        if _item_of(record) in wanted:
-            rows.append(record)
-    # written as the csv module writes rows, one write per row through a text stream (a gzip stream's
-    # bytes follow how its input was handed to it): the same bytes as the csv module's own
-    with text_out(target) as dst:
-        for row in rows:
-            dst.write(row.decode("utf-8", "backslashreplace"))
+    with source.open("rb") as src, text_out(target) as dst:
+        header = src.readline()
+        if not header:
+            return
+        dst.write(header.decode("utf-8", "backslashreplace"))
+        record: list[bytes] = []  # the lines of a row whose quoted cell goes on past a line break
+        quotes, rest = 0, b""
+        for block in iter(lambda: src.read(READ_BLOCK), b""):
+            lines = (rest + block).split(b"\n")
+            rest = lines.pop()  # the start of a line that goes on in the next block
+            for line in lines:
+                n = line.count(b'"')
+                if not record and not n:  # a row on one line with no quote: its item is its second cell
+                    cells = line.split(b",", 2)
+                    if len(cells) > 2 and cells[1] in wanted:
+                        dst.write((line + b"\n").decode("utf-8", "backslashreplace"))
+                    continue
+                record.append(line)
+                quotes += n
+                if quotes % 2 == 0:
+                    _keep_public(b"\n".join(record) + b"\n", wanted, dst)
+                    record, quotes = [], 0
+        if rest:
+            record.append(rest)
+        if record:  # the last row of a file that does not end with a line break, or a quote left open
+            _keep_public(b"\n".join(record), wanted, dst)
+
+
+def _keep_public(row: bytes, wanted: set[bytes], dst) -> None:
+    if not row.endswith(b"\n"):  # the last row of a file that does not end with a line break
+        row += b"\n"
+    if _item_of(row) in wanted:
+        dst.write(row.decode("utf-8", "backslashreplace"))
 
 
 def _item_of(record: bytes) -> bytes | None:
