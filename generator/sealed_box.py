@@ -2,8 +2,8 @@
 
 A sealed record (generator/sealed_record.py, format v3) publishes the call's figures in the clear and
 keeps in `box` what is scored per item: the verdict rows, the suite's per-item figures, the answer
-classes and the call's token counts. Those are a function of the item's answer key (au-bas's fault
-codes, RA-Bench's fake or genuine class, LedgerShield's gold decision, an extracting field left empty)
+classes and the call's token counts. Those are a function of the item's answer key (fault codes, a
+fake or genuine class, a gold decision, a field the key leaves empty)
 and of the document's length, so they are closed with a key only the item itself gives:
 
     key    = SHA-256("tally-sealed-box-v1\\n" || the item's line, its keys sorted)

@@ -4,8 +4,8 @@ and the per-model scorer error rates the site shows (share of audited verdicts j
 A stored file keeps who judged, when, the sample's seed and each judgment. The note of a judgment of a
 private item is dropped when recording: content/ is published, and a note may describe the document.
 Its unit, verdict and right verdict are stored sealed (`sealed_value`: a keyed hash whose key is the
-item's own line, as a sealed record's box): a unit can name a part of the answer key (au-bas's
-"T09:outside_period") and a verdict its class (RA-Bench's "false_flag": a genuine receipt), so whoever
+item's own line, as a sealed record's box): a unit can name a part of the answer key (a transaction and
+the fault found in it) and a verdict its class (a false flag says the item was genuine), so whoever
 lacks the item reads neither, while today's verdict of the same unit, sealed the same way, still tells
 whether the judgment is stale.
 """

@@ -12,7 +12,7 @@ import json
 import shutil
 import sys
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -109,30 +109,30 @@ PRIVATE_BLANK = ("prompt_tokens", "completion_tokens")  # what a sealed record k
 def _calls_without_private_sizes(src: Path, dst: Path, public: set[str]) -> None:
     """calls.csv with the token counts left empty on the rows of items that are not public: a sealed
     record keeps them in its box (the prompt's size is the document's length, the reply's follows what
-    it found in the document). Row by row: the file is never held whole."""
-    with src.open(encoding="utf-8", errors="backslashreplace", newline="") as fh, \
-            dst.open("w", encoding="utf-8", errors="backslashreplace", newline="") as out:
-        rows, writer = csv.reader(fh), csv_writer(out)
-        header = next(rows, None)
-        if header is None:
-            return
-        writer.writerow(header)
-        if "item" not in header:
-            writer.writerows(rows)
-            return
-        item = header.index("item")
+    it found in the document)."""
+
+    def blanked(rows: Iterator[list[str]], item: int, header: list[str]) -> Iterator[list[str]]:
         blank = [header.index(c) for c in PRIVATE_BLANK if c in header]
         for row in rows:
             if len(row) > item and row[item] not in public:
                 for at in blank:
                     if len(row) > at:
                         row[at] = ""
-            writer.writerow(row)
+            yield row
+
+    _rows_by_item(src, dst, blanked)
 
 
 def _public_item_rows(src: Path, dst: Path, public: set[str]) -> None:
-    """item_stats.csv with the rows of public items only: a private item's per-item figures (au-bas's
-    faults found and missed, RA-Bench's fake or genuine counts) would tell its answer key. Row by row."""
+    """item_stats.csv with the rows of public items only: a private item's per-item figures (faults found
+    and missed, fake or genuine counts) would tell its answer key."""
+    _rows_by_item(src, dst, lambda rows, item, _header: (r for r in rows if len(r) > item and r[item] in public))
+
+
+def _rows_by_item(src: Path, dst: Path,
+                  rows_of: Callable[[Iterator[list[str]], int, list[str]], Iterable[list[str]]]) -> None:
+    """A CSV file copied row by row (never held whole), its rows after the header passed through
+    `rows_of(rows, the item column, header)`; a file with no item column is copied as it is."""
     with src.open(encoding="utf-8", errors="backslashreplace", newline="") as fh, \
             dst.open("w", encoding="utf-8", errors="backslashreplace", newline="") as out:
         rows, writer = csv.reader(fh), csv_writer(out)
@@ -140,11 +140,7 @@ def _public_item_rows(src: Path, dst: Path, public: set[str]) -> None:
         if header is None:
             return
         writer.writerow(header)
-        if "item" not in header:
-            writer.writerows(rows)
-            return
-        item = header.index("item")
-        writer.writerows(r for r in rows if len(r) > item and r[item] in public)
+        writer.writerows(rows_of(rows, header.index("item"), header) if "item" in header else rows)
 
 
 def _agreement_without_private(src: Path, dst: Path, public: set[str]) -> None:
@@ -162,7 +158,7 @@ def _agreement_without_private(src: Path, dst: Path, public: set[str]) -> None:
 def _stats_without_private_items(stats: dict, dst: Path, public: set[str]) -> None:
     """stats.json with its item analysis per public item only (the private half's items are counted in
     the suite page's summary, never listed: which items have a value at all, and each one's mean over
-    the runs, follow its answer key, e.g. an au-bas ledger with no fault has none). Written compact (as
+    the runs, follow its answer key, e.g. an item with no fault to find has none). Written compact (as
     `compact_json`) from the statistics in memory (the document stats.json holds), one family's pairs at
     a time (stats/json_stream.py): neither the text of every pair nor a second copy of them is held."""
     from ..stats.json_stream import write_json

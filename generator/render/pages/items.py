@@ -217,7 +217,7 @@ def _run_sections(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], se
     columns, counts = table_columns(sd.plugin), len(sd.plugin.counts)
     template = section_env().get_template(TEMPLATE)
     shared = {"columns": columns, "unit_label": sd.plugin.unit_label, "order_label": sd.plugin.order_label,
-              "count_names": sd.plugin.counts, "rel": functools.partial(_rel, page=page_path)}
+              "count_names": sd.plugin.counts, "rel": functools.partial(relative, page=page_path)}
     by_repeat: dict[int, list] = {}
     for v in verdicts:
         by_repeat.setdefault(v.repeat, []).append(
@@ -246,10 +246,6 @@ def _run_sections(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], se
                              for v in rows]
         published.append(entry)
     return "".join(html), published
-
-
-def _rel(target: str, page: str) -> str:
-    return relative(target, page)
 
 
 def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[str]] = (set(), set()),

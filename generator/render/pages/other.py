@@ -12,7 +12,7 @@ HIDDEN = "(private item)"
 
 def shown_difference(d: dict, public: set[str]) -> dict:
     """A difference of the two scorers as the site shows it: on a private item its unit and the model's
-    value are not shown (au-bas's unit names a transaction and its fault: the answer key)."""
+    value are not shown (a unit can name a part of the answer key, e.g. a transaction and its fault)."""
     return d if d.get("item") in public else d | {"unit": HIDDEN, "value": HIDDEN}
 
 

@@ -309,7 +309,7 @@ def item_tables(sd: SuiteView) -> tuple[dict, Table | None, Table | None]:
                 number(x["mean"], metric_scale(sd, sd.plugin.headline)[0]), number(x["discrimination"], digits=2)]
 
     # a private item is counted, never listed: whether it has a value at all and its mean over the runs
-    # follow its answer key (an au-bas ledger with no fault has no value; RA-Bench's genuine receipts)
+    # follow its answer key (an item with no fault to find has no value; a genuine item has no fake to catch)
     flagged = Table("items-flagged", "Items that separate no run, or rank runs against their overall order",
                     columns + [Column("why", "Why")], export=f"downloads/{sd.suite.name}/items-flagged")
     for item_id in ia.get("not_separating", []):
