@@ -97,3 +97,32 @@ def test_the_c_encoded_stream_writes_json_dump_s_bytes(options):
     assert got.getvalue() == want.getvalue()
     with pytest.raises(TypeError):
         write_json({"x": object()}, io.StringIO(), **options)
+
+
+@pytest.mark.parametrize("indent", [1, 2, 4])
+def test_a_table_s_own_text_is_json_dumps_text(indent):
+    """PairTable.json_text (how stats.json's pairs are written): json.dumps's text whatever the values:
+    names with quotes, escapes, line breaks and text that is not ASCII; floats at the ends of their range,
+    -0.0, NaN and infinities (null, as the dicts give them); ints of every size; a key needing escapes."""
+    from generator.stats.json_stream import write_json
+
+    names = ['plain', 'q"uote', "back\\slash", "line\nbreak", "tab\t\u0001", "café ✓", "\u2028x", ""]
+    floats = [0.0, -0.0, 1e16, 1e-7, 5e-324, 1.7976931348623157e308, 0.1 + 0.2, -123.456, float("nan"),
+              float("inf"), -float("inf"), 2.5]
+    rng = np.random.default_rng(11)
+    pairs = [{"b": names[int(rng.integers(len(names)))], "a": names[int(rng.integers(len(names)))],
+              "diff": floats[int(rng.integers(len(floats)))], "n": int(rng.integers(-2**62, 2**62)),
+              'odd "key"\n': floats[int(rng.integers(len(floats)))]} for _ in range(60)]
+    table = PairTable.of(pairs)
+    assert isinstance(table, PairTable)
+    cleaned = _clean(pairs)
+    want = json.dumps(cleaned, sort_keys=True, ensure_ascii=False, indent=indent)
+    assert table.json_text(indent, 0) == want
+    assert table.json_text(indent, 3) == want.replace("\n", "\n   ")
+    doc = {"x": {"pairs": table}, "y": [table]}
+    out = io.StringIO()
+    write_json(doc, out, indent=indent)
+    assert out.getvalue() == json.dumps({"x": {"pairs": cleaned}, "y": [cleaned]}, sort_keys=True,
+                                        ensure_ascii=False, indent=indent)
+    assert PairTable.of(pairs[:1]).json_text(indent, 0) == json.dumps(cleaned[:1], sort_keys=True,
+                                                                      ensure_ascii=False, indent=indent)
