@@ -108,3 +108,22 @@ def test_two_runs_are_bit_identical():
     assert a.record == b.record and a.record["exact_sums"]
     for m in RATIOS:
         assert np.array_equal(interval(a.draws[m]), interval(b.draws[m]))
+
+
+def test_exact_products_run_on_one_blas_thread():
+    """Whole-number products are taken on BLAS_THREADS threads (the same sums whatever the machine), and
+    the limit is lifted afterwards: the process's thread pools are found once, not for every product."""
+    from generator.stats import resample
+
+    seen: list[list[int]] = []
+
+    def threads(_rows: int) -> None:
+        seen.append([lib["num_threads"] for lib in resample._blas().info() if lib["user_api"] == "blas"])
+
+    before = [lib["num_threads"] for lib in resample._blas().info() if lib["user_api"] == "blas"]
+    assert before  # numpy's BLAS is found
+    w = resample.CountMatrix(7, [50], 300, chunk=100)
+    resample.resample_sums(w, [np.arange(100.0).reshape(50, 2)], threads)
+    assert seen and all(t == [resample.BLAS_THREADS] * len(t) for t in seen)
+    assert [lib["num_threads"] for lib in resample._blas().info() if lib["user_api"] == "blas"] == before
+    assert resample._blas() is resample._blas()

@@ -14,12 +14,13 @@ for one group, W row by row whatever the chunk size.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import math
 from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 CHUNK = 1000
 PIECE = 125  # rows of W counted and multiplied at a time when the product is exact (CHUNK a multiple of it)
@@ -120,7 +121,7 @@ def resample_sums(w: CountMatrix, blocks: Sequence[np.ndarray],
     # order when the rows or the threads change, and then so do the last bits of a sum of fractions.
     rows = [PIECE if e else w.chunk for e in exact]
     last = len(blocks) - 1
-    limit = threadpool_limits(limits=BLAS_THREADS, user_api="blas") if all(exact) else contextlib.nullcontext()
+    limit = _blas().limit(limits=BLAS_THREADS, user_api="blas") if all(exact) else contextlib.nullcontext()
     with limit:
         for g, first, c in w.pieces(rows):
             unique, inverse = plans[g]
@@ -128,6 +129,13 @@ def resample_sums(w: CountMatrix, blocks: Sequence[np.ndarray],
             if on_chunk and g == last:
                 on_chunk(c.shape[0])
     return out
+
+
+@functools.cache
+def _blas() -> ThreadpoolController:
+    """The process's thread pools, found once (finding them reads every loaded library: a few
+    milliseconds, which a new controller for each product spent again)."""
+    return ThreadpoolController()
 
 
 def widen(sums: np.ndarray, full: np.ndarray, n: int) -> np.ndarray:
