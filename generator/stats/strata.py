@@ -41,9 +41,12 @@ def select_strata(suite: Suite, items: list[Item]) -> tuple[list[Stratum], dict[
     strata = [Stratum(ALL, None, None, np.arange(len(items)))]
     skipped: dict[str, dict] = {}
     for dim in suite.strata:
-        values = sorted({item.strata[dim] for item in items if dim in item.strata})
-        for value in values:
-            pos = np.array([k for k, item in enumerate(items) if item.strata.get(dim) == value], dtype=np.int64)
+        by_value: dict[str, list[int]] = {}  # each value's items, in the items' order: one pass a dimension
+        for k, item in enumerate(items):
+            if dim in item.strata:
+                by_value.setdefault(item.strata[dim], []).append(k)
+        for value in sorted(by_value):
+            pos = np.array(by_value[value], dtype=np.int64)
             key = f"{dim}={value}"
             if len(pos) >= suite.min_stratum_items:
                 strata.append(Stratum(key, dim, value, pos))
