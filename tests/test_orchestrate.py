@@ -81,6 +81,41 @@ def test_stats_and_the_site_build_share_the_cache(tmp_path, monkeypatch):
 
 
 @needs_node
+def test_a_changed_run_s_operations_alone_are_computed_again(tmp_path, monkeypatch):
+    """Each run group's operations figures are kept in the build cache under its runs' keys
+    (stats/run_memo.py): when one run changes, only its group's are computed again, the others read
+    back, and the statistics are the same bytes as computed with no cache at all."""
+    from generator.stats import run_memo
+
+    root = make_project(tmp_path / "p")
+    groups: list[str] = []
+    original = run_memo.operations
+
+    def operations(calls, prices, hosting):
+        rows = list(calls)
+        groups.append(rows[0]["run"] if rows else "")
+        return original(rows, prices, hosting)
+
+    monkeypatch.setattr(run_memo, "operations", operations)
+    stats(root)
+    first = sorted(groups)
+    assert len(first) >= 3 and (root / "build" / "cache" / run_memo.KIND / "mini").is_dir()
+    meta = root / "results" / "mini" / "rules-local" / "run.json"
+    data = json.loads(meta.read_text())
+    meta.write_text(json.dumps(data | {"prices": {"input_per_mtok": "1.5", "output_per_mtok": "2", "currency": "USD"}}),
+                    encoding="utf-8")
+    groups.clear()
+    cached = stats(root)
+    assert groups == ["rules-local"]  # the changed run's group alone
+    entries = sorted(p.name for p in (root / "build" / "cache" / run_memo.KIND / "mini").iterdir())
+    assert len(entries) == len(first)  # the changed group's old entry pruned
+    groups.clear()
+    assert stats(root, "--no-cache") == cached and sorted(groups) == first
+    doc = json.loads((root / "build" / "stats" / "mini" / "stats.json").read_text())
+    assert doc["operations"]["rules-local"]["cost_per_1000_documents"] is not None
+
+
+@needs_node
 def test_a_refused_site_build_leaves_no_outputs(tmp_path):
     from generator.render.context import slug
     from generator.render.gather import BuildError

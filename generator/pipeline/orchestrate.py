@@ -133,6 +133,7 @@ def statistics(res: ScoredSuite, resamples: int, progress: ProgressFactory = Non
     from ..stats.engine import compute, planned_rows
     from ..stats.family_parts import KIND, PartStore, packed, readable, unpacked
     from ..stats.inputs import suite_data
+    from ..stats.run_memo import RunMemo, computed
 
     name = res.suite.name
     keyed = cache is not None and bool(res.run_keys)
@@ -149,13 +150,17 @@ def statistics(res: ScoredSuite, resamples: int, progress: ProgressFactory = Non
             return doc, True
         store.count = 0
     data = suite_data(res)
+    memo = RunMemo(cache, name, res.run_keys) if cache is not None else None
     with _bar(progress, planned_rows(data, resamples), f"statistics of {name}") as bar:
-        doc = compute(data, resamples, None if bar is None else bar.update, store.put, *_on(cluster))
+        doc = compute(data, resamples, None if bar is None else bar.update, store.put, _on(cluster),
+                      memo.operations if memo is not None else computed)
     del data
     if cache is not None and keyed:
         cache.write("stats", name, key, packed(doc))
         cache.prune("stats", name, {key})
         cache.prune(KIND, name, store.names())
+    if memo is not None:
+        memo.prune()
     return doc, False
 
 
@@ -171,13 +176,15 @@ def _cluster(scheduler: str | None, plugins: list[Any]) -> Iterator[Any]:
         yield cluster
 
 
-def _on(cluster: Any) -> tuple[Any, ...]:
-    """engine.compute's `strata_by` on the cluster, or nothing (each stratum here)."""
+def _on(cluster: Any) -> Any:
+    """engine.compute's `strata_by`: on the cluster, or each stratum here."""
     if cluster is None:
-        return ()
+        from ..stats.engine import each_stratum
+
+        return each_stratum
     from ..stats.cluster import strata_on
 
-    return (strata_on(cluster.client()),)
+    return strata_on(cluster.client())
 
 
 @contextlib.contextmanager

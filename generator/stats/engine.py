@@ -19,12 +19,13 @@ from .input_kinds import input_kinds
 from .inputs import SuiteData
 from .items import consistency, item_analysis
 from .json_stream import write_json
-from .operations import QUANTILE_RULE, operations, operations_calls
+from .operations import QUANTILE_RULE, operations_calls
 from .pair_table import PairTable, json_default
 from .pairwise import MIN_CALL_DF, OVERLAP, TIE, TOO_SMALL, holm, max_t, min_detectable, overlap_calls
 from .ranks import compact_letters, rank_ranges
 from .resample import CHUNK, derive_seed
 from .rounds import round_history
+from .run_memo import OpsOf, computed
 from .sources import planned_source_rows, source_gaps
 from .strata import Stratum, headline_key, select_strata
 
@@ -139,10 +140,11 @@ def each_stratum(data: SuiteData, strata: list[Stratum], resamples: int, on_chun
 
 
 def compute(data: SuiteData, resamples: int, on_chunk: Callable[[int], None] | None = None,
-            keep_pairs: Keep = _as_is, strata_by: EachStratum = each_stratum) -> dict:
+            keep_pairs: Keep = _as_is, strata_by: EachStratum = each_stratum, ops_of: OpsOf = computed) -> dict:
     """The suite's statistics document. Each family's pairs are handed to `keep_pairs` as soon as they are
     computed, and the document holds what it returns (family_parts.PartStore.put: a reference to the part
-    the pairs were written to; by default the pairs themselves). `strata_by` computes the strata."""
+    the pairs were written to; by default the pairs themselves). `strata_by` computes the strata, `ops_of`
+    each run group's operations figures (run_memo.py: RunMemo.operations keeps them in the build cache)."""
     suite, declared = data.suite, data.declared
     strata, skipped = select_strata(suite, data.items)
     out_strata: dict = {}
@@ -152,7 +154,7 @@ def compute(data: SuiteData, resamples: int, on_chunk: Callable[[int], None] | N
         out_strata[st.key] = part
         if st.dimension == "half" and headline is not None:
             halves[st.value] = (headline, run_ids)
-    ops = {r.id: operations(data.calls.get(r.id, []), r.prices, r.hosting) for r in data.runs}
+    ops = {r.id: ops_of(data, r) for r in data.runs}
     doc = {
         "format": FORMAT, "suite": suite.name, "suite_version": suite.version,
         "method": {"resamples": resamples, "confidence": 0.95, "unit": "item (a whole document, ledger or case)",
