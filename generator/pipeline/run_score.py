@@ -14,7 +14,7 @@ import os
 import shutil
 import tempfile
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -184,6 +184,23 @@ class RunScore:
             return []
         columns = marshal.loads(self._read(where))
         return [Verdict(self.run.id, item, *row) for row in zip(*columns)]
+
+    def first_repeat(self, items: Sequence[str]) -> dict[str, list[tuple[str, str]]]:
+        """For each of `items` the run has rows of: the (unit, verdict) of its rows of repeat 0, in row
+        order (empty when it has rows of other repeats only). Read in one piece: from the first to the
+        last of the items' blocks (the blocks are in item order), no row made a Verdict."""
+        where = self._where["rows"]
+        spans = [(item, where[item]) for item in items if item in where]
+        if not spans:
+            return {}
+        first = min(start for _, (start, _length) in spans)
+        end = max(start + length for _, (start, length) in spans)
+        data = memoryview(self._read((first, end - first)))
+        out = {}
+        for item, (start, length) in spans:
+            repeat, unit, _kind, verdict = marshal.loads(data[start - first:start - first + length])[:4]
+            out[item] = [(u, v) for r, u, v in zip(repeat, unit, verdict) if r == 0]
+        return out
 
     def calls(self) -> list[Call]:
         """One row per call (calls.py), sorted by item, then repeat."""

@@ -40,45 +40,51 @@ def compare_data(sd: SuiteView, page_path: str) -> dict:
             "unit": sd.plugin.unit_label, "first": fmt(None)}
 
 
+BUNDLE = 512  # public items whose verdicts are read from each run at once
+
+
 def _disagreements(sd: SuiteView, runs: list[str], page_path: str) -> tuple[dict, dict]:
     """Public items in id order, each [id, its page, its units, its distinct verdict patterns], and per run
     the index of its pattern for each item. An item's units are indices into `units`, the suite's unit
     names, each written once (items share most of theirs). A pattern is [unit index, verdict index, unit
     index, verdict index, ...] (flat: the page is smaller; a unit index is a position in the item's units)
     over the item's first repeat (verdict names in `verdicts`); pattern 0 is "no response". Two runs
-    disagree on an item when their pattern indices differ."""
+    disagree on an item when their pattern indices differ. Each run's verdicts are read a bundle of
+    items at a time (RunScore.first_repeat), the runs in the suite's order."""
     from ..env import relative
-    from .items import Reader
 
     public = sorted(i.id for i in sd.public_items)
     out: dict[str, list[int]] = {r: [0] * len(public) for r in runs}
+    shown = [r for r in sd.result.runs if r.run.id in out]
     verdicts: list[str] = []
     names: dict[str, int] = {}  # unit name -> its index in `units`
     items = []
-    reader = Reader(sd)
     try:
-        for k, item in enumerate(public):
-            units: list[str] = []
-            patterns: list[list[int]] = [[]]
-            for run, rows in reader.rows(item):
-                if run not in out:
-                    continue
-                pattern: list[int] = []
-                for v in rows:
-                    if v.repeat != 0:
+        for first in range(0, len(public), BUNDLE):
+            bundle = public[first:first + BUNDLE]
+            read = [(r.run.id, r.first_repeat(bundle)) for r in shown]
+            for k, item in enumerate(bundle, first):
+                units: list[str] = []
+                patterns: list[list[int]] = [[]]
+                for run, of_run in read:
+                    rows = of_run.get(item)
+                    if rows is None:
                         continue
-                    if v.unit not in units:
-                        units.append(v.unit)
-                    if v.verdict not in verdicts:
-                        verdicts.append(v.verdict)
-                    pattern += (units.index(v.unit), verdicts.index(v.verdict))
-                if pattern not in patterns:
-                    patterns.append(pattern)
-                out[run][k] = patterns.index(pattern)
-            items.append([item, relative(item_path(sd, item), page_path),
-                          [names.setdefault(u, len(names)) for u in units], patterns])
+                    pattern: list[int] = []
+                    for unit, verdict in rows:
+                        if unit not in units:
+                            units.append(unit)
+                        if verdict not in verdicts:
+                            verdicts.append(verdict)
+                        pattern += (units.index(unit), verdicts.index(verdict))
+                    if pattern not in patterns:
+                        patterns.append(pattern)
+                    out[run][k] = patterns.index(pattern)
+                items.append([item, relative(item_path(sd, item), page_path),
+                              [names.setdefault(u, len(names)) for u in units], patterns])
     finally:
-        reader.close()
+        for r in sd.result.runs:
+            r.close()
     return {"list": items, "verdicts": verdicts, "units": list(names)}, out
 
 
