@@ -58,8 +58,10 @@ def integer_scale(block: np.ndarray, repeats: np.ndarray) -> tuple[np.ndarray, i
     block unchanged with scale 1 when some figure is not a whole number of repeats' worth.
     """
     scale = math.lcm(*(int(r) for r in np.unique(repeats))) if repeats.size else 1
-    scaled = block * scale
+    scaled = block * scale if scale != 1 else block
     whole = np.rint(scaled)
+    if np.array_equal(scaled, whole):  # whole already (the usual case): only the size is left to check
+        return (whole, scale) if not whole.size or float(np.abs(whole).max()) < 2**40 else (block, 1)
     if np.all(np.abs(scaled - whole) <= 1e-9 * np.maximum(1.0, np.abs(scaled))) and np.all(np.abs(whole) < 2**40):
         return whole, scale
     return block, 1
