@@ -40,13 +40,17 @@ def element_text(value: str) -> Markup:
     return Markup(str(value).translate(_TEXT_ESCAPES))
 
 
-@functools.lru_cache(maxsize=1 << 16)  # pages of one folder link to the same targets
 def relative(target: str, page: str) -> str:
     """The relative URL from the page at site path `page` to the site path `target`."""
     if target.startswith(("#", "mailto:")):
         return target
+    return _from_folder(target, posixpath.dirname(page))
+
+
+@functools.lru_cache(maxsize=1 << 16)  # pages of one folder link to the same targets: kept by folder, not page
+def _from_folder(target: str, folder: str) -> str:
     path, _, frag = target.partition("#")
-    rel = posixpath.relpath(path, posixpath.dirname(page) or ".")
+    rel = posixpath.relpath(path, folder or ".")
     return rel + ("#" + frag if frag else "")
 
 
