@@ -147,3 +147,18 @@ def test_item_pages_show_a_sideways_photo_with_its_upright_size():
         w, h = image.size
         assert shown_size(image) == (h, w) and w != h
     assert shown_size(upright_image()) == (60, 40)
+
+
+def test_a_page_read_at_load_gives_item_pages_its_shown_size():
+    """read_page keeps the shown size of each page it read and checked (by its SHA-256), so item pages
+    need not open it again: the same size as opening the file, upright for a sideways photo."""
+    from generator.inputs.page_images import known_shown_size
+    from generator.render.pages.items import shown_size
+
+    for item in [i for i in example_items() if "orientation 6" in i["document"]["pages"][0]["alt"]][:1] \
+            + example_items()[:2]:
+        page = item["document"]["pages"][0]
+        read_page(ITEMS, page)
+        with Image.open(ITEMS / page["path"]) as image:
+            assert known_shown_size(page["sha256"]) == shown_size(image)
+    assert known_shown_size("0" * 64) is None

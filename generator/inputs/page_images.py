@@ -110,12 +110,35 @@ def read_page(base: Path, page: dict) -> bytes:
         raise PageError(f"{path}: SHA-256 {digest} differs from the item's {page['sha256']}")
     if digest not in _DECODED:
         _DECODED[digest] = decode_problem(data, kind)
+        if _DECODED[digest] is None:
+            _SHOWN[digest] = _shown_size_of(data)
     if (problem := _DECODED[digest]) is not None:
         raise PageError(f"{path}: {problem}")
     return data
 
 
 _DECODED: dict[str, str | None] = {}  # SHA-256 -> decode_problem of those bytes (each page decoded once)
+_SHOWN: dict[str, tuple[int, int]] = {}  # SHA-256 of a page read whole -> its shown_size (item pages show it)
+
+
+def shown_size(image) -> tuple[int, int]:
+    """(width, height) of an image as a browser shows it: a quarter turn by its EXIF orientation (5 to 8:
+    a photo stored sideways) swaps the stored sides."""
+    width, height = image.size
+    return (height, width) if image.getexif().get(0x0112) in (5, 6, 7, 8) else (width, height)
+
+
+def _shown_size_of(data: bytes) -> tuple[int, int]:
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as image:
+        return shown_size(image)
+
+
+def known_shown_size(sha256: str) -> tuple[int, int] | None:
+    """The shown_size of a page image this process has read and checked (read_page), by its SHA-256; None
+    for one it has not."""
+    return _SHOWN.get(sha256)
 
 
 def decode_problem(data: bytes, kind: str) -> str | None:

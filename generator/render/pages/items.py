@@ -10,6 +10,7 @@ import re
 import orjson
 from markupsafe import Markup, escape
 
+from ...inputs.page_images import known_shown_size, shown_size
 from ...pipeline.cache import Cache
 from ...score.verdicts import POINTS, Verdict
 from ...suite.api import implements
@@ -100,8 +101,11 @@ def page_images(sd: SuiteView, item) -> list[dict]:
 
     out = []
     for page in item.document.get("pages") or []:
-        with Image.open(sd.suite.root / "items" / page["path"]) as image:
-            width, height = shown_size(image)
+        known = known_shown_size(page["sha256"])  # read and checked when the items were loaded
+        if known is None:
+            with Image.open(sd.suite.root / "items" / page["path"]) as image:
+                known = shown_size(image)
+        width, height = known
         shown = min(width, PAGE_SHOWN_WIDTH)
         out.append({"href": suite_download(sd, page["path"]), "alt": page["alt"], "width": shown,
                     "height": max(1, round(height * shown / width)),
@@ -109,11 +113,6 @@ def page_images(sd: SuiteView, item) -> list[dict]:
     return out
 
 
-def shown_size(image) -> tuple[int, int]:
-    """(width, height) of an image as a browser shows it: a quarter turn by its EXIF orientation (5 to 8:
-    a photo stored sideways) swaps the stored sides."""
-    width, height = image.size
-    return (height, width) if image.getexif().get(0x0112) in (5, 6, 7, 8) else (width, height)
 
 
 def page_files(sd: SuiteView):
