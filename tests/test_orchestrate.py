@@ -139,3 +139,36 @@ def test_stats_on_a_cluster_equal_a_local_run(tmp_path):
                                   host="127.0.0.1") as cluster:
         remote = stats(root, "--scheduler", cluster.scheduler_address)
     assert remote == local
+
+
+@needs_node
+def test_stats_in_two_processes_equal_one(tmp_path, monkeypatch):
+    """With -j 2 the strata are computed by forked processes (stats/processes.py): stats.json and the
+    rescore outputs are the same bytes as in one process, with the cache and without it."""
+    import os
+
+    from generator.stats import processes
+
+    root = make_project(tmp_path / "p")
+    one = stats(root, "--no-cache")
+    shutil.rmtree(root / "build")
+    pids = tmp_path / "pids"
+    original = processes._stratum
+
+    def recorded(data, st, *args):
+        with pids.open("a") as fh:
+            fh.write(f"{os.getpid()}\n")
+        return original(data, st, *args)
+
+    monkeypatch.setattr(processes, "_stratum", recorded)
+    result = CliRunner().invoke(main, ["stats", "--root", str(root), "--resamples", "200", "-q", "-j", "2"])
+    assert result.exit_code == 0, result.output
+    two = {f"{kind}/{k}": v for kind in ("stats", "rescore") for k, v in digests(root / "build" / kind).items()}
+    assert two == one
+    seen = set(pids.read_text().split())
+    assert len(seen) >= 1 and str(os.getpid()) not in seen  # every stratum computed in a forked process
+    shutil.rmtree(root / "build")
+    pids.unlink()
+    result = CliRunner().invoke(main, ["stats", "--root", str(root), "--resamples", "200", "-q", "-j", "2", "--no-cache"])
+    assert result.exit_code == 0, result.output
+    assert {f"{kind}/{k}": v for kind in ("stats", "rescore") for k, v in digests(root / "build" / kind).items()} == one

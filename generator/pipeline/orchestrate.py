@@ -111,7 +111,7 @@ def run(root: Path, options: Options, targets: Targets, names: list[str] | None 
         with _cluster(options.scheduler, [res.plugin for res in outcome.scored]) as cluster:
             for res in outcome.scored:
                 count = options.resamples or res.suite.resamples
-                doc, cached = statistics(res, count, options.progress, store, cluster)
+                doc, cached = statistics(res, count, options.progress, store, cluster, options.jobs)
                 release_freed()
                 outcome.statistics.append(Statistics(res, doc, count, write_stats(doc, targets.stats), cached))
     outcome.seconds[STATISTICS] = time.perf_counter() - clock
@@ -120,7 +120,7 @@ def run(root: Path, options: Options, targets: Targets, names: list[str] | None 
 
 
 def statistics(res: ScoredSuite, resamples: int, progress: ProgressFactory = None,
-               cache: Cache | None = None, cluster: Any = None) -> tuple[dict[str, Any], bool]:
+               cache: Cache | None = None, cluster: Any = None, jobs: int = 1) -> tuple[dict[str, Any], bool]:
     """The suite's statistics document and whether it came from the cache: taken from the cache when
     every run's key, the number of resamples and the engine's sources are unchanged (cache.stats_key),
     else computed (and kept there). Needs the runs' keys: a suite scored without the cache, or with no
@@ -129,7 +129,8 @@ def statistics(res: ScoredSuite, resamples: int, progress: ProgressFactory = Non
     Each comparison family's pairs are written to a part of their own as soon as they are computed (in
     the cache, else in a temporary folder) and the document refers to it (stats/family_parts.py): a
     page, or stats.json as it is written, reads one family at a time. With `cluster` (distributed.Cluster),
-    each stratum is a task on it (stats/cluster.py), the document the same."""
+    each stratum is a task on it (stats/cluster.py), else with `jobs` above 1 in that many forked
+    processes (stats/processes.py); the document the same."""
     from ..stats.engine import compute, planned_rows
     from ..stats.family_parts import KIND, PartStore, packed, readable, unpacked
     from ..stats.inputs import suite_data
@@ -152,7 +153,7 @@ def statistics(res: ScoredSuite, resamples: int, progress: ProgressFactory = Non
     data = suite_data(res)
     memo = RunMemo(cache, name, res.run_keys) if cache is not None else None
     with _bar(progress, planned_rows(data, resamples), f"statistics of {name}") as bar:
-        doc = compute(data, resamples, None if bar is None else bar.update, store.put, _on(cluster),
+        doc = compute(data, resamples, None if bar is None else bar.update, store.put, _on(cluster, jobs),
                       memo.operations if memo is not None else computed)
     del data
     if cache is not None and keyed:
@@ -176,12 +177,12 @@ def _cluster(scheduler: str | None, plugins: list[Any]) -> Iterator[Any]:
         yield cluster
 
 
-def _on(cluster: Any) -> Any:
-    """engine.compute's `strata_by`: on the cluster, or each stratum here."""
+def _on(cluster: Any, jobs: int) -> Any:
+    """engine.compute's `strata_by`: on the cluster, else in `jobs` processes of this machine."""
     if cluster is None:
-        from ..stats.engine import each_stratum
+        from ..stats.processes import strata_in_processes
 
-        return each_stratum
+        return strata_in_processes(jobs)
     from ..stats.cluster import strata_on
 
     return strata_on(cluster.client())

@@ -1,0 +1,61 @@
+"""A suite's strata computed by forked processes of this machine (`--jobs` above 1): one task per stratum.
+
+Each process computes a stratum exactly as engine._stratum does in this one (the same code and seeds,
+inherited by fork with the suite's statistics inputs), with its families' pairs as computed; this
+process takes the parts in the strata's order and hands each family's pairs to `keep_pairs` in the
+order the engine does (family_parts.PartStore numbers its parts by that order), as the cluster does
+(cluster.py): the document, stats.json and the site are byte-identical to one process's. At most two
+strata per process are in flight or waiting to be taken, so the parts held here stay few whatever
+the number of strata. Where fork is not offered, or with one process or one stratum, the strata
+are computed here.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+from collections import deque
+from collections.abc import Callable, Iterator
+from itertools import islice
+
+from .cluster import stratum_inputs
+from .engine import EachStratum, Keep, StratumPart, _as_is, _stratum, each_stratum
+from .inputs import SuiteData
+from .strata import Stratum
+
+_SHARED: tuple[SuiteData, int] | None = None  # set before the processes are forked, read by them
+
+
+def _task(st: Stratum) -> StratumPart:
+    assert _SHARED is not None
+    data, resamples = _SHARED
+    return _stratum(data, st, resamples, None, _as_is)
+
+
+def strata_in_processes(jobs: int) -> EachStratum:
+    """engine.compute's `strata_by` computing the strata in `jobs` forked processes."""
+
+    def each(data: SuiteData, strata: list[Stratum], resamples: int, on_chunk: Callable[[int], None] | None,
+             keep_pairs: Keep) -> Iterator[StratumPart]:
+        if jobs <= 1 or len(strata) < 2 or "fork" not in mp.get_all_start_methods():
+            yield from each_stratum(data, strata, resamples, on_chunk, keep_pairs)
+            return
+        global _SHARED
+        _SHARED = (stratum_inputs(data), resamples)
+        rows = resamples * (1 + len(data.declared.dataset_means))  # what a stratum here tells on_chunk
+        try:
+            with mp.get_context("fork").Pool(min(jobs, len(strata))) as pool:
+                pending = iter(strata)
+                window: deque = deque(pool.apply_async(_task, (st,)) for st in islice(pending, 2 * jobs))
+                while window:
+                    part, headline, run_ids = window.popleft().get()
+                    if (st := next(pending, None)) is not None:
+                        window.append(pool.apply_async(_task, (st,)))
+                    for family in part["pairwise"].values():  # in the order the engine keeps them
+                        family["pairs"] = keep_pairs(family["pairs"])
+                    if on_chunk is not None:
+                        on_chunk(rows)
+                    yield part, headline, run_ids
+        finally:
+            _SHARED = None
+
+    return each
