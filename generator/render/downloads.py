@@ -202,50 +202,51 @@ READ_BLOCK = 1 << 20  # bytes of verdicts.csv read at a time
 
 
 def public_verdicts(source: Path, target: Path, public: set[str]) -> None:
-    """The rows of verdicts.csv whose item is public, as they are in it: a row is found by its quotes (a
-    cell may hold a line break: a unit may come from a key of the model's JSON; a line ends a row only
-    after an even number of quote characters), its item is its second cell (an id is never quoted, so
-    its text is the cell's; a quoted one is read with the csv module). A target ending in .gz is written
-    gzip-compressed. The same bytes as reading the file with the csv module and writing each public row
-    with it again (verdicts.csv is written as the csv module writes: csv_columns.py), without the cost;
-    read a line at a time (the file is never held whole).
-
-    Written as the csv module writes rows, one write per row through a text stream (a gzip stream's bytes
-    follow how its input was handed to it)."""
-    wanted = {p.encode("utf-8", "backslashreplace") for p in public}
+    """The rows of verdicts.csv whose item is public, as they are in it (public_rows), written through a
+    text stream: gzip-compressed when the target ends in .gz. Read a block at a time (the file is never
+    held whole). The site's download is written from each run's rows instead (verdict_pieces.py)."""
     with source.open("rb") as src, text_out(target) as dst:
         header = src.readline()
         if not header:
             return
         dst.write(header.decode("utf-8", "backslashreplace"))
-        record: list[bytes] = []  # the lines of a row whose quoted cell goes on past a line break
-        quotes, rest = 0, b""
-        for block in iter(lambda: src.read(READ_BLOCK), b""):
-            lines = (rest + block).split(b"\n")
-            rest = lines.pop()  # the start of a line that goes on in the next block
-            for line in lines:
-                n = line.count(b'"')
-                if not record and not n:  # a row on one line with no quote: its item is its second cell
-                    cells = line.split(b",", 2)
-                    if len(cells) > 2 and cells[1] in wanted:
-                        dst.write((line + b"\n").decode("utf-8", "backslashreplace"))
-                    continue
-                record.append(line)
-                quotes += n
-                if quotes % 2 == 0:
-                    _keep_public(b"\n".join(record) + b"\n", wanted, dst)
-                    record, quotes = [], 0
-        if rest:
-            record.append(rest)
-        if record:  # the last row of a file that does not end with a line break, or a quote left open
-            _keep_public(b"\n".join(record), wanted, dst)
+        for row in public_rows(iter(lambda: src.read(READ_BLOCK), b""), public):
+            dst.write(row.decode("utf-8", "backslashreplace"))
 
 
-def _keep_public(row: bytes, wanted: set[bytes], dst) -> None:
-    if not row.endswith(b"\n"):  # the last row of a file that does not end with a line break
-        row += b"\n"
-    if _item_of(row) in wanted:
-        dst.write(row.decode("utf-8", "backslashreplace"))
+def public_rows(blocks: Iterable[bytes], public: set[str]) -> Iterator[bytes]:
+    """The rows (bytes, each ending with a line break) of verdicts.csv's rows after its header, handed over
+    in blocks, whose item is public, as they are: a row is found by its quotes (a cell may hold a line
+    break: a unit may come from a key of the model's JSON; a line ends a row only after an even number of
+    quote characters), its item is its second cell (an id is never quoted, so its text is the cell's; a
+    quoted one is read with the csv module). The same rows as reading the file with the csv module and
+    writing each public row with it again (verdicts.csv is written as the csv module writes:
+    csv_columns.py), without the cost."""
+    wanted = {p.encode("utf-8", "backslashreplace") for p in public}
+    record: list[bytes] = []  # the lines of a row whose quoted cell goes on past a line break
+    quotes, rest = 0, b""
+    for block in blocks:
+        lines = (rest + block).split(b"\n")
+        rest = lines.pop()  # the start of a line that goes on in the next block
+        for line in lines:
+            n = line.count(b'"')
+            if not record and not n:  # a row on one line with no quote: its item is its second cell
+                cells = line.split(b",", 2)
+                if len(cells) > 2 and cells[1] in wanted:
+                    yield line + b"\n"
+                continue
+            record.append(line)
+            quotes += n
+            if quotes % 2 == 0:
+                if _item_of(row := b"\n".join(record) + b"\n") in wanted:
+                    yield row
+                record, quotes = [], 0
+    if rest:
+        record.append(rest)
+    if record:  # the last row of rows that do not end with a line break, or a quote left open
+        row = b"\n".join(record) + b"\n"
+        if _item_of(row) in wanted:
+            yield row
 
 
 def _item_of(record: bytes) -> bytes | None:
