@@ -343,7 +343,7 @@ def write_site(site: SiteData, out: Path, report: BuildReport, progress=None, ca
         clock = time.perf_counter()
         for sd in site.suites:  # one suite at a time, so that each gets its bar
             with _bar(progress, f"downloads of {sd.suite.name}"):
-                write_data_files(tmp, replace(site, suites=[sd]), writer.cached_file)
+                write_data_files(tmp, replace(site, suites=[sd]), writer.cached_file, cache)
         files = listing(tmp)
         writer.write(Page("downloads/index.html", "downloads.html", "Downloads", {"files": files, "folders": folders(files)}, [], ()))
         report.seconds["downloads"] = time.perf_counter() - clock

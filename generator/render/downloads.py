@@ -8,6 +8,7 @@ import functools
 import gzip
 import hashlib
 import io
+import itertools
 import json
 import shutil
 import sys
@@ -18,7 +19,7 @@ from typing import BinaryIO
 
 from ..csvsafe import csv_safe, dict_writer
 from ..csvsafe import writer as csv_writer
-from ..pipeline.cache import code_hash
+from ..pipeline.cache import Cache, code_hash
 from .gather import SiteData
 from .pages.items import items_file, oversize_files, page_files, public_item_lines, responses_file
 from .pages.other import shown_difference
@@ -60,10 +61,11 @@ def _compressed_key(run_key: str) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
-def write_data_files(site_dir: Path, site: SiteData, keep: Keep | None = None) -> None:
+def write_data_files(site_dir: Path, site: SiteData, keep: Keep | None = None, cache: Cache | None = None) -> None:
     """The non-table downloads, per suite under downloads/<suite>/. `keep(group, key, path, write)`
     writes a file that the build cache may keep (build.Writer.cached_file; default: written each time):
-    each run's compressed public lines, which only that run changes."""
+    each run's compressed public lines, which only that run changes. With `cache`, each run's compressed
+    public verdicts are kept there too (verdict_pieces.py)."""
     keep = keep or functools.partial(_written, site_dir=site_dir)
     for sd in site.suites:
         out = site_dir / "downloads" / sd.suite.name
@@ -79,7 +81,7 @@ def write_data_files(site_dir: Path, site: SiteData, keep: Keep | None = None) -
             else:
                 shutil.copyfile(sd.rescore_dir / name, out / name)
         _stats_without_private_items(sd.stats, out / "stats.json", public)
-        public_verdicts(sd.rescore_dir / "verdicts.csv", out / "verdicts-public.csv.gz", public)
+        _public_verdicts(sd, out / "verdicts-public.csv.gz", public, cache)
         responses = out / "responses-public"
         responses.mkdir(exist_ok=True)
         for r in sd.result.runs:  # each run's public lines, as its artifact keeps them: their one copy
@@ -199,6 +201,32 @@ class _ClosingText(io.TextIOWrapper):
 
 
 READ_BLOCK = 1 << 20  # bytes of verdicts.csv read at a time
+
+
+def _public_verdicts(sd, target: Path, public: set[str], cache: Cache | None) -> None:
+    """verdicts-public.csv.gz: verdicts.csv's header and each run's public rows (public_rows of its rows,
+    as verdicts.csv holds them), as text_out would write them, one gzip member of the runs' pieces
+    (verdict_pieces.py: a run's piece from the build cache when it is unchanged)."""
+    from .verdict_pieces import Pieces, piece, write_member
+
+    with (sd.rescore_dir / "verdicts.csv").open("rb") as fh:
+        header = fh.readline()
+    if not header:
+        write_member(target, [])
+        return
+    pieces = Pieces(cache, sd.suite.name, public)
+
+    def rows(r) -> Callable[[], bytes]:
+        return lambda: _as_written(b"".join(public_rows([r.verdict_csv()], public)))
+
+    runs = (pieces.of(sd.result.run_keys.get(r.run.id), rows(r)) for r in sd.result.runs)
+    write_member(target, itertools.chain([piece(_as_written(header))], runs))
+    pieces.prune()
+
+
+def _as_written(data: bytes) -> bytes:
+    """Bytes as a UTF-8 text stream writes them after reading them with backslashreplace (text_out)."""
+    return data.decode("utf-8", "backslashreplace").encode("utf-8", "backslashreplace")
 
 
 def public_verdicts(source: Path, target: Path, public: set[str]) -> None:

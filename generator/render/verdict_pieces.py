@@ -1,0 +1,130 @@
+"""verdicts-public.csv.gz as one gzip member made of each run's own compressed piece, so that a build after
+one run was added compresses that run's public verdicts alone (issue 37).
+
+The file is a standard gzip file (RFC 1952: one member, no name, time 0) whose deflate stream (RFC 1951)
+is the header row's piece, then each run's piece in the suite's run order, then an empty final block.
+A piece is its rows compressed on their own at level 9 and ended by a full flush (an empty stored block
+that byte-aligns the stream and lets no later block refer back into it), so pieces join as they are;
+the member's CRC-32 is combined from the pieces' (crc32_combine) and its length is their sum. Any gzip
+reader reads it (`gunzip`, Python's gzip, browsers): the rows are the same as a stream compressed whole,
+a little larger compressed (each piece starts with no history).
+
+A run's piece depends on the run's rows (its build cache key), the public items, the code and zlib's
+version: it is kept in the build cache under the hash of those (entries of kind `verdict-pieces`,
+pruned to the current runs) and made again when any changes, or when the run has no key. With or
+without the cache the bytes are the same: a piece is what compressing its rows gives.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import struct
+import zlib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from ..pipeline.cache import Cache, code_hash
+
+KIND = "verdict-pieces"
+FORMAT = "verdict-pieces 1"
+LEVEL = 9  # as gzip's default
+HEADER = b"\x1f\x8b\x08\x00" + b"\x00\x00\x00\x00" + b"\x02\xff"  # deflate, no name, time 0, level 9, OS unknown
+END = b"\x03\x00"  # an empty final block of fixed codes
+Piece = tuple[int, int, bytes]  # (CRC-32 of the rows, their length in bytes, the compressed rows)
+
+
+def piece(rows: bytes) -> Piece:
+    """`rows` compressed on their own, ended by a full flush; nothing for no rows."""
+    if not rows:
+        return 0, 0, b""
+    z = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
+    return zlib.crc32(rows), len(rows), z.compress(rows) + z.flush(zlib.Z_FULL_FLUSH)
+
+
+def write_member(target: Path, pieces: Iterable[Piece]) -> None:
+    """The gzip file of the pieces, in order."""
+    crc, size = 0, 0
+    with target.open("wb") as out:
+        out.write(HEADER)
+        for piece_crc, length, data in pieces:
+            out.write(data)
+            crc, size = crc32_combine(crc, piece_crc, length), size + length
+        out.write(END + struct.pack("<II", crc, size & 0xFFFFFFFF))
+
+
+def crc32_combine(crc1: int, crc2: int, len2: int) -> int:
+    """The CRC-32 of A + B from crc1 = CRC-32 of A, crc2 = CRC-32 of B and len2 = len(B) (zlib's
+    crc32_combine: A's register advanced by len2 zero bytes, by squaring the operator that advances it
+    by one zero bit, then xor B's)."""
+    if len2 <= 0:
+        return crc1
+    odd = [0xEDB88320] + [1 << n for n in range(31)]  # one zero bit
+    even = _square(odd)  # two zero bits
+    odd = _square(even)  # four: the first squaring below makes it one zero byte
+    while True:
+        even = _square(odd)
+        if len2 & 1:
+            crc1 = _times(even, crc1)
+        len2 >>= 1
+        if not len2:
+            break
+        odd = _square(even)
+        if len2 & 1:
+            crc1 = _times(odd, crc1)
+        len2 >>= 1
+        if not len2:
+            break
+    return crc1 ^ crc2
+
+
+def _times(matrix: list[int], vector: int) -> int:
+    total, n = 0, 0
+    while vector:
+        if vector & 1:
+            total ^= matrix[n]
+        vector >>= 1
+        n += 1
+    return total
+
+
+def _square(matrix: list[int]) -> list[int]:
+    return [_times(matrix, matrix[n]) for n in range(32)]
+
+
+class Pieces:
+    """The pieces of one suite's runs: from the build cache when it has them, else made and kept there."""
+
+    def __init__(self, cache: Cache | None, suite: str, public: set[str]) -> None:
+        self.cache, self.suite = cache, suite
+        self.public = hashlib.sha256(json.dumps(sorted(public), ensure_ascii=False).encode(
+            "utf-8", "backslashreplace")).hexdigest()
+        self.used: set[str] = set()
+
+    def key(self, run_key: str) -> str:
+        parts = (FORMAT, run_key, self.public, code_hash("render"), zlib.ZLIB_RUNTIME_VERSION, str(LEVEL))
+        return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+    def of(self, run_key: str | None, rows: Any) -> Piece:
+        """The run's piece; `rows()` gives its public rows' bytes when it must be made."""
+        if self.cache is None or not run_key:
+            return piece(rows())
+        key = self.key(run_key)
+        self.used.add(key)
+        found = self.cache.read(KIND, self.suite, key, counted=False)
+        if _is_piece(found):
+            return found  # type: ignore[return-value]
+        made = piece(rows())
+        self.cache.write(KIND, self.suite, key, made, counted=False)
+        return made
+
+    def prune(self) -> None:
+        if self.cache is not None:
+            self.cache.prune(KIND, self.suite, self.used)
+
+
+def _is_piece(value: object) -> bool:
+    return (isinstance(value, tuple) and len(value) == 3 and isinstance(value[0], int)
+            and isinstance(value[1], int) and isinstance(value[2], bytes) and 0 <= value[0] < 2**32
+            and value[1] >= 0 and (value[1] == 0) == (value[2] == b""))
