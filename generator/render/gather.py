@@ -206,7 +206,7 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
     unchecked = unchecked_private(outcome.scored)
     if unchecked and not accept_sealed:
         reason = _with(reason, UNCHECKED)
-    return SiteData(root, suites, load_pages(root / "content" / "pages"), commitments, build_date(root, runs),
+    return SiteData(root, suites, load_pages(root / "content" / "pages", cache), commitments, build_date(root, runs),
                     reason, (sum(r.simulated for r in runs), len(runs), sum(map(is_real, runs))), seconds,
                     {"gather: load, scorer A and scorer B": outcome.peak_mb[SCORING]}, staging, warnings,
                     private_note(unchecked, accept_sealed), bool(unchecked) and accept_sealed)

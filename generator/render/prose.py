@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +12,7 @@ from markdown.extensions.toc import slugify
 from markupsafe import Markup
 
 from ..errors import InputProblem
+from ..pipeline.cache import Cache, code_hash
 
 # Site paths of pages that are not under pages/ (their markdown is shown on a page of their own).
 SPECIAL = {"commitments": "commitments/index.html"}
@@ -65,8 +67,12 @@ def render_markdown(body: str, page_path: str) -> Markup:
     return Markup(_LINK.sub(fix, html))
 
 
-def load_pages(folder: Path) -> list[Prose]:
+def load_pages(folder: Path, cache: Cache | None = None) -> list[Prose]:
+    """The content pages; with `cache`, each page's HTML is kept in the build cache under the hash of its
+    text, its place, the page-writing code and the Markdown library's version (converting the pages was
+    most of the time of a rebuild's prose)."""
     pages = []
+    used: set[str] = set()
     for path in sorted(folder.glob("*.md")) if folder.is_dir() else []:
         if path.is_symlink():
             raise InputProblem(f"{path}: is a symbolic link: content pages are read from real files only")
@@ -78,5 +84,25 @@ def load_pages(folder: Path) -> list[Prose]:
         body = re.sub(r"\A\s*# [^\n]*\n", "", body)  # the template prints the title as the page's h1
         where = site_path(path.stem)
         pages.append(Prose(path.stem, meta.get("title") or path.stem.replace("-", " ").capitalize(), where,
-                           render_markdown(body, where), body))
+                           _kept(body, where, cache, used), body))
+    if cache is not None:
+        cache.prune(KIND, "pages", used)
     return pages
+
+
+KIND = "prose"  # the build cache's entries of content pages' HTML
+
+
+def _kept(body: str, where: str, cache: Cache | None, used: set[str]) -> Markup:
+    if cache is None:
+        return render_markdown(body, where)
+    h = hashlib.sha256("\0".join((KIND, code_hash("render"), markdown.__version__, where, body)).encode(
+        "utf-8", "surrogatepass"))
+    key = h.hexdigest()
+    used.add(key)
+    found = cache.read(KIND, "pages", key, counted=False)
+    if isinstance(found, str):
+        return Markup(found)
+    html = render_markdown(body, where)
+    cache.write(KIND, "pages", key, str(html), counted=False)
+    return html
