@@ -8,12 +8,10 @@ read from the engine's pairwise calls (see `dominance`).
 from __future__ import annotations
 
 import html
-import json
+import math
 import re
 from pathlib import Path
 
-import plotly.graph_objects as go
-import plotly.io as pio
 from plotly.offline import get_plotlyjs, get_plotlyjs_version
 
 from .context import shown
@@ -80,10 +78,28 @@ def plain(text: str) -> str:
     return html.escape(shown(text), quote=False)
 
 
-def _figure(fig: go.Figure, div_id: str, label: str) -> dict:
-    """{id, label, figure, config} for the chart template; the figure is plain JSON data."""
-    doc = json.loads(pio.to_json(fig, validate=True, remove_uids=True))
+# plotly's "none" template as plotly writes it into a figure's JSON (checked against plotly in the tests)
+NONE_TEMPLATE = {"data": {"scatter": [{"type": "scatter"}]}}
+
+
+def figure(div_id: str, label: str, traces: list[dict], layout: dict) -> dict:
+    """{id, label, figure, config} for the chart template: the figure as plotly writes it (its JSON, after
+    validation, under the "none" template), built here as plain data. Building it through plotly's
+    figure objects, which check every property, was most of a model page's time; tests/test_charts.py
+    checks, for every kind of chart, that plotly gives these values from the same traces and layout."""
+    doc = {"data": [_json_values(t) for t in traces], "layout": {"template": NONE_TEMPLATE} | _json_values(layout)}
     return {"id": div_id, "label": shown(label), "data": {"figure": doc, "config": CONFIG}}
+
+
+def _json_values(value):
+    """A figure's part as its JSON holds it: lists for tuples, null for a number that is not finite."""
+    if isinstance(value, dict):
+        return {k: _json_values(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_values(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
 
 
 def forest(div_id: str, title: str, rows: list[tuple[str, float, float, float]], unit: str) -> dict:
@@ -93,15 +109,13 @@ def forest(div_id: str, title: str, rows: list[tuple[str, float, float, float]],
     est = [r[1] for r in rows][::-1]
     plus = [r[3] - r[1] if r[3] is not None else 0 for r in rows][::-1]
     minus = [r[1] - r[2] if r[2] is not None else 0 for r in rows][::-1]
-    fig = go.Figure(go.Scatter(
-        x=est, y=labels, mode="markers", marker={"size": 9, "symbol": "square"},
-        error_x={"type": "data", "symmetric": False, "array": plus, "arrayminus": minus, "thickness": 2},
-        hovertemplate="%{y}: %{x:.1f}<extra></extra>", name=plain(title)))
-    fig.update_layout(template="none", font=FONT, height=90 + 28 * len(rows),
-                      margin={"l": 10, "r": 20, "t": 40, "b": 45}, title={"text": plain(title), "x": 0},
-                      xaxis={"title": {"text": plain(unit)}, "zeroline": False}, yaxis={"automargin": True},
-                      showlegend=False)
-    return _figure(fig, div_id, f"{title}: estimates with 95% intervals, one row per run")
+    trace = {"type": "scatter", "x": est, "y": labels, "mode": "markers", "marker": {"size": 9, "symbol": "square"},
+             "error_x": {"type": "data", "symmetric": False, "array": plus, "arrayminus": minus, "thickness": 2},
+             "hovertemplate": "%{y}: %{x:.1f}<extra></extra>", "name": plain(title)}
+    layout = {"font": FONT, "height": 90 + 28 * len(rows), "margin": {"l": 10, "r": 20, "t": 40, "b": 45},
+              "title": {"text": plain(title), "x": 0}, "xaxis": {"title": {"text": plain(unit)}, "zeroline": False},
+              "yaxis": {"automargin": True}, "showlegend": False}
+    return figure(div_id, f"{title}: estimates with 95% intervals, one row per run", [trace], layout)
 
 
 def dominance(points: list[dict], calls: dict[tuple[str, str], str]) -> list[tuple[str, str]]:
@@ -120,26 +134,27 @@ def tradeoff(div_id: str, title: str, points: list[dict], x_title: str, y_title:
     """Cost or latency (x) against accuracy (y); runs dominated by a significantly better run that is not
     `worse_word` (costlier, slower) are drawn hollow. points: {run, label, x, y}. Each point is marked
     with a number and named in the legend, so long names never overlap on the plot."""
-    fig = go.Figure()
+    traces = []
     for k, p in enumerate(sorted(points, key=lambda p: (-p["y"], p["label"], p["run"])), 1):
         dom = p["run"] in dominated
-        fig.add_trace(go.Scatter(
-            x=[p["x"]], y=[p["y"]], text=[str(k)], name=plain(f"{k}. {p['label']}" + (" (dominated)" if dom else "")),
-            mode="markers+text", textposition="top center", cliponaxis=False,
-            marker={"size": 14 if p["run"] in highlight else 9, "symbol": "circle-open" if dom else "circle",
-                    "line": {"width": 2}},
-            hovertemplate=plain(p["label"]) + ": %{x}, %{y:.1f}<extra></extra>"))
+        traces.append({
+            "type": "scatter", "x": [p["x"]], "y": [p["y"]], "text": [str(k)],
+            "name": plain(f"{k}. {p['label']}" + (" (dominated)" if dom else "")),
+            "mode": "markers+text", "textposition": "top center", "cliponaxis": False,
+            "marker": {"size": 14 if p["run"] in highlight else 9, "symbol": "circle-open" if dom else "circle",
+                       "line": {"width": 2}},
+            "hovertemplate": plain(p["label"]) + ": %{x}, %{y:.1f}<extra></extra>"})
     # the legend lists one run a line under the plot, its title above them: a horizontal legend lays its
     # entries out in columns wider than the chart, and the last ones were cut off
     plot, below = 300, 70 + 21 * (len(points) + 2)
-    fig.update_layout(template="none", font=FONT, height=40 + plot + below, margin={"l": 60, "r": 20, "t": 40, "b": below},
-                      title={"text": plain(title), "x": 0}, xaxis={"title": {"text": plain(x_title)}},
-                      yaxis={"title": {"text": plain(y_title)}},
-                      legend={"orientation": "v", "x": 0, "xanchor": "left", "y": -70 / plot, "yanchor": "top",
-                              "title": {"text": f"hollow: dominated (another run is<br>significantly better and not "
-                                                f"{worse_word})", "side": "top"}})
-    return _figure(fig, div_id, f"{title}: one numbered point per hosted run; hollow points are dominated by a "
-                                f"run significantly better and not {worse_word}")
+    layout = {"font": FONT, "height": 40 + plot + below, "margin": {"l": 60, "r": 20, "t": 40, "b": below},
+              "title": {"text": plain(title), "x": 0}, "xaxis": {"title": {"text": plain(x_title)}},
+              "yaxis": {"title": {"text": plain(y_title)}},
+              "legend": {"orientation": "v", "x": 0, "xanchor": "left", "y": -70 / plot, "yanchor": "top",
+                         "title": {"text": f"hollow: dominated (another run is<br>significantly better and not "
+                                           f"{worse_word})", "side": "top"}}}
+    return figure(div_id, f"{title}: one numbered point per hosted run; hollow points are dominated by a "
+                          f"run significantly better and not {worse_word}", traces, layout)
 
 
 def report_chart(div_id: str, table) -> dict:
@@ -156,14 +171,12 @@ def report_chart(div_id: str, table) -> dict:
         xs, ys = series.setdefault(name, ([], []))
         xs.append(plain(str(row[spec.x])))
         ys.append(value * table.scale)
-    fig = go.Figure()
-    for name, (xs, ys) in series.items():
-        trace = go.Bar if spec.kind == "bar" else go.Scatter
-        extra = {} if spec.kind == "bar" else {"mode": "lines+markers"}
-        fig.add_trace(trace(x=xs, y=ys, name=plain(name), **extra))
-    fig.update_layout(template="none", font=FONT, height=420, margin={"l": 60, "r": 20, "t": 40, "b": 90},
-                      title={"text": plain(table.title), "x": 0}, barmode="group",
-                      xaxis={"title": {"text": plain(table.columns[spec.x])}, "automargin": True},
-                      yaxis={"title": {"text": plain(spec.y_title or table.columns[spec.y])}},
-                      legend={"orientation": "h", "y": -0.3})
-    return _figure(fig, div_id, f"{table.title}: a chart of the table below")
+    traces = [{"type": "bar", "x": xs, "y": ys, "name": plain(name)} if spec.kind == "bar" else
+              {"type": "scatter", "x": xs, "y": ys, "name": plain(name), "mode": "lines+markers"}
+              for name, (xs, ys) in series.items()]
+    layout = {"font": FONT, "height": 420, "margin": {"l": 60, "r": 20, "t": 40, "b": 90},
+              "title": {"text": plain(table.title), "x": 0}, "barmode": "group",
+              "xaxis": {"title": {"text": plain(table.columns[spec.x])}, "automargin": True},
+              "yaxis": {"title": {"text": plain(spec.y_title or table.columns[spec.y])}},
+              "legend": {"orientation": "h", "y": -0.3}}
+    return figure(div_id, f"{table.title}: a chart of the table below", traces, layout)
