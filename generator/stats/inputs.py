@@ -86,35 +86,26 @@ def suite_data(scored) -> SuiteData:
                 checks.append((info, r))
             continue
         groups[(r.run.model, r.run.provider, str(r.run.meta.get("round", "")), r.run.input)].append(r)
-    infos, figs, repeats, calls = [], [], [], {}
+    entries: list[tuple[RunInfo, list]] = []  # each group (and anchor check) with its runs
+    calls = {}
     for members in groups.values():
         expected = sum(1 for i in scored.items if members[0].run.half in ("both", i.half))
-        info = _info(members[0].run, members, (expected, expected))
-        f, rep = combine(members, scored.plugin.replicates)
-        infos.append(info)
-        figs.append(declared.expand(f))
-        repeats.append(rep)
-        calls[info.id] = members
+        entries.append((_info(members[0].run, members, (expected, expected)), members))
+        calls[entries[-1][0].id] = members
     for info, r in checks:  # after the groups: their figures are only read by the anchor comparisons
-        f, rep = combine([r], scored.plugin.replicates)
-        infos.append(info)
-        figs.append(declared.expand(f))
-        repeats.append(rep)
+        entries.append((info, [r]))
         calls[info.id] = [r]
     check_ids = {info.id for info, _ in checks}
-    order = sorted(range(len(infos)), key=lambda k: infos[k].id)
-    infos = [infos[k] for k in order]
-    n_items, width = len(scored.items), len(declared.figure_names)
-    all_figs = np.stack([figs[k] for k in order]) if infos else np.zeros((0, n_items, width))
-    all_repeats = np.stack([repeats[k] for k in order]) if infos else np.zeros((0, n_items), dtype=np.int64)
+    entries.sort(key=lambda e: e[0].id)
+    infos = [info for info, _ in entries]
     current, earlier = split_rounds([i for i in infos if i.id not in check_ids])
     by_kind = {}
     for kind in sorted({info.input for info in infos} | {r.input for r in incomplete} | {"text"}):
         mine = [k for k, info in enumerate(infos) if info.input == kind]
         keep = [k for k in mine if infos[k] in current]
-        kept_figs, kept_repeats = _rows(all_figs, keep), _rows(all_repeats, keep)
-        mine_figs, mine_repeats = (kept_figs, kept_repeats) if mine == keep else (_rows(all_figs, mine),
-                                                                                  _rows(all_repeats, mine))
+        mine_figs, mine_repeats = _figures([entries[k][1] for k in mine], scored, declared)
+        at = {k: n for n, k in enumerate(mine)}
+        kept_figs, kept_repeats = _rows(mine_figs, [at[k] for k in keep]), _rows(mine_repeats, [at[k] for k in keep])
         by_kind[kind] = SuiteData(
             scored.suite, scored.plugin, declared, scored.items, [infos[k] for k in keep], declared.figure_names,
             kept_figs, kept_repeats, GroupCalls({infos[k].id: calls[infos[k].id] for k in keep}),
@@ -126,6 +117,20 @@ def suite_data(scored) -> SuiteData:
     main = by_kind.pop("text")  # the leaderboards, headline included, are of text input
     main.other_inputs = by_kind
     return main
+
+
+def _figures(groups: list[list], scored, declared: Declared) -> tuple[np.ndarray, np.ndarray]:
+    """(groups x items x figures, groups x items): each group's combined per-item figures (with the
+    declared derived columns) and repeats, written into one array as they are made (not stacked from a
+    list of them: at 400 run groups x 6,000 items that list alone was hundreds of MB)."""
+    n_items, width = len(scored.items), len(declared.figure_names)
+    figs = np.empty((len(groups), n_items, width)) if groups else np.zeros((0, n_items, width))
+    repeats = []
+    for k, members in enumerate(groups):
+        f, rep = combine(members, scored.plugin.replicates)
+        figs[k] = declared.expand(f)
+        repeats.append(rep)
+    return figs, (np.stack(repeats) if repeats else np.zeros((0, n_items), dtype=np.int64))
 
 
 def _rows(array: np.ndarray, rows: list[int]) -> np.ndarray:
