@@ -60,23 +60,16 @@ def crc32_combine(crc1: int, crc2: int, len2: int) -> int:
     by one zero bit, then xor B's)."""
     if len2 <= 0:
         return crc1
-    odd = [0xEDB88320] + [1 << n for n in range(31)]  # one zero bit
-    even = _square(odd)  # two zero bits
-    odd = _square(even)  # four: the first squaring below makes it one zero byte
+    op = [0xEDB88320] + [1 << n for n in range(31)]  # the register advanced by one zero bit
+    for _ in range(3):
+        op = _square(op)  # two, four, then eight zero bits: one zero byte
     while True:
-        even = _square(odd)
         if len2 & 1:
-            crc1 = _times(even, crc1)
+            crc1 = _times(op, crc1)
         len2 >>= 1
         if not len2:
-            break
-        odd = _square(even)
-        if len2 & 1:
-            crc1 = _times(odd, crc1)
-        len2 >>= 1
-        if not len2:
-            break
-    return crc1 ^ crc2
+            return crc1 ^ crc2
+        op = _square(op)  # twice as many zero bytes
 
 
 def _times(matrix: list[int], vector: int) -> int:
