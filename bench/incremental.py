@@ -14,6 +14,13 @@ Measured on 2026-12-04 with --items 1500 --runs 40 --resamples 200, the code bef
 sections (and the cached compressed public lines, and the faster public verdicts) and after, one after
 the other on 2 shared cores: one run added 81.6% of the full build (CPU 71.5%) before, 50.3% (CPU 43.7%)
 after; the item pages 9.0 -> 3.5 s, the downloads 5.3 -> 3.2 s; nothing changed 0.7% both times.
+
+Measured on 2026-12-04 on a quiet machine after the next changes (stats.json's pairs written as text, each
+group's operations figures cached, the strata on two processes, the public verdicts as per-run pieces,
+the charts as plain data, the content pages cached, ...): with the defaults (6,000 items, 40 run groups,
+1,000 resamples) the full build 59.4 s (75.3 s before, on a shared machine), one run added 24.6 s = 41.5%
+(CPU 33.3%; 49.7% and 37.7% before), nothing changed 0.4%; with --items 1500 --runs 40 --resamples 200
+the full build 20.0 s, one run added 7.5 s = 37.6% (CPU 31.4%).
 """
 
 from __future__ import annotations
