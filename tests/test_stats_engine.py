@@ -199,3 +199,18 @@ def test_too_small_holds_for_the_overlap_rule_too():
     small = _family("overlap", "accuracy", ["a", "b", "c"], point, draws, lows, highs, 12, True, MIN_CALL_DF - 1)
     assert all(p["call"] == TIE for p in small["pairs"]) and "too small to call" in small["too_small"]
     assert small["letters"] == {"a": "a", "b": "a", "c": "a"} and small["df"] == MIN_CALL_DF - 1
+
+
+def test_a_stratum_s_inputs_are_the_two_step_gather_s_values():
+    """engine._select: array[runs][:, positions] in one gather, and the array itself (no copy) for every
+    run and every item."""
+    from generator.stats.engine import _select
+
+    rng = np.random.default_rng(4)
+    figs, reps = rng.normal(size=(6, 9, 3)), rng.integers(0, 3, size=(6, 9))
+    for runs in ([0, 1, 2, 3, 4, 5], [1, 3, 4], [], [5]):
+        for positions in (np.arange(9), np.array([0, 2, 7]), np.array([], dtype=np.int64), np.arange(8)):
+            for array in (figs, reps):
+                got, want = _select(array, runs, positions), array[runs][:, positions]
+                assert got.shape == want.shape and got.dtype == want.dtype and np.array_equal(got, want)
+    assert _select(figs, list(range(6)), np.arange(9)) is figs

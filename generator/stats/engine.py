@@ -88,8 +88,7 @@ def _stratum(data: SuiteData, st: Stratum, resamples: int, on_chunk,
         if on_chunk:
             on_chunk(resamples * (1 + len(declared.dataset_means)))
         return out | {"metrics": {}, "pairwise": {}, "resampling": {}}, None, run_ids
-    figs = data.figs[cover][:, st.positions, :]
-    reps = data.repeats[cover][:, st.positions]
+    figs, reps = _select(data.figs, cover, st.positions), _select(data.repeats, cover, st.positions)
     n = len(st.positions)
     parts = {RATIO_GROUP: ratio_draws(figs, reps, data.figure_names, declared.spec,
                                       derive_seed(suite.name, st.key, RATIO_GROUP), resamples, on_chunk)}
@@ -111,6 +110,21 @@ def _stratum(data: SuiteData, st: Stratum, resamples: int, on_chunk,
                                        declared.higher_is_better(metric), part.df, keep_pairs)
     out |= {"metrics": metrics, "pairwise": pairwise, "resampling": {k: p.record for k, p in parts.items()}}
     return out, headline, run_ids
+
+
+def _select(array: np.ndarray, runs: list[int], positions: np.ndarray) -> np.ndarray:
+    """array[runs][:, positions]: the same values, gathered in one step, and not copied at all when
+    that is every run and every item in order (the engine never writes into its inputs). At 400 run
+    groups x 6,000 items the two steps' copies were over 500 MB for the stratum of every item."""
+    every_run = runs == list(range(array.shape[0]))
+    every_item = len(positions) == array.shape[1] and bool(np.array_equal(positions, np.arange(array.shape[1])))
+    if every_run and every_item:
+        return array
+    if every_run:
+        return array[:, positions]
+    if every_item:
+        return array[runs]
+    return array[np.ix_(np.asarray(runs, dtype=np.int64), positions)]
 
 
 def _gaps(data: SuiteData, halves: dict[str | None, tuple[Draws, list[str]]]) -> dict:
