@@ -21,9 +21,8 @@ import hashlib
 import json
 import struct
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
 
 from ..pipeline.cache import Cache, code_hash
 
@@ -99,7 +98,7 @@ class Pieces:
         parts = (FORMAT, run_key, self.public, code_hash("render"), zlib.ZLIB_RUNTIME_VERSION, str(LEVEL))
         return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
-    def of(self, run_key: str | None, rows: Any) -> Piece:
+    def of(self, run_key: str | None, rows: Callable[[], bytes]) -> Piece:
         """The run's piece; `rows()` gives its public rows' bytes when it must be made."""
         if self.cache is None or not run_key:
             return piece(rows())

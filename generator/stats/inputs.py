@@ -90,8 +90,9 @@ def suite_data(scored) -> SuiteData:
     calls = {}
     for members in groups.values():
         expected = sum(1 for i in scored.items if members[0].run.half in ("both", i.half))
-        entries.append((_info(members[0].run, members, (expected, expected)), members))
-        calls[entries[-1][0].id] = members
+        info = _info(members[0].run, members, (expected, expected))
+        entries.append((info, members))
+        calls[info.id] = members
     for info, r in checks:  # after the groups: their figures are only read by the anchor comparisons
         entries.append((info, [r]))
         calls[info.id] = [r]
@@ -121,8 +122,8 @@ def suite_data(scored) -> SuiteData:
 
 def _figures(groups: list[list], scored, declared: Declared) -> tuple[np.ndarray, np.ndarray]:
     """(groups x items x figures, groups x items): each group's combined per-item figures (with the
-    declared derived columns) and repeats, written into one array as they are made (not stacked from a
-    list of them: at 400 run groups x 6,000 items that list alone was hundreds of MB)."""
+    declared derived columns) and repeats, written into one array as they are made (not kept in a list,
+    stacked, then copied per input kind: the figures held three times over)."""
     n_items, width = len(scored.items), len(declared.figure_names)
     figs = np.empty((len(groups), n_items, width)) if groups else np.zeros((0, n_items, width))
     repeats = []

@@ -113,8 +113,6 @@ def page_images(sd: SuiteView, item) -> list[dict]:
     return out
 
 
-
-
 def page_files(sd: SuiteView):
     """(site path, bytes) of every public item's page images, read and checked again (type, size, hash)."""
     from ...inputs.page_images import read_page
