@@ -8,10 +8,13 @@ import csv
 import io
 import json
 import math
+import warnings
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score
 
 from generator.cli import main
@@ -57,6 +60,7 @@ def test_kappa_equals_the_library_and_the_hand_computation():
     assert kappa(a, b) == pytest.approx(0.4, abs=1e-12)
     assert kappa(a, b) == pytest.approx(cohen_kappa_score(a, b), abs=1e-12)
     assert kappa(["x"] * 5, ["x"] * 5) is None  # one category: undefined
+    assert kappa(["x"] * 5, ["y"] * 5) == cohen_kappa_score(["x"] * 5, ["y"] * 5) == 0.0
     assert kappa([], []) is None
 
 
@@ -251,3 +255,18 @@ def test_the_example_labels_reproduce_and_agree_with_the_items(tmp_path):
     assert set(types) == {"receipts", "tables", "govforms"}
     assert types["receipts"]["flagged"]["k"] == 3  # the SROIE receipts whose published labels failed a check
     assert all(0 < t["disagreements"] and t["agreement"]["estimate"] < 1 for t in types.values())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("abcde"), st.sampled_from("abcdef")), min_size=1, max_size=80))
+def test_kappa_is_the_library_s_float_bit_for_bit(pairs):
+    """Tally computes kappa itself (no scikit-learn at build time); scikit-learn is its reference."""
+    first, second = [a for a, _ in pairs], [b for _, b in pairs]
+    ours = kappa(first, second)
+    if len(set(first) | set(second)) < 2:
+        assert ours is None
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = float(cohen_kappa_score(first, second))
+    assert (ours is None and math.isnan(theirs)) or ours == theirs

@@ -15,11 +15,11 @@ the extra missing and computed fields are corrected too but, not being a random 
 from __future__ import annotations
 
 import json
-import math
 import unicodedata
-import warnings
 from collections import defaultdict
 from decimal import Decimal, InvalidOperation
+
+import numpy as np
 
 from ..stats.wilson import rate
 from .files import LabelConfig, Labels
@@ -54,15 +54,23 @@ def canon(value: object, ftype: str = "text") -> str:
 
 
 def kappa(first: list[str], second: list[str]) -> float | None:
-    """Cohen's kappa of two labellers' categories (scikit-learn); None when undefined or no pairs."""
+    """Cohen's kappa of two labellers' categories; None when undefined or no pairs. One minus the
+    disagreement observed over the disagreement expected by chance (the product of the two labellers'
+    category shares), over every cell off the diagonal of the categories' confusion matrix; computed
+    in the order scikit-learn's `cohen_kappa_score` computes it, so the same float (tests/test_labels.py)."""
     if not first or len(set(first) | set(second)) < 2:
         return None
-    from sklearn.metrics import cohen_kappa_score
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        value = float(cohen_kappa_score(first, second))
-    return None if math.isnan(value) else value
+    categories = sorted(set(first) | set(second))
+    index = {c: k for k, c in enumerate(categories)}
+    n = len(categories)
+    confusion = np.zeros((n, n), dtype=np.int64)
+    np.add.at(confusion, ([index[c] for c in first], [index[c] for c in second]), 1)
+    by_second, by_first = confusion.sum(axis=0), confusion.sum(axis=1)
+    expected = np.outer(by_second, by_first) / np.sum(by_second)
+    off = np.ones((n, n), dtype=np.int64)
+    off.flat[::n + 1] = 0
+    chance = np.sum(off * expected)
+    return None if chance == 0 else float(1 - np.sum(off * confusion) / chance)
 
 
 def compare(sample: dict, first: Labels, second: Labels, adjudicator: Labels) -> list[dict]:
