@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..inputs.ids import is_safe_id
 from ..inputs.stored_files import read_stored, responses_file
-from ..sealing import line_sha256, private_file, sealed_info
+from ..sealing import line_sha256, may_hold_sealed, private_file, sealed_info
 from . import RESPONSES, RESPONSES_DIR, RESPONSES_SIG, SUMS, CommitError
 from .canonical import canonical, parse_canonical, sha256_hex
 from .checks import Checks
@@ -85,8 +85,11 @@ def covering_commitments(root: Path, suite: str, run_ids: list[str]) -> dict[str
 
 def sealed_hashes(responses: Path) -> list[str]:
     """The record_sha256 of each sealed record of a results/ file, in file order."""
-    out = []
-    for line in read_stored(responses).split(b"\n"):
+    out: list[str] = []
+    data = read_stored(responses)
+    if not may_hold_sealed(data):  # no line can be a sealed record: not split into lines
+        return out
+    for line in data.split(b"\n"):
         info = sealed_info(line)
         if info is not None:
             out.append(str(info.get("record_sha256")))
@@ -96,7 +99,10 @@ def sealed_hashes(responses: Path) -> list[str]:
 def sealed_line_hashes(responses: Path) -> list[str]:
     """The SHA-256 of each sealed record line of a results/ file (without its newline), in file order:
     the leaves of a v2 commitment, which so covers each record's verdicts, figures and `record_sha256`."""
-    return [line_sha256(line) for line in read_stored(responses).split(b"\n") if sealed_info(line) is not None]
+    data = read_stored(responses)
+    if not may_hold_sealed(data):
+        return []
+    return [line_sha256(line) for line in data.split(b"\n") if sealed_info(line) is not None]
 
 
 def leaves(responses: Path, form: object) -> list[str]:
