@@ -35,7 +35,7 @@ import secrets
 import stat
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -108,17 +108,23 @@ def suite_key(suite_root: Path, plugin) -> str:
     return h.hexdigest()
 
 
-def run_key(suite_key: str, run: Run, known: dict[Path, bytes] | None = None) -> str:
-    """The suite key and every stored file of the run folder (run.json, responses.jsonl, ...), with
-    the run's private records: its folder in private storage and its round's revealed responses.
-    `known`: the bytes of some of these files, already read (each file is read once)."""
-    h = hashlib.sha256(f"run\0{suite_key}\0{run.id}\0".encode())
+def run_key(suite_key: str, run: Run, digest_of: Callable[[Path], str]) -> str:
+    """The suite key and the SHA-256 (`digest_of`: file_digests.FileDigests) of every stored file of the
+    run folder (run.json, responses.jsonl, ...), with the run's private records: its folder in private
+    storage and its round's revealed responses."""
+    h = hashlib.sha256(f"run 2\0{suite_key}\0{run.id}\0".encode())
+
+    def fold(label: str, paths: Iterable[Path], base: Path | None) -> None:
+        for path in paths:
+            name = str(path.relative_to(base)) if base is not None else path.name
+            h.update(f"{label}\0{name}\0{digest_of(path)}\n".encode("utf-8", "surrogateescape"))
+
     folder = run.responses.parent
-    hash_files(h, "run", _files(folder), folder, known)
+    fold("run", _files(folder), folder)
     private = private_file_of(run.responses).parent
-    hash_files(h, "private", _files(private), private)
+    fold("private", _files(private), private)
     revealed = revealed_file_of(run.responses)
-    hash_files(h, "revealed", [revealed] if revealed is not None and revealed.is_file() else [])
+    fold("revealed", [revealed] if revealed is not None and revealed.is_file() else [], None)
     return h.hexdigest()
 
 

@@ -8,6 +8,7 @@ responses.jsonl is read whole once: the same bytes go to scorer A and to scorer 
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from ..suite.api import Suite
 from ..suite.plugins import PluginError, Registry, load_registry
 from .cache import Cache, run_key, suite_key
 from .crosscheck import Gate, responses_file
+from .file_digests import FileDigests
 from .processes import score_runs
 from .run_score import RunScore, Store, open_cached
 from .scorer_a import Scoring, release_frozen
@@ -236,6 +238,7 @@ class _Stored:
         checks = store.cache.read(CHECKED, ls.suite.name, "index", counted=False) if store.cache else None
         ok = isinstance(checks, dict) and all(isinstance(v, str) for v in checks.values())
         self.checks: dict[str, str] = checks if ok else {}  # type: ignore[assignment]
+        self.digests = FileDigests(store.cache, ls.suite.name)  # the stored files' SHA-256, by their stat
 
     def runs(self) -> Iterator[tuple[Run, bytes, str]]:
         ls, cache, g = self.ls, self.store.cache, self.gate
@@ -244,23 +247,50 @@ class _Stored:
             if cache is None:
                 data, base = read_run(run.responses, self.log).data, f"run-{index}"
             else:
-                raw = run.responses.read_bytes()
-                base = self.keys[run.id] = run_key(skey, run, {run.responses: raw})
+                raw, base = self._look(skey, run)  # raw: None when the record says the file is unchanged
                 r = open_cached(self.store, run, base)
+                if r is not None and g is not None and self.checks.get(base) != g.version and raw is None:
+                    raw, again = self._read(skey, run)  # scorer B checks it now: read after all
+                    if again != base:  # changed since it was looked at
+                        r.close()
+                        base, r = again, open_cached(self.store, run, again)
+                self.keys[run.id] = base
                 if r is not None:
                     self.cached[run.id] = r
                     if g is not None and self.checks.get(base) == g.version:
                         g.vouch(run.id)
                     elif g is not None:
+                        assert raw is not None
                         g.send(run.id, read_run(run.responses, self.log, raw).data)
                         self.resent.add(run.id)
                     continue
+                if raw is None:
+                    raw, base = self._read(skey, run)
+                    self.keys[run.id] = base
                 data = read_run(run.responses, self.log, raw).data
                 del raw
             if g is not None and self.here:
                 g.send(run.id, data)
             yield run, data, base
             del data
+
+    def _look(self, skey: str, run: Run) -> tuple[bytes | None, str]:
+        """The run's build cache key, and its stored responses when they had to be read to find it (None
+        when the record of their SHA-256 holds: file_digests.py)."""
+        st = os.stat(run.responses)
+        sha = self.digests.known(run.responses, st)
+        if sha is not None:
+            return None, self._key(skey, run, sha)
+        return self._read(skey, run, st)
+
+    def _read(self, skey: str, run: Run, st: os.stat_result | None = None) -> tuple[bytes, str]:
+        """The run's stored responses, read now, and the build cache key of these bytes."""
+        st = st if st is not None else os.stat(run.responses)
+        raw = run.responses.read_bytes()
+        return raw, self._key(skey, run, self.digests.of_bytes(run.responses, st, raw))
+
+    def _key(self, skey: str, run: Run, responses_sha: str) -> str:
+        return run_key(skey, run, lambda path: responses_sha if path == run.responses else self.digests.of(path))
 
     def keep(self, runs: list[RunScore], agreement: dict, node: str) -> None:
         """Record the artifacts scorer B agreed with now (only when the whole suite agreed), keep what
@@ -278,6 +308,7 @@ class _Stored:
                 index[key] = checked
         if index != self.checks:
             cache.write(CHECKED, self.ls.suite.name, "index", index, counted=False)
+        self.digests.keep()
         cache.prune("runs", self.ls.suite.name, {r.name for r in runs})
 
 
