@@ -86,3 +86,28 @@ def test_the_key_follows_the_bytes_even_when_the_record_lies(tmp_path, monkeypat
                         lambda self, path, st: None if real(self, path, st) is None else "0" * 64)
     again = _rescore(root, tmp_path / "o2")
     assert again.counts.hits == 0 and again.counts.misses == 8
+
+
+def test_a_cached_artifact_is_checked_whole_once_and_again_when_its_file_moved(tmp_path, monkeypatch):
+    from generator.pipeline import run_score
+
+    root = project(tmp_path)
+    monkeypatch.setattr(file_digests, "SETTLED_NS", 0)
+    checked: list[str] = []
+    real = run_score.verify
+    monkeypatch.setattr(run_score, "verify", lambda fh: (checked.append(fh.name), real(fh))[1])
+    _rescore(root, tmp_path / "o1")  # scored: written, nothing taken from the cache
+    _rescore(root, tmp_path / "o2")
+    assert len(checked) == 8  # each artifact checked whole once, when first taken from the cache
+    checked.clear()
+    again = _rescore(root, tmp_path / "o3")
+    assert checked == [] and again.counts.hits == 8
+    # a byte of one artifact changed in place, its modification time put back: checked, found corrupt
+    artifact = sorted((root / "build" / "cache" / "runs" / "mini").iterdir())[0]
+    st = artifact.stat()
+    data = bytearray(artifact.read_bytes())
+    data[len(data) // 2] ^= 1
+    artifact.write_bytes(bytes(data))
+    os.utime(artifact, ns=(st.st_atime_ns, st.st_mtime_ns))
+    tampered = _rescore(root, tmp_path / "o4")
+    assert len(checked) == 1 and tampered.counts.corrupt == 1 and tampered.counts.hits == 7

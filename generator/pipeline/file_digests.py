@@ -28,6 +28,11 @@ def signature(st: os.stat_result) -> Signature:
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
+def settled_ns() -> int:
+    """How long before it is looked at a file must have last changed for its record to be trusted later."""
+    return SETTLED_NS
+
+
 class FileDigests:
     """The SHA-256 of files of one suite's runs, from the record when a file's signature is the one
     recorded (and it had settled), else from its bytes."""
@@ -62,7 +67,7 @@ class FileDigests:
         return known if known is not None else self.of_bytes(path, st, path.read_bytes())
 
     def _record(self, path: Path, st: os.stat_result, sha: str) -> None:
-        settled = max(st.st_mtime_ns, st.st_ctime_ns) < time.time_ns() - SETTLED_NS
+        settled = max(st.st_mtime_ns, st.st_ctime_ns) < time.time_ns() - settled_ns()
         self.now[str(path)] = [*signature(st), sha, settled]
 
     def keep(self) -> None:

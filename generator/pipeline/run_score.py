@@ -13,6 +13,7 @@ import marshal
 import os
 import shutil
 import tempfile
+import time
 import weakref
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -24,6 +25,7 @@ from ..inputs.results import Run
 from ..score.verdicts import Verdict, VerdictTable
 from .artifact import ArtifactProblem, Call, Header, Identity, header_at, identity_of, open_checked, read_header, verify
 from .cache import Cache
+from .file_digests import settled_ns, signature
 
 
 class Store:
@@ -34,6 +36,8 @@ class Store:
         self.cache = cache
         self.signed = cache is not None  # only what the build cache keeps is signed (and checked when taken)
         self.made: list[Path] = []  # the folders writing here will make (deepest first): see `undo`
+        self.suite = suite
+        self.verified = Verified(cache, suite)
         if cache is not None:
             self.folder = cache.folder / "runs" / suite
             self.made = [p for p in (self.folder, self.folder.parent, cache.folder, cache.folder.parent)
@@ -76,14 +80,16 @@ def open_cached(store: Store, run: Run, key: str) -> RunScore | None:
         return None
     fh, st = opened
     with fh:
-        try:
-            ok = verify(fh)
-        except OSError as exc:
-            cache.corrupt(path, f"unreadable: {exc}")
-            return None
-        if not ok:
-            cache.corrupt(path, "its contents do not match their keyed hash")
-            return None
+        if not store.verified.before(key, st):  # checked whole by an earlier command, and unchanged since
+            try:
+                ok = verify(fh)
+            except OSError as exc:
+                cache.corrupt(path, f"unreadable: {exc}")
+                return None
+            if not ok:
+                cache.corrupt(path, "its contents do not match their keyed hash")
+                return None
+        store.verified.now(key, st)
         identity = identity_of(st)
         try:
             header = read_header(fh, st.st_size)
@@ -95,6 +101,35 @@ def open_cached(store: Store, run: Run, key: str) -> RunScore | None:
         return None
     cache.counts.hits += 1
     return RunScore(run, store, key, identity, header)
+
+
+VERIFIED = "runs-verified"  # the build cache's entry per suite: artifact -> its signature when checked whole
+
+
+class Verified:
+    """The artifacts of a suite checked whole against their keyed hash, each with its signature then (size,
+    modification and change times, inode: file_digests.py): one that still has it, and had settled, is
+    not read whole again (a cached run is not re-read, issue 37). Anything that rewrites or replaces
+    the file moves its change time, which can't be set back; the record is itself a signed entry."""
+
+    def __init__(self, cache: Cache | None, suite: str) -> None:
+        self.cache, self.suite = cache, suite
+        found = cache.read(VERIFIED, suite, "index", counted=False) if cache is not None else None
+        self.earlier: dict[str, Any] = found if isinstance(found, dict) else {}
+        self.seen: dict[str, list[Any]] = {}
+
+    def before(self, name: str, st: os.stat_result) -> bool:
+        record = self.earlier.get(name)
+        return isinstance(record, list) and len(record) == 5 and tuple(record[:4]) == signature(st) and record[4] is True
+
+    def now(self, name: str, st: os.stat_result) -> None:
+        self.seen[name] = [*signature(st), max(st.st_mtime_ns, st.st_ctime_ns) < time.time_ns() - settled_ns()]
+
+    def keep(self, names: set[str]) -> None:
+        """Record the artifacts of this command's runs that were checked (now or before)."""
+        kept = {k: v for k, v in sorted(self.seen.items()) if k in names}
+        if self.cache is not None and kept != self.earlier:
+            self.cache.write(VERIFIED, self.suite, "index", kept, counted=False)
 
 
 class RunScore:

@@ -309,6 +309,7 @@ class _Stored:
         if index != self.checks:
             cache.write(CHECKED, self.ls.suite.name, "index", index, counted=False)
         self.digests.keep()
+        self.store.verified.keep({r.name for r in runs})
         cache.prune("runs", self.ls.suite.name, {r.name for r in runs})
 
 
