@@ -239,7 +239,7 @@ def site_context(site: SiteData, nav: list[dict], plotly_links: list[dict]) -> d
     """What every page shows of the site as a whole (base.html), for the page cache's keys."""
     # the simulated banner (its counts) shows only when some run is simulated
     return {"nav": nav, "draft": site.draft, "private_note": site.private_note, "private_accepted": site.private_accepted,
-            "simulated": list(site.simulated) if site.simulated[0] else None, "build_date": site.build_date,
+            "simulated": list(site.simulated_kinds),
             "attributions": site.attributions,
             "pages": [[p.name, p.title, p.path] for p in site.pages], "csp": CSP, "plotly": plotly_file(),
             "plotly_links": plotly_links}

@@ -82,6 +82,12 @@ class SiteData:
     private_accepted: bool = False  # --accept-sealed: published as stored, not a draft
 
     @property
+    def simulated_kinds(self) -> tuple[bool, bool]:
+        """(some run is simulated, some run is a real model's): all that every page's banner says, so that a
+        run added or removed changes no page but those that show it (the home page gives the counts)."""
+        return bool(self.simulated[0]), bool(self.simulated[2])
+
+    @property
     def attributions(self) -> list[list[str]]:
         """[suite title, attribution] of each suite hosting third-party material (its suite.toml says so)."""
         return [[sd.suite.title, sd.suite.attribution] for sd in self.suites if sd.suite.attribution]
