@@ -136,7 +136,8 @@ def test_recheck_reproduces_the_published_verdicts(ctx, which):
     """Served over http, the re-check reads the item and each stored record from the downloads and
     reproduces every published verdict of the page."""
     site = example_site() if which == "example" else fixture_site()
-    items = sorted((site / "suites").glob("*/items/*/*.html"))  # the response pages
+    # the response pages that name a stored record (a run that failed on an item has none to reproduce)
+    items = sorted(p for p in (site / "suites").glob("*/items/*/*.html") if b"stored-elsewhere" in p.read_bytes())
     with served(site) as base:
         for path in items[:3] + items[-1:]:
             page = ctx.new_page()
