@@ -26,7 +26,7 @@ from .env import TEMPLATES, make_env, relative
 from .facts import site_facts
 from .gather import BuildError, SiteData, gather
 from .page_cache import PageKeys
-from .pages import Deferred, Page, episodes, home, items, models, other, providers, search, suite
+from .pages import Deferred, Page, compare, episodes, home, items, models, other, providers, search, suite
 from .sections import flush_all
 from .up_to_date import Stamp
 
@@ -277,9 +277,9 @@ def page_parts(site: SiteData, cache: Cache | None = None):
     paged = items.paged_names(site)
     yield "pages: leaderboards", None, None, home.pages(site)
     for sd in site.suites:
-        main = list(suite.suite_pages(sd, facts))  # the stratum pages are made one at a time as they are written
-        yield ("pages: leaderboards", sd.suite.name, len(main) + len(sd.stats["strata"]),
-               chain(_drained(main), suite.stratum_pages(sd, facts)))
+        main = list(suite.suite_pages(sd, facts))  # the compare and stratum pages are made one at a time as written
+        yield ("pages: leaderboards", sd.suite.name, len(main) + compare.page_count(sd) + len(sd.stats["strata"]),
+               chain(_drained(main), compare.compare_pages(sd), suite.stratum_pages(sd, facts)))
     yield "pages: providers and models", None, None, chain(providers.pages(site), models.pages(site))
     for sd in site.suites:
         yield "pages: public items", sd.suite.name, items.page_count(sd), items.suite_pages(sd, paged, cache)

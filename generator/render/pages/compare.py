@@ -1,43 +1,95 @@
 """Compare two runs of a suite (suites/<suite>/compare.html): every metric of the headline stratum for
 both, with the paired difference, its interval and its corrected call as the statistics engine computed
-them, and the public items where their verdicts differ, each linking to its item page. The page shows
-any pair the reader chooses (static/compare.js) from data embedded in it, so it works from file://."""
+them, and the public items where their verdicts differ, each linking to its item page.
+
+The page itself holds the runs, the metrics and where the rest is; the rest is in scripts beside it,
+loaded by static/compare.js when the reader picks runs (classic scripts, not fetch: the site works from
+file://): one per run (compare/<run's file name>.js: its estimates, the pairs the statistics list it
+first in, and its verdict pattern on each public item), and compare-items.js (the public items and
+their verdict patterns). So the page stays small whatever the number of pairs, and the build holds
+one comparison family and one run's pairs at a time (compare_pairs.py)."""
 
 from __future__ import annotations
 
-from ..context import fmt, interval
-from ..gather import SuiteView
+from collections.abc import Iterator
+
+from ..context import fmt, interval, slug
+from ..gather import BuildError, SuiteView
 from . import Page
 from .common import headline_key, item_path, metric_label, metric_order, metric_scale, model_path, ranked_runs, stratum_title, suite_path
+from .compare_pairs import RunPairs
 
 
-def compare_data(sd: SuiteView, page_path: str) -> dict:
+def compared_runs(sd: SuiteView) -> list[str]:
+    """The runs on the compare page, best first: none when the headline family has fewer than two
+    (the suite page then links no compare page)."""
+    st = sd.stats["strata"][headline_key(sd)]
+    metric = sd.stats["headline"]["metric"]
+    if len(st.get("pairwise", {}).get(metric, {}).get("runs", [])) < 2:
+        return []
+    return [r for r in ranked_runs(sd, st, metric) if r in sd.stats["runs"]]
+
+
+def page_count(sd: SuiteView) -> int:
+    """How many files compare_pages writes: the page, its items' script and one script per run."""
+    runs = compared_runs(sd)
+    return 2 + len(runs) if runs else 0
+
+
+def run_scripts(sd: SuiteView, runs: list[str]) -> dict[str, str]:
+    """Each run's script, by the site's safe file name of its id (context.slug: a run id is untrusted);
+    two runs whose names would meet are an error, never one file for both."""
+    paths: dict[str, str] = {}
+    taken: dict[str, str] = {}
+    for run in runs:
+        name = slug(run)
+        other = taken.setdefault(name, run)
+        if other != run:
+            raise BuildError(f"the runs {other!r} and {run!r} of {sd.suite.name} would share the compare "
+                             f"page's script {name}.js: rename one")
+        paths[run] = suite_path(sd, f"compare/{name}.js")
+    return paths
+
+
+def compare_pages(sd: SuiteView) -> Iterator[Page]:
+    """The compare page, then its items' script, then one script per run, each made as it is written."""
+    runs = compared_runs(sd)
+    if not runs:
+        return
     from ..env import relative
 
+    path = suite_path(sd, "compare.html")
+    items_path = suite_path(sd, "compare-items.js")
+    scripts = run_scripts(sd, runs)
     key = headline_key(sd)
     st = sd.stats["strata"][key]
-    metric = sd.stats["headline"]["metric"]
     info = sd.stats["runs"]
-    runs = [r for r in ranked_runs(sd, st, metric) if r in info]
-    metrics = []
-    for m in metric_order(sd):
-        scale, unit = metric_scale(sd, m)
-        fam = st.get("pairwise", {}).get(m, {})
-        pairs = {f"{p['a']}|{p['b']}": [p.get("diff"), p.get("low"), p.get("high"), p.get("call")]
-                 for p in fam.get("pairs", [])}
-        metrics.append({
-            "key": m, "label": metric_label(sd, m) + (f" ({unit})" if unit else ""), "scale": scale,
-            "higher_is_better": sd.declared.higher_is_better(m), "rule": fam.get("rule") or "",
-            "shown": {r: interval(st["metrics"].get(m, {}).get(r), scale).text for r in runs},
-            "pairs": {k: [None if v is None or isinstance(v, str) else v * scale for v in p[:3]] + [p[3]]
-                      for k, p in pairs.items()}})
-    items, signatures = _disagreements(sd, runs, page_path)
-    return {"stratum": stratum_title(key), "n_items": st["items"],
+    keys = metric_order(sd)
+    scales = [metric_scale(sd, m) for m in keys]
+    items, verdicts = _disagreements(sd, runs, path)
+    data = {"stratum": stratum_title(key), "n_items": st["items"], "unit": sd.plugin.unit_label, "first": fmt(None),
+            "items": relative(items_path, path),
             "runs": [{"id": r, "label": f"{info[r]['model']} on {info[r]['provider']}"
                       + (" (simulated)" if info[r]["simulated"] else ""),
-                      "model": relative(model_path(info[r]["model"]), page_path)} for r in runs],
-            "metrics": metrics, "items": items, "verdicts": signatures,
-            "unit": sd.plugin.unit_label, "first": fmt(None)}
+                      "model": relative(model_path(info[r]["model"]), path), "src": relative(scripts[r], path)}
+                     for r in runs],
+            "metrics": [{"key": m, "label": metric_label(sd, m) + (f" ({unit})" if unit else ""), "scale": scale,
+                         "higher_is_better": sd.declared.higher_is_better(m),
+                         "rule": st.get("pairwise", {}).get(m, {}).get("rule") or ""}
+                        for m, (scale, unit) in zip(keys, scales)]}
+    with RunPairs(st, [(m, scale) for m, (scale, _) in zip(keys, scales)], runs) as pairs:
+        yield Page(path, "compare.html", f"{sd.suite.title}: compare two runs",
+                   {"suite": sd.suite, "suite_href": suite_path(sd), "data": data, "method": sd.stats["method"]},
+                   [], ("compare.js",))
+        yield Page(items_path, "compare-items.js", f"{sd.suite.title}: the items of the compare page",
+                   {"items": items}, [], ())
+        del items
+        for run in runs:
+            others, aligned = pairs.of(run)
+            shown = [interval(st["metrics"].get(m, {}).get(run), scale).text for m, (scale, _) in zip(keys, scales)]
+            yield Page(scripts[run], "compare-run.js", f"{sd.suite.title}: {run} on the compare page",
+                       {"run": {"run": run, "shown": shown, "others": others, "pairs": aligned,
+                                "verdicts": verdicts.pop(run)}}, [], ())
 
 
 BUNDLE = 512  # public items whose verdicts are read from each run at once
@@ -86,10 +138,3 @@ def _disagreements(sd: SuiteView, runs: list[str], page_path: str) -> tuple[dict
         for r in sd.result.runs:
             r.close()
     return {"list": items, "verdicts": verdicts, "units": list(names)}, out
-
-
-def compare_page(sd: SuiteView) -> Page:
-    path = suite_path(sd, "compare.html")
-    return Page(path, "compare.html", f"{sd.suite.title}: compare two runs",
-                {"suite": sd.suite, "suite_href": suite_path(sd), "data": compare_data(sd, path),
-                 "method": sd.stats["method"]}, [], ("compare.js",))

@@ -30,7 +30,7 @@ from .common import (
     stratum_title,
     suite_path,
 )
-from .compare import compare_page
+from .compare import compare_pages, compared_runs
 from .episodes import episodes_path, has_episodes, imported_table
 from .home import headline_forest
 from .input_kinds import input_sections
@@ -330,12 +330,13 @@ def pages(site: SiteData):
     facts = site_facts(site)
     for sd in site.suites:
         yield from suite_pages(sd, facts)
+        yield from compare_pages(sd)
         yield from stratum_pages(sd, facts)
 
 
 def suite_pages(sd: SuiteView, facts: dict):
-    """One suite's leaderboard page (with its filter views) and comparison page (its strata's pages:
-    `stratum_pages`)."""
+    """One suite's leaderboard page (with its filter views; its compare page and scripts:
+    compare.compare_pages, its strata's pages: `stratum_pages`)."""
     name = sd.suite.name
     head_key = headline_key(sd)
     main = stratum_block(sd, head_key, "headline-stratum", facts)
@@ -372,15 +373,13 @@ def suite_pages(sd: SuiteView, facts: dict):
     ctx |= {"labels": labels, "sources": sources, "sources_note": source_note(sd), "reported": reported,
             "prompt": prompt_view(sd)}
     main["half_note"] = half_note(sd, head_key)
-    ctx["compare_href"] = suite_path(sd, "compare.html") if len(main["pairwise"]["order"]) > 1 else None
+    ctx["compare_href"] = suite_path(sd, "compare.html") if compared_runs(sd) else None
     ctx["filters_src"] = suite_path(sd, "filter-views.js")  # loaded by filters.js when a view is asked for
     yield Page(suite_path(sd), "suite.html", sd.suite.title, ctx, tables,
                ("sort.js", "charts.js", "filters.js"))
     if len(ctx["filters"]["views"]) > 1 or ctx["filters"]["weights"]:  # the page shows its filters
         yield Page(ctx["filters_src"], "filter-views.js", f"{sd.suite.title}: views of the headline table",
                    {"filters": ctx["filters"]}, [], ())
-    if ctx["compare_href"]:
-        yield compare_page(sd)
 
 
 def stratum_pages(sd: SuiteView, facts: dict):

@@ -1,0 +1,2 @@
+/* The public items and their verdict patterns for its suite's compare page (static/compare.js), written by the site build. */
+window.TALLY_COMPARE_ITEMS = {"list":[["i-pub-1","items/i-pub-1.html",[0,1,2],[[],[0,0,1,0,2,1],[0,0,1,0,2,2]]],["i-pub-2","items/i-pub-2.html",[0,1,2],[[],[0,0,1,0,2,1],[0,3,1,0,2,2]]],["r-pub-1","items/r-pub-1.html",[0,1,2],[[],[0,0,1,0,2,1],[0,3,1,0,2,2]]],["r-pub-2","items/r-pub-2.html",[0,1,2],[[],[0,0,1,0,2,1],[0,3,1,0,2,2]]]],"units":["total","date","tax_id"],"verdicts":["correct","null_ok","invented","wrong"]};

@@ -1,0 +1,2 @@
+/* One run's data for its suite's compare page (static/compare.js), written by the site build. */
+(window.TALLY_COMPARE = window.TALLY_COMPARE || []).push({"others":[],"pairs":[[],[],[],[],[],[],[],[]],"run":"rules-local","shown":["68.8 [24.6, 100.0]","75.0 [0.0, 100.0]","100.0 [100.0, 100.0]","50.0 [0.0, 100.0]","50.0 [0.0, 100.0]","0.0 [0.0, 0.0]","0.0 [0.0, 0.0]","0.0 [0.0, 0.0]"],"verdicts":[1,2,1,2]});
