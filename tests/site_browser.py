@@ -16,8 +16,7 @@ def page_types(site: Path) -> dict[str, str]:
     return {
         "home": "index.html", "suite": f"suites/{suite.name}/index.html", "compare": f"suites/{suite.name}/compare.html",
         "stratum": first(suite / "strata"), "items": f"suites/{suite.name}/items/index.html",
-        "item": first(suite / "items"), "response": first(suite / "items", "*/*.html"),
-        "providers": "providers/index.html", "provider": first(site / "providers"),
+        "item": first(suite / "items"), "providers": "providers/index.html", "provider": first(site / "providers"),
         "models": "models/index.html", "model": first(site / "models"), "prose": first(site / "pages"),
         "agreement": "agreement.html", "downloads": "downloads/index.html", "commitments": "commitments/index.html",
         "search": "search.html",

@@ -301,9 +301,3 @@ def add_run(root: Path, suite: str, source: str = "rules-local", new: str = "rul
     shutil.copytree(run, run.with_name(new))
     meta = run.with_name(new) / "run.json"
     meta.write_text(json.dumps(json.loads(meta.read_text()) | {"run_id": new, "model": model}), encoding="utf-8")
-
-
-def responses_html(items: Path, item: str) -> str:
-    """The response pages of a public item (`items`: a suite's items/ folder of a built site), one run's
-    after another in run order: every response's section, verdicts and message content."""
-    return "".join(p.read_text(encoding="utf-8") for p in sorted((items / item).glob("*.html")))

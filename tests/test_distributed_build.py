@@ -18,7 +18,7 @@ from tests.test_cache import digests
 
 REPO = Path(__file__).resolve().parents[1]
 needs_node = pytest.mark.skipif(missing_node() is not None, reason=missing_node() or "")
-ITEM_PAGES = 20  # make_project's 4 public items: their pages and response pages (each of 4 runs answered each)
+PUBLIC_ITEMS = 4  # make_project's public items: one page each
 
 
 def _done(dask_scheduler) -> dict[str, int]:
@@ -74,11 +74,8 @@ def caches(monkeypatch):
     return opened
 
 
-# what a build into another folder misses however warm the cache: its last build, and the record of the
-# artifacts checked whole (none are when a command scores them: the first command to take them checks them)
-NEW_FOLDER = {"site-stamp", "runs-verified"}
-# what it writes all the same: that build, which pages it used, and its bookkeeping of files and artifacts
-KEPT = {"site-stamp", "page-index", "runs-verified", "file-digests"}
+NEW_FOLDER = {"site-stamp"}  # what a build into another folder misses however warm the cache: its last build
+KEPT = {"site-stamp", "page-index"}  # what it writes all the same: that build, and which pages it used
 
 
 def reused_all(cache) -> bool:
@@ -107,7 +104,7 @@ def test_a_site_built_on_the_cluster_equals_a_local_one(tmp_path, cluster, monke
     report = build(root, tmp_path / "remote", cache=False, resamples=60, scheduler=cluster)
     assert digests(tmp_path / "local") == digests(tmp_path / "remote")
     done = tasks.since()
-    assert done.get("page_chunk") == ITEM_PAGES and done.get("stratum_task", 0) > 1 and done.get("task", 0) > 1
+    assert done.get("page_chunk") == PUBLIC_ITEMS and done.get("stratum_task", 0) > 1 and done.get("task", 0) > 1
     assert not report.warnings
 
 
@@ -119,7 +116,7 @@ def test_a_cluster_build_reuses_a_cache_a_local_build_filled(tmp_path, cluster, 
     report = build(root, tmp_path / "remote", resamples=60, scheduler=cluster)
     assert not report.up_to_date and report.pages > 0  # another folder: built, not skipped
     assert digests(tmp_path / "local") == digests(tmp_path / "remote")
-    assert reused_all(caches[-1]) and report.reused == ITEM_PAGES
+    assert reused_all(caches[-1]) and report.reused == PUBLIC_ITEMS
     done = tasks.since()  # runs, statistics and item pages all from the cache: nothing sent
     assert not {"task", "stratum_task", "page_chunk"} & set(done)
 
@@ -135,7 +132,7 @@ def test_a_local_build_reuses_a_cache_a_cluster_build_filled(tmp_path, cluster, 
     report = build(root, tmp_path / "local", resamples=60)
     assert not report.up_to_date and report.pages > 0
     assert digests(tmp_path / "local") == digests(tmp_path / "remote")
-    assert reused_all(caches[-1]) and report.reused == ITEM_PAGES
+    assert reused_all(caches[-1]) and report.reused == PUBLIC_ITEMS
 
 
 def _sees_nothing(_files) -> bool:  # on a worker: as one that does not share the client's file system

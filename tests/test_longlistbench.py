@@ -239,7 +239,7 @@ def test_a_draft_site_of_the_suite_shows_its_counts_leaderboard_and_attribution(
     without scorer B: item pages show the rows' counts under the suite's names for them (and no points or
     order column), verdicts.csv has them in its counts column, the suite page has
     LongListBench's own leaderboard table, every page its attribution."""
-    from tests.site_support import build, responses_html
+    from tests.site_support import build
 
     (tmp_path / "tally.toml").write_text('[suites]\npaths = ["plugins"]\n', encoding="utf-8")
     shutil.copytree(ROOT / "plugins", tmp_path / "plugins")
@@ -259,7 +259,7 @@ def test_a_draft_site_of_the_suite_shows_its_counts_leaderboard_and_attribution(
         (dst / "responses.jsonl").write_text("".join(x + "\n" for x in lines), encoding="utf-8")
     build(tmp_path, tmp_path / "site", draft=True, skip_scorer_b=True, resamples=100)
     site = tmp_path / "site" / "suites" / "longlistbench"
-    item = responses_html(site / "items", "multihop_012_001_crosspage")
+    item = (site / "items" / "multihop_012_001_crosspage.html").read_text(encoding="utf-8")
     head = ('<th scope="col">Verdict</th><th scope="col">Reason</th><th scope="col" class="num">Exact or found</th>'
             '<th scope="col" class="num">Checked</th><th scope="col" class="num">Predicted</th><th scope="col">Re-check</th>')
     assert head in item and ">Points<" not in item and ">Order<" not in item

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.site_support import REPO, example_site, responses_html
+from tests.site_support import REPO, example_site
 
 ITEMS = REPO / "content" / "suites" / "extracting" / "items"
 
@@ -57,7 +57,6 @@ def test_item_pages_show_the_page_images(site):
         src = re.search(r'src="([^"]+)"', tag).group(1)
         published = (site / "suites" / "extracting" / "items" / src).resolve()
         assert published.read_bytes() == (ITEMS / entry["path"]).read_bytes()
-    shown = responses_html(site / "suites" / "extracting" / "items", item["id"])
-    assert shown.count("This run was given the document as page images, not its text (input image).") == 4
+    assert page.count("This run was given the document as page images, not its text (input image).") == 4
     private = json.loads((ITEMS / "receipts.private.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert not list(site.rglob(f"{private['id']}*"))  # private items have no page and no images

@@ -1,21 +1,22 @@
-"""Response pages' sections, kept in the build cache per run.
+"""Item pages' response sections, kept in the build cache per run.
 
-An item's response page for one run (suites/<suite>/items/<item>/<run>.html) shows one section per
-stored response of the run to the item (templates/_item_response.html): the run's model and provider,
-its verdict table and its message content; the item's own page shows one line per run, from the same
-entry. A section depends on its run alone (its build cache key, and whether its model and provider
+An item page shows one section per stored response of every run that answered the item
+(templates/_item_response.html): the run's model and provider, its verdict table and its message
+content. A section depends on its run alone (its build cache key, and whether its model and provider
 have pages), not on the other runs, so when a run is added or changed only its own sections are made
-again: the others come from build/cache/sections/<suite>/, made by an earlier build.
+again: the others come from build/cache/sections/<suite>/, made by an earlier build, and the page's
+other parts (the document, the checked answers, the published verdicts' block) are rendered around
+them.
 
 An entry holds one run's sections of a bundle of BUNDLE public items (in the suite's order), so a new
 run's sections are entries of their own and no other run's entry is written again. Its key hashes the
 run's section key and the bundle's number with what every section depends on besides its run: the
 sources of generator/render/ and of the section's template (and what it includes), the versions of
 Python and of the template libraries, and the suite's key (its items, which fix the bundles, its rules,
-labels and plugin sources: a changed column or page budget makes every section again). Every response
-page of a suite is two folders below items/, so a section's links are the same on any of them. Entries
-hold plain values only, under the cache's keyed hash (a corrupt one is said, dropped and its sections
-made again); entries of runs no longer shown are pruned.
+labels and plugin sources: a changed column or page budget makes every section again). Every item
+page of a suite is in one folder, so a section's links are the same on any of them. Entries hold plain
+values only, under the cache's keyed hash (a corrupt one is said, dropped and its sections made again);
+entries of runs no longer shown are pruned.
 """
 
 from __future__ import annotations
@@ -34,9 +35,7 @@ from .page_cache import renderer_versions, template_hash
 TEMPLATE = "_item_response.html"
 KIND = "sections"
 
-# a run's sections of an item: their HTML, their published entries, and per repeat [repeat, stored, [[verdict,
-# rows], ...]] (what the item page's table of responses says of the run: pages/items.py)
-Made = tuple[str, list[dict], list[list]]
+Made = tuple[str, list[dict]]  # a run's sections of an item: their HTML, and their published entries
 
 
 def section_env() -> Environment:
@@ -95,8 +94,6 @@ class Sections:
     def get(self, item: str, run_key: str) -> Made | None:
         """The run's sections of the item the cache holds (None: to be made)."""
         self._hold(item)
-        if (made := self._new.get(run_key, {}).get(item)) is not None:  # made by this process, not yet kept
-            return made
         if run_key not in self._held:
             self._held[run_key] = _read(self.cache.read(KIND, self.suite, self.key(run_key, self._bundle), counted=False))
         return self._held[run_key].get(item)
@@ -113,7 +110,7 @@ class Sections:
             whole = self._held.get(run_key, {}) | made
             self._held[run_key] = whole
             self.cache.write(KIND, self.suite, self.key(run_key, self._bundle),
-                             {item: list(made) for item, made in sorted(whole.items())}, counted=False)
+                             {item: [html, entries] for item, (html, entries) in sorted(whole.items())}, counted=False)
         self._new = {}
         if self in _PENDING:
             _PENDING.remove(self)
@@ -132,6 +129,6 @@ def flush_all() -> None:
 def _read(value: object) -> dict[str, Made]:
     if not isinstance(value, dict):
         return {}
-    return {k: (v[0], v[1], v[2]) for k, v in value.items()
-            if isinstance(k, str) and isinstance(v, tuple | list) and len(v) == 3
-            and isinstance(v[0], str) and isinstance(v[1], list) and isinstance(v[2], list)}
+    return {k: (v[0], v[1]) for k, v in value.items()
+            if isinstance(k, str) and isinstance(v, tuple | list) and len(v) == 2
+            and isinstance(v[0], str) and isinstance(v[1], list)}

@@ -6,7 +6,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from typing import Any
 
 import orjson
 from markupsafe import Markup, escape
@@ -19,7 +18,7 @@ from ..context import Column, Table, text
 from ..env import relative
 from ..gather import SiteData, SuiteView
 from ..page_cache import template_hash
-from ..sections import TEMPLATE, Made, Sections, run_section_key, section_env
+from ..sections import TEMPLATE, Sections, run_section_key, section_env
 from . import Deferred, Page
 from .common import item_path, model_path, provider_path, suite_path
 from .labels import item_label_rows
@@ -208,9 +207,9 @@ def verdict_rows_html(rows: list[dict], columns: tuple[str, ...] = ("unit", "kin
 
 
 def _run_sections(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[str]], run: str,
-                  verdicts: list[Verdict], page_path: str) -> Made:
-    """One run's sections on its response page for the item, one per repeat (their HTML, joined), their
-    entries in the page's published verdicts, and what the item's page says of each repeat."""
+                  verdicts: list[Verdict], page_path: str) -> tuple[str, list[dict]]:
+    """One run's sections on the item's page, one per repeat (their HTML, joined), and their entries in
+    the page's published verdicts."""
     budget, info = sd.plugin.budget, sd.runs[run]
     columns, counts = table_columns(sd.plugin), len(sd.plugin.counts)
     template = section_env().get_template(TEMPLATE)
@@ -221,7 +220,7 @@ def _run_sections(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], se
         by_repeat.setdefault(v.repeat, []).append(
             {"unit": v.unit, "kind": v.kind, "verdict": v.verdict, "points": v.points, "reason": v.reason,
              "order": v.order, "counts": v.counts})
-    html, published, summary = [], [], []
+    html, published = [], []
     for repeat, rows in sorted(by_repeat.items()):
         line = reader.line(run, item.id, repeat)
         record = orjson.loads(line) if line is not None else None
@@ -243,91 +242,57 @@ def _run_sections(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], se
             entry["rows"] = [[v["unit"], v["verdict"], v["points"], v["order"]] + ([list(v["counts"])] if counts else [])
                              for v in rows]
         published.append(entry)
-        summary.append([repeat, line is not None, verdict_counts(rows)])
-    return "".join(html), published, summary
-
-
-def verdict_counts(rows: list[dict]) -> list[list]:
-    """[[verdict, rows], ...] of a response's verdict rows, most rows first (then by name)."""
-    counts: dict[str, int] = {}
-    for v in rows:
-        counts[v["verdict"]] = counts.get(v["verdict"], 0) + 1
-    return [[k, n] for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
-
-
-def run_page_path(sd: SuiteView, item_id: str, run: str) -> str:
-    """An item's response page for one run: every repeat's message content and verdicts."""
-    return suite_path(sd, f"items/{item_id}/{run}.html")
-
-
-def _made(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[str]], sections: Sections | None,
-          scored, keep: bool = True) -> Made:
-    """A run's sections of the item (from the build cache's sections when it holds them); with `keep`,
-    those made here are kept there."""
-    run, meta = scored.run.id, scored.run
-    keys = sd.result.run_keys
-    key = (run_section_key(run, keys[run], meta.model in paged[0], meta.provider in paged[1])
-           if sections is not None and run in keys else None)
-    made = sections.get(item.id, key) if sections is not None and key is not None else None
-    if made is None:
-        made = _run_sections(sd, item, reader, paged, run, scored.rows_of(item.id), run_page_path(sd, item.id, run))
-        if keep and sections is not None and key is not None:
-            sections.put(item.id, key, made)
-    return made
+    return "".join(html), published
 
 
 def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[str]] = (set(), set()),
               sections: Sections | None = None) -> Page:
     """`paged`: the models and the providers that have pages (a run kept off the leaderboards may not).
 
-    The page shows the document, the checked answers and one line per run that answered the item: its
-    model and provider, and per repeat its verdicts counted, linking to the run's response page (its
-    message content and verdict rows: run_page). What a line says comes with the run's sections
-    (render/sections.py): from the build cache when an earlier build made them under the same key."""
+    Each stored record and the item itself are published once, in downloads (the run's public lines,
+    the suite's public items): the page shows the document, the checked answers, each response's
+    message content (up to the suite's page budget) and its verdicts, and names each record's line in
+    its run's download; the in-browser re-check reads the item and the records from there.
+
+    Each run's responses are sections of their own (render/sections.py); with `sections` (the build
+    cache's), a run's sections an earlier build made under the same key are used again (its rows and
+    records not read), and those made here are kept for the next build."""
     raw = orjson.loads(item.line)
     budget = sd.plugin.budget
     document = dict(item.document)
     doc_text, doc_more = _excerpt(document.get("text") or "", budget.document_chars)
     if doc_more:
         document["text"] = doc_text
-    responses: list[dict[str, Any]] = []
+    path = item_path(sd, item.id)
+    keys = sd.result.run_keys
+    html: list[str] = []
+    published: list[dict] = []
+    count = 0
     for scored in sd.result.runs:  # in run order
         if not scored.has_rows(item.id):
             continue
-        info = scored.run
-        summary = _made(sd, item, reader, paged, sections, scored, keep=False)[2]
-        responses.append({"run": info.id, "href": run_page_path(sd, item.id, info.id), "model": info.model,
-                          "provider": info.provider, "simulated": info.simulated, "input": info.input,
-                          "model_href": model_path(info.model) if info.model in paged[0] else None,
-                          "provider_href": provider_path(info.provider) if info.provider in paged[1] else None,
-                          "repeats": [{"repeat": r, "stored": stored, "verdicts": counts} for r, stored, counts in summary]})
+        run, meta = scored.run.id, scored.run
+        key = (run_section_key(run, keys[run], meta.model in paged[0], meta.provider in paged[1])
+               if sections is not None and run in keys else None)
+        made = sections.get(item.id, key) if sections is not None and key is not None else None
+        if made is None:
+            made = _run_sections(sd, item, reader, paged, run, scored.rows_of(item.id), path)
+            if sections is not None and key is not None:
+                sections.put(item.id, key, made)
+        html.append(made[0])
+        published.extend(made[1])
+        count += len(made[1])
     ctx = {"sd": sd, "suite": sd.suite, "item": item, "document": document, "answers": _answers(sd, raw),
            "document_more": doc_more, "document_href": document_file(sd, item.id) if doc_more else None,
-           "page_images": page_images(sd, item), "responses": responses,
-           "response_count": sum(len(r["repeats"]) for r in responses),
+           "page_images": page_images(sd, item),
+           "scorer_scripts": scorer_scripts(sd),
+           "items_href": items_file(sd), "item_line_number": reader.item_number(item.id),
+           "responses_html": Markup("".join(html)), "response_count": count, "published": published,
            "suite_href": suite_path(sd), "index_href": suite_path(sd, "items/index.html"),
            "episodes_href": suite_path(sd, f"episodes/{item.id}.html")
            if implements(sd.plugin, "episode_view") else None}
     ctx["label_rows"] = item_label_rows(sd, item.id)
-    return Page(item_path(sd, item.id), "item.html", f"Item {item.id}", ctx, [], ())
-
-
-def run_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[str]], sections: Sections | None,
-             scored) -> Page:
-    """One run's responses to a public item: each repeat's verdict rows and message content (up to the
-    suite's page budget), naming each record's line in the run's download; the in-browser re-check
-    reads the item and the records from there (its one published copy)."""
-    html, published, _summary = _made(sd, item, reader, paged, sections, scored)
-    info = scored.run
-    path = run_page_path(sd, item.id, info.id)
-    ctx = {"sd": sd, "suite": sd.suite, "item": item, "run": info.id, "model": info.model, "provider": info.provider,
-           "simulated": info.simulated, "item_href": item_path(sd, item.id), "suite_href": suite_path(sd),
-           "model_href": model_path(info.model) if info.model in paged[0] else None,
-           "provider_href": provider_path(info.provider) if info.provider in paged[1] else None,
-           "scorer_scripts": scorer_scripts(sd), "items_href": items_file(sd),
-           "item_line_number": reader.item_number(item.id), "responses_html": Markup(html),
-           "response_count": len(published), "published": published}
-    return Page(path, "item_run.html", f"Item {item.id}: run {info.id}", ctx, [], ("recheck.js",))
+    return Page(path, "item.html", f"Item {item.id}", ctx, [], ("sort.js", "recheck.js"))
 
 
 def index_page(sd: SuiteView) -> Page:
@@ -369,17 +334,6 @@ def item_key(sd: SuiteView, item, suite: str, paged: tuple[set[str], set[str]]) 
     return h.hexdigest()
 
 
-def run_page_key(sd: SuiteView, item, suite: str, paged: tuple[set[str], set[str]], scored) -> str | None:
-    """The hash of a response page's own inputs: the suite's key (as item_key), the item's id, and the
-    run's build cache key and whether its model and provider have pages; None when the run has no key."""
-    key = sd.result.run_keys.get(scored.run.id)
-    if key is None:
-        return None
-    r = scored.run
-    return hashlib.sha256(f"response page\0{suite}\0{item.id}\0{r.id}\0{key}\0{r.model in paged[0]}\0"
-                          f"{r.provider in paged[1]}".encode()).hexdigest()
-
-
 def pages(site: SiteData):
     paged = paged_names(site)
     for sd in site.suites:
@@ -388,7 +342,7 @@ def pages(site: SiteData):
 
 def page_count(sd: SuiteView) -> int:
     """How many pages suite_pages yields (for a progress bar sized before the pages are made)."""
-    return 1 + sum(1 + sum(r.has_rows(item.id) for r in sd.result.runs) for item in sd.public_items)
+    return 1 + len(sd.public_items)
 
 
 def suite_pages(sd: SuiteView, paged: tuple[set[str], set[str]], cache: Cache | None = None):
@@ -406,11 +360,6 @@ def suite_pages(sd: SuiteView, paged: tuple[set[str], set[str]], cache: Cache | 
     own = f"{suite}\0{template_hash(section_env(), TEMPLATE)}" if suite else None
     try:
         for item in sd.public_items:
-            for scored in sd.result.runs:  # the response pages first: the item page finds their sections made
-                if scored.has_rows(item.id):
-                    yield Deferred(run_page_path(sd, item.id, scored.run.id), "item_run.html", sd.suite.name,
-                                   run_page_key(sd, item, own, paged, scored) if own else None,
-                                   functools.partial(run_page, sd, item, reader, paged, sections, scored))
             yield Deferred(item_path(sd, item.id), "item.html", sd.suite.name,
                            item_key(sd, item, own, paged) if own else None,
                            functools.partial(item_page, sd, item, reader, paged, sections))
