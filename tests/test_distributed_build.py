@@ -74,8 +74,11 @@ def caches(monkeypatch):
     return opened
 
 
-NEW_FOLDER = {"site-stamp"}  # what a build into another folder misses however warm the cache: its last build
-KEPT = {"site-stamp", "page-index"}  # what it writes all the same: that build, and which pages it used
+# what a build into another folder misses however warm the cache: its last build, and the record of the
+# artifacts checked whole (none are when a command scores them: the first command to take them checks them)
+NEW_FOLDER = {"site-stamp", "runs-verified"}
+# what it writes all the same: that build, which pages it used, and its bookkeeping of files and artifacts
+KEPT = {"site-stamp", "page-index", "runs-verified", "file-digests"}
 
 
 def reused_all(cache) -> bool:
