@@ -65,13 +65,11 @@ def _files(folder: Path, suffixes: tuple[str, ...] | None = None, skip: tuple[st
     return sorted(out)
 
 
-def hash_files(h, label: str, paths: Iterable[Path], base: Path | None = None,
-               known: dict[Path, bytes] | None = None) -> None:
-    """Fold each file's name (relative to `base`) and bytes into `h`, in the given order; `known`: the
-    bytes of some of the files, already read."""
+def hash_files(h, label: str, paths: Iterable[Path], base: Path | None = None) -> None:
+    """Fold each file's name (relative to `base`) and bytes into `h`, in the given order."""
     for path in paths:
         name = str(path.relative_to(base)) if base is not None else path.name
-        data = known[path] if known and path in known else path.read_bytes()
+        data = path.read_bytes()
         h.update(f"{label}\0{name}\0{len(data)}\0".encode("utf-8", "surrogateescape"))
         h.update(data)
 
