@@ -185,3 +185,21 @@ def test_a_run_not_to_be_reused_is_written_for_its_command_only(tmp_path):
     assert again.counts.hits == total - 1 and again.counts.misses == 1
     names = sorted(p.name for p in (root / "build" / "cache" / "runs" / "mini").iterdir())
     assert names == sorted(r.name for r in scored[0].runs) and sum(n.endswith(artifact.ONCE) for n in names) == 1
+
+
+def test_a_read_table_gives_the_rows_a_verdict_table_gives():
+    """RunScore.verdicts' table (run_score.ReadTable) makes its rows with zip and map: the same Verdicts,
+    in the same order, whole or a slice of them."""
+    from generator.pipeline.run_score import ReadTable
+    from generator.score.verdicts import Verdict, VerdictTable
+
+    rows = [Verdict("r", f"item-{k // 3}", k % 3, f"u{k % 4}", "printed", ("correct", "wrong")[k % 2], k % 2,
+                    "" if k % 5 else "a reason", ("same", "", "different")[k % 3], (k, 2) if k % 7 == 0 else ())
+            for k in range(40)]
+    base, read = VerdictTable("r"), ReadTable("r")
+    base.extend(rows)
+    read.extend(rows)
+    assert list(read.rows()) == list(base.rows()) == rows
+    for start, stop in ((0, None), (3, 17), (5, 40), (39, None), (10, 10)):
+        assert list(read.rows(start, stop)) == list(base.rows(start, stop)) == rows[start:stop]
+    assert all(type(v) is Verdict for v in read.rows())

@@ -9,6 +9,7 @@ and reads every bulky part through an explicit call, where it is needed: `verdic
 from __future__ import annotations
 
 import gzip
+import itertools
 import marshal
 import os
 import shutil
@@ -103,6 +104,21 @@ def open_cached(store: Store, run: Run, key: str) -> RunScore | None:
     return RunScore(run, store, key, identity, header)
 
 
+class ReadTable(VerdictTable):
+    """A run's verdict rows as read from its artifact (RunScore.verdicts): the same table, whose `rows()`
+    makes the same Verdicts with the row loop in C (zip and map), not a Python generator: a suite's own
+    tables read every row of every run on each build."""
+
+    __slots__ = ()
+
+    def rows(self, start: int = 0, stop: int | None = None) -> Iterator[Verdict]:
+        columns: tuple[list[Any], ...] = (self.item, self.repeat, self.unit, self.kind, self.verdict, self.points,
+                                     self.reason, self.order, self.counts)
+        if start or (stop is not None and stop != len(self.item)):
+            columns = tuple(c[start:stop] for c in columns)
+        return map(Verdict._make, zip(itertools.repeat(self.run), *columns))
+
+
 VERIFIED = "runs-verified"  # the build cache's entry per suite: artifact -> its signature when checked whole
 
 
@@ -188,7 +204,7 @@ class RunScore:
 
     def verdicts(self) -> VerdictTable:
         """Every verdict row of the run (sorted by item, then repeat), read from the artifact."""
-        table = VerdictTable(self.run.id)
+        table = ReadTable(self.run.id)
         first = self._where["rows_block"][0]
         blocks = memoryview(self._read(self._where["rows_block"]))  # every item's block, read at once
         # (the texts come back interned as the scorer interned them: marshal keeps that)
