@@ -26,9 +26,9 @@ fewer than 10 cases on either side is a tie.
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import t as student_t
 
 from .quantiles import linear
+from .student import t_isf, t_ppf
 
 BETTER, WORSE, TIE = "better", "worse", "can't tell apart"
 OVERLAP = "overlap"  # the comparison rule of non-overlapping intervals (see the module's docstring)
@@ -175,7 +175,7 @@ def holm(estimates: np.ndarray, thetas: np.ndarray, df: int, higher_is_better: b
     t[zero & (d * np.nan_to_num(constant) > 0)] = np.inf  # called whatever the critical value
     alpha = 1 - level
     steps = np.arange(m)
-    crit = student_t.isf(alpha / (2 * (m - steps)), df) if df > 0 else np.full(m, np.inf)
+    crit = t_isf(alpha / (2 * (m - steps)), df) if df > 0 else np.full(m, np.inf)
     order = np.argsort(-t, kind="stable")  # decreasing t, ties by pair index
     passed = (t[order] == np.inf) | (t[order] > crit)
     stop = int(np.argmin(passed)) if not passed.all() else m  # the first step that fails ends the calls
@@ -214,7 +214,7 @@ def min_detectable(c: float | None, se: np.ndarray, df: int, power: float = POWE
     se = np.asarray([x for x in se if x is not None and x > 0], dtype=np.float64)
     if c is None or not se.size or df < 1:
         return None
-    return float((c + student_t.ppf(power, df)) * np.median(se))
+    return float((c + t_ppf(power, df)) * np.median(se))
 
 
 def overlap_calls(estimates: np.ndarray, lows: np.ndarray, highs: np.ndarray, cases: np.ndarray,

@@ -10,8 +10,8 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import norm
-from scipy.stats import t as student_t
+
+from .student import normal_cdf, normal_sf, t_isf
 
 CONFIDENCE = 0.95
 ALPHA = (1 - CONFIDENCE) / 2  # computed as scipy.stats.bootstrap does: 0.025000000000000022
@@ -76,8 +76,8 @@ def interval_probs(df: int | None = None) -> np.ndarray:
         return INTERVAL_PROBS
     if df < 1:
         return np.asarray([0.0, 1.0])
-    t = float(student_t.isf(ALPHA, df))
-    return np.asarray([float(norm.sf(t)), float(norm.cdf(t))])
+    t = float(t_isf(ALPHA, df))
+    return np.asarray([float(normal_sf(t)), float(normal_cdf(t))])
 
 
 def interval(values: np.ndarray, df: int | None = None) -> np.ndarray:
