@@ -16,6 +16,7 @@ import hashlib
 import os
 import time
 from pathlib import Path
+from typing import TypeGuard
 
 from .cache import Cache
 
@@ -28,9 +29,17 @@ def signature(st: os.stat_result) -> Signature:
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
-def settled_ns() -> int:
-    """How long before it is looked at a file must have last changed for its record to be trusted later."""
-    return SETTLED_NS
+def stamp(st: os.stat_result) -> list:
+    """[size, mtime, ctime, inode, settled]: the file's signature as looked at now, and whether it had
+    settled (last changed at least SETTLED_NS before): only a settled record is trusted later."""
+    return [*signature(st), max(st.st_mtime_ns, st.st_ctime_ns) < time.time_ns() - SETTLED_NS]
+
+
+def holds(record: object, st: os.stat_result, size: int) -> TypeGuard[list]:
+    """Whether a record (`size` values, the signature first and whether it had settled last) still
+    describes the file of `st`: the same signature, and settled when it was recorded."""
+    return (isinstance(record, list) and len(record) == size and tuple(record[:4]) == signature(st)
+            and record[-1] is True)
 
 
 class FileDigests:
@@ -47,8 +56,7 @@ class FileDigests:
         """The file's recorded SHA-256 when `st` (taken now) is the recorded signature and the file had
         settled when recorded; None otherwise (to be read)."""
         record = self.before.get(str(path))
-        if not (isinstance(record, list) and len(record) == 6 and tuple(record[:4]) == signature(st) and record[5] is True
-                and isinstance(record[4], str)):
+        if not (holds(record, st, 6) and isinstance(record[4], str)):
             return None
         self._record(path, st, record[4])
         return record[4]
@@ -67,8 +75,8 @@ class FileDigests:
         return known if known is not None else self.of_bytes(path, st, path.read_bytes())
 
     def _record(self, path: Path, st: os.stat_result, sha: str) -> None:
-        settled = max(st.st_mtime_ns, st.st_ctime_ns) < time.time_ns() - settled_ns()
-        self.now[str(path)] = [*signature(st), sha, settled]
+        now = stamp(st)
+        self.now[str(path)] = now[:4] + [sha, now[4]]
 
     def keep(self) -> None:
         """Record the files looked at by this command (the record of the suite's other files is dropped)."""

@@ -14,7 +14,6 @@ import marshal
 import os
 import shutil
 import tempfile
-import time
 import weakref
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -26,7 +25,7 @@ from ..inputs.results import Run
 from ..score.verdicts import Verdict, VerdictTable
 from .artifact import ArtifactProblem, Call, Header, Identity, header_at, identity_of, open_checked, read_header, verify
 from .cache import Cache
-from .file_digests import settled_ns, signature
+from .file_digests import holds, stamp
 
 
 class Store:
@@ -37,7 +36,6 @@ class Store:
         self.cache = cache
         self.signed = cache is not None  # only what the build cache keeps is signed (and checked when taken)
         self.made: list[Path] = []  # the folders writing here will make (deepest first): see `undo`
-        self.suite = suite
         self.verified = Verified(cache, suite)
         if cache is not None:
             self.folder = cache.folder / "runs" / suite
@@ -112,8 +110,8 @@ class ReadTable(VerdictTable):
     __slots__ = ()
 
     def rows(self, start: int = 0, stop: int | None = None) -> Iterator[Verdict]:
-        columns: tuple[list[Any], ...] = (self.item, self.repeat, self.unit, self.kind, self.verdict, self.points,
-                                     self.reason, self.order, self.counts)
+        columns: tuple[list[Any], ...] = (self.item, self.repeat, self.unit, self.kind, self.verdict,
+                                          self.points, self.reason, self.order, self.counts)
         if start or (stop is not None and stop != len(self.item)):
             columns = tuple(c[start:stop] for c in columns)
         return map(Verdict._make, zip(itertools.repeat(self.run), *columns))
@@ -135,11 +133,10 @@ class Verified:
         self.seen: dict[str, list[Any]] = {}
 
     def before(self, name: str, st: os.stat_result) -> bool:
-        record = self.earlier.get(name)
-        return isinstance(record, list) and len(record) == 5 and tuple(record[:4]) == signature(st) and record[4] is True
+        return holds(self.earlier.get(name), st, 5)
 
     def now(self, name: str, st: os.stat_result) -> None:
-        self.seen[name] = [*signature(st), max(st.st_mtime_ns, st.st_ctime_ns) < time.time_ns() - settled_ns()]
+        self.seen[name] = stamp(st)
 
     def keep(self, names: set[str]) -> None:
         """Record the artifacts of this command's runs that were checked (now or before)."""

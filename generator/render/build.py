@@ -237,7 +237,7 @@ def _render_chunk(bounds: tuple[int, int]) -> tuple[int, int, dict[str, dict[str
 
 def site_context(site: SiteData, nav: list[dict], plotly_links: list[dict]) -> dict:
     """What every page shows of the site as a whole (base.html), for the page cache's keys."""
-    # the simulated banner (its counts) shows only when some run is simulated
+    # the simulated banner: whether some run is simulated and some is a real model's (not how many)
     return {"nav": nav, "draft": site.draft, "private_note": site.private_note, "private_accepted": site.private_accepted,
             "simulated": list(site.simulated_kinds),
             "attributions": site.attributions,
