@@ -14,8 +14,9 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.pipeline.outputs import write_outputs
 from generator.pipeline.stages import load, score
-from generator.stats.engine import compute, dumps
+from generator.stats.engine import compute, dumps, planned_rows
 from generator.stats.inputs import suite_data
+from generator.stats.processes import strata_in_processes
 from tests.conftest import GOOD, chat_record
 
 REPO = Path(__file__).resolve().parents[1]
@@ -36,6 +37,19 @@ def test_output_is_bit_identical_across_runs(example):
     again = compute(suite_data(score(load(REPO, ["extracting"]), REPO, jobs=1, gate=False)[0]), RESAMPLES)
     assert dumps(doc) == dumps(again)
     assert doc["method"]["numpy"] == np.__version__ and doc["method"]["resamples"] == RESAMPLES
+
+
+def test_strata_and_side_parts_in_processes_give_the_same_document(example):
+    """Forked processes compute the strata, and the side parts (real against generated documents, the
+    other input kinds' boards) as a task of their own: the document is the one computed here."""
+    _out, data, doc = example
+    assert doc["sources"] and doc["inputs"]["image"]["board"]  # the example has both side parts
+    told: list[int] = []
+    again = compute(data, RESAMPLES, told.append, strata_by=strata_in_processes(2))
+    assert dumps(again) == dumps(doc)
+    alone: list[int] = []
+    compute(data, RESAMPLES, alone.append)
+    assert sum(told) == sum(alone) == planned_rows(data, RESAMPLES)  # the progress bar is told every row
     rec = doc["strata"]["all"]["resampling"]["ratios"]
     assert rec["exact_sums"] and len(rec["w_sha256"]) == 64 and rec["group_sizes"] == [824]
 

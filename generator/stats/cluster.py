@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from .engine import EachStratum, Keep, StratumPart, _as_is, _stratum
+from .engine import EachStratum, Keep, StratumPart, _as_is, _stratum, side_parts
 from .inputs import SuiteData
 from .strata import Stratum
 
@@ -42,8 +42,9 @@ def strata_on(client) -> EachStratum:
     from ..pipeline.distributed import in_order
 
     def each(data: SuiteData, strata: list[Stratum], resamples: int, on_chunk: Callable[[int], None] | None,
-             keep_pairs: Keep) -> Iterator[StratumPart]:
+             keep_pairs: Keep, sides: dict) -> Iterator[StratumPart]:
         if not strata:
+            sides.update(side_parts(data, resamples, on_chunk))
             return
         inputs = client.scatter(stratum_inputs(data), broadcast=True, hash=False)
         rows = resamples * (1 + len(data.declared.dataset_means))  # what a local stratum tells on_chunk
@@ -56,5 +57,6 @@ def strata_on(client) -> EachStratum:
                 yield part, headline, run_ids
         finally:
             inputs.release()
+        sides.update(side_parts(data, resamples, on_chunk))  # on the client, as before
 
     return each

@@ -27,7 +27,7 @@ from .resample import CHUNK, derive_seed
 from .rounds import round_history
 from .run_memo import OpsOf, computed
 from .sources import planned_source_rows, source_gaps
-from .strata import Stratum, headline_key, select_strata
+from .strata import ALL, Stratum, headline_key, select_strata
 
 FORMAT = 1
 RATIO_GROUP = "ratios"  # all ratio metrics of a suite share one W per stratum
@@ -141,15 +141,32 @@ def _gaps(data: SuiteData, halves: dict[str | None, tuple[Draws, list[str]]]) ->
 
 
 StratumPart = tuple[dict, Draws | None, list[str]]  # _stratum's: its part of the document, headline, runs
-# (data, strata, resamples, on_chunk, keep_pairs) -> each stratum's part, in the strata's order
-EachStratum = Callable[[SuiteData, list[Stratum], int, Callable[[int], None] | None, Keep], Iterable[StratumPart]]
+# (data, strata, resamples, on_chunk, keep_pairs, sides) -> each stratum's part, in the strata's order; by the
+# time the last is taken, `sides` (a dict, empty when given) holds side_parts' values
+EachStratum = Callable[[SuiteData, list[Stratum], int, Callable[[int], None] | None, Keep, dict],
+                       Iterable[StratumPart]]
+
+
+def side_parts(data: SuiteData, resamples: int, on_chunk: Callable[[int], None] | None = None) -> dict:
+    """The parts of the document that are not per stratum and need no stratum's result, each resampled
+    with its own seeds: the gaps between real and generated documents ("sources") and the boards of the
+    other input kinds ("inputs"). `strata_by` computes them beside the strata (processes.py: in the
+    same processes), or after them."""
+    out: dict = {}
+    if sources := source_gaps(data, resamples, on_chunk):  # real against generated documents
+        out["sources"] = sources
+    if data.other_inputs:
+        out["inputs"] = input_kinds(data, resamples, _stratum)  # one board per other kind: kept in the document
+    return out
 
 
 def each_stratum(data: SuiteData, strata: list[Stratum], resamples: int, on_chunk: Callable[[int], None] | None,
-                 keep_pairs: Keep) -> Iterator[StratumPart]:
-    """Each stratum computed here, one after the other (stats/cluster.py: on a Dask cluster)."""
+                 keep_pairs: Keep, sides: dict) -> Iterator[StratumPart]:
+    """Each stratum computed here, one after the other, then the side parts (stats/cluster.py: the strata
+    on a Dask cluster)."""
     for st in strata:
         yield _stratum(data, st, resamples, on_chunk, keep_pairs)
+    sides.update(side_parts(data, resamples, on_chunk))
 
 
 def compute(data: SuiteData, resamples: int, on_chunk: Callable[[int], None] | None = None,
@@ -162,11 +179,16 @@ def compute(data: SuiteData, resamples: int, on_chunk: Callable[[int], None] | N
     strata, skipped = select_strata(suite, data.items)
     out_strata: dict = {}
     halves: dict[str | None, tuple[Draws, list[str]]] = {}
-    for st, (part, headline, run_ids) in zip(strata, strata_by(data, strata, resamples, on_chunk, keep_pairs),
+    sides: dict = {}
+    analysis = None
+    for st, (part, headline, run_ids) in zip(strata, strata_by(data, strata, resamples, on_chunk, keep_pairs, sides),
                                              strict=True):
         out_strata[st.key] = part
         if st.dimension == "half" and headline is not None:
             halves[st.value] = (headline, run_ids)
+        if st.key == ALL:  # made while the strata after it are computed (in other processes, or here)
+            analysis = item_analysis(data, {r: row["estimate"] for r, row in part["metrics"]
+                                            .get(data.plugin.headline, {}).items()})
     ops = {r.id: ops_of(data, r) for r in data.runs}
     doc = {
         "format": FORMAT, "suite": suite.name, "suite_version": suite.version,
@@ -199,13 +221,9 @@ def compute(data: SuiteData, resamples: int, on_chunk: Callable[[int], None] | N
         "anchors": anchor_comparisons(data, resamples),
         "history": round_history(data, out_strata, resamples),
         "consistency": consistency(data),
-        "item_analysis": item_analysis(data, {r: row["estimate"] for r, row in out_strata["all"]["metrics"]
-                                              .get(data.plugin.headline, {}).items()}),
+        "item_analysis": analysis,
     }
-    if sources := source_gaps(data, resamples, on_chunk):  # real against generated documents
-        doc["sources"] = sources
-    if data.other_inputs:
-        doc["inputs"] = input_kinds(data, resamples, _stratum)  # one board per other kind: kept in the document
+    doc |= sides
     if suite.comparison == OVERLAP:
         doc["operations_calls"] = operations_calls(ops)
     return _clean(doc)
