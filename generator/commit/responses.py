@@ -28,6 +28,7 @@ from .checks import Checks
 from .layout import private_round_dir, read_manifest, round_dir
 from .merkle import root as merkle_root
 from .rescored import check_rescored, item_hashes, moved_to
+from .sealed_memo import hashes as memo_hashes
 
 RESPONSES_FORMAT_V1 = "tally-response-commitment-v1"  # leaves: the full records' SHA-256s (still verified)
 RESPONSES_FORMAT = "tally-response-commitment-v2"  # leaves: the sealed records' SHA-256s, verdicts included
@@ -84,7 +85,12 @@ def covering_commitments(root: Path, suite: str, run_ids: list[str]) -> dict[str
 
 
 def sealed_hashes(responses: Path) -> list[str]:
-    """The record_sha256 of each sealed record of a results/ file, in file order."""
+    """The record_sha256 of each sealed record of a results/ file, in file order (within a site build,
+    from the build cache's record of an unchanged file: sealed_memo.py)."""
+    return memo_hashes(responses, "records", _record_hashes)
+
+
+def _record_hashes(responses: Path) -> list[str]:
     out: list[str] = []
     data = read_stored(responses)
     if not may_hold_sealed(data):  # no line can be a sealed record: not split into lines
@@ -99,6 +105,10 @@ def sealed_hashes(responses: Path) -> list[str]:
 def sealed_line_hashes(responses: Path) -> list[str]:
     """The SHA-256 of each sealed record line of a results/ file (without its newline), in file order:
     the leaves of a v2 commitment, which so covers each record's verdicts, figures and `record_sha256`."""
+    return memo_hashes(responses, "lines", _line_hashes)
+
+
+def _line_hashes(responses: Path) -> list[str]:
     data = read_stored(responses)
     if not may_hold_sealed(data):
         return []

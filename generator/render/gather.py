@@ -205,8 +205,10 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
     seconds = {"gather: load, scorer A and scorer B": outcome.seconds[SCORING],
                "gather: statistics": outcome.seconds[STATISTICS] + time.perf_counter() - clock}
     from ..commit.page import commitments_context
+    from ..commit.sealed_memo import remembered
 
-    commitments = commitments_context(root) if (root / "content" / "commitments").is_dir() else []
+    with remembered(cache):  # an unchanged results file's sealed hashes from the cache's record
+        commitments = commitments_context(root) if (root / "content" / "commitments").is_dir() else []
     runs = [r.run for res in outcome.scored for r in res.runs]
     reason = draft_reason([res.agreement for res in outcome.scored]) if draft else None
     unchecked = unchecked_private(outcome.scored)

@@ -1,0 +1,80 @@
+"""The sealed records' hashes of results files, remembered between site builds by each file's signature.
+
+Every site build checks the commitments (commit/verify.py), which list each results file's sealed
+records: their `record_sha256` and their lines' SHA-256. Finding them reads every stored file of every
+run and looks for a sealed record's mark in it (about 1 s for 648 MB of results), though a file that did
+not change holds the same records. During a site build (`remembered(cache)`), a file's hashes are kept
+in the build cache (signed like every entry) with the file's size, modification and change times and
+inode, and taken from there while all four are unchanged and the file had settled when it was read:
+the rule of pipeline/file_digests.py, whose record of stored files this is the same kind of. A changed
+file, a record that does not hold, or any other command (`tally verify` reads every file) reads the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from pathlib import Path
+
+from ..pipeline.cache import Cache
+from ..pipeline.file_digests import holds, stamp
+
+KIND = "sealed-hashes"
+GROUP = "results"  # one record for every suite's files: a build checks every round
+FORMS = ("records", "lines")  # sealed records' record_sha256, their lines' SHA-256
+
+_ACTIVE: ContextVar[Memo | None] = ContextVar("sealed_memo", default=None)
+
+
+class Memo:
+    """The record of one build: files' hashes by form, with the signature they were read under."""
+
+    def __init__(self, cache: Cache) -> None:
+        self.cache = cache
+        self.before: dict | None = None  # the last build's record, read when a first file is asked for
+        self.now: dict[str, list] = {}  # path -> [size, mtime, ctime, inode, {form: hashes}, settled]
+
+    def hashes(self, path: Path, form: str, read: Callable[[Path], list[str]]) -> list[str]:
+        """The file's hashes of `form`: recorded, or `read(path)` now."""
+        if self.before is None:
+            found = self.cache.read(KIND, GROUP, "index", counted=False)
+            self.before = found if isinstance(found, dict) else {}
+        st = os.stat(path)
+        key = str(path)
+        record = self.now.get(key) or self.before.get(key)
+        if holds(record, st, 6) and isinstance(record[4], dict) and isinstance(record[4].get(form), list):
+            self.now[key] = record
+            return list(record[4][form])
+        value = read(path)
+        forms = record[4] if holds(record, st, 6) and isinstance(record[4], dict) else {}
+        now = stamp(st)  # taken before the read: a file changed meanwhile has another signature next time
+        self.now[key] = now[:4] + [forms | {form: list(value)}, now[4]]
+        return value
+
+    def keep(self) -> None:
+        """Record the files looked at in this build (the others' records are dropped)."""
+        if self.before is not None and self.now != self.before:
+            self.cache.write(KIND, GROUP, "index", dict(sorted(self.now.items())), counted=False)
+
+
+@contextlib.contextmanager
+def remembered(cache: Cache | None) -> Iterator[None]:
+    """Within it, sealed hashes come from the build cache's record where it holds (nothing without a cache)."""
+    if cache is None:
+        yield
+        return
+    memo = Memo(cache)
+    token = _ACTIVE.set(memo)
+    try:
+        yield
+        memo.keep()
+    finally:
+        _ACTIVE.reset(token)
+
+
+def hashes(path: Path, form: str, read: Callable[[Path], list[str]]) -> list[str]:
+    """`read(path)`, or the record of it within `remembered`."""
+    memo = _ACTIVE.get()
+    return read(path) if memo is None else memo.hashes(path, form, read)

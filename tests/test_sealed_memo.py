@@ -1,0 +1,102 @@
+"""Within a site build, a results file's sealed hashes come from the build cache's record while the file
+is unchanged (generator/commit/sealed_memo.py): read again when its size, times or inode moved, when it
+had not settled, when the record is not the cache's own, and always outside a build."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from generator.commit import responses, sealed_memo
+from generator.commit.responses import sealed_hashes, sealed_line_hashes
+from generator.pipeline import file_digests
+from generator.pipeline.cache import Cache
+from generator.sealing import line_sha256
+
+SEALED = [b'{"id":"a","sealed":{"record_sha256":"' + b"1" * 64 + b'"}}',
+          b'{"id":"b","response":{"choices":[]}}',
+          b'{"id":"c","sealed":{"record_sha256":"' + b"2" * 64 + b'"}}']
+
+
+@pytest.fixture
+def results(tmp_path) -> Path:
+    path = tmp_path / "results" / "suite" / "run" / "responses.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"\n".join(SEALED) + b"\n")
+    return path
+
+
+@pytest.fixture
+def reads(monkeypatch) -> list[Path]:
+    seen: list[Path] = []
+    real = responses.read_stored
+
+    def counting(path):
+        seen.append(path)
+        return real(path)
+
+    monkeypatch.setattr(responses, "read_stored", counting)
+    return seen
+
+
+def _both(path: Path) -> tuple[list[str], list[str]]:
+    return sealed_hashes(path), sealed_line_hashes(path)
+
+
+EXPECTED = (["1" * 64, "2" * 64], [line_sha256(SEALED[0]), line_sha256(SEALED[2])])
+
+
+def test_an_unchanged_file_is_read_once_across_builds(tmp_path, results, reads, monkeypatch):
+    monkeypatch.setattr(file_digests, "SETTLED_NS", 0)  # every file settled when looked at
+    cache = Cache(tmp_path / "cache")
+    with sealed_memo.remembered(cache):
+        assert _both(results) == EXPECTED
+    assert len(reads) == 2  # each form read once
+    reads.clear()
+    with sealed_memo.remembered(cache):
+        assert _both(results) == EXPECTED
+    assert reads == []
+    assert _both(results) == EXPECTED and len(reads) == 2  # outside a build: read every time
+
+
+def test_a_changed_file_is_read_again_even_with_its_time_put_back(tmp_path, results, reads, monkeypatch):
+    monkeypatch.setattr(file_digests, "SETTLED_NS", 0)
+    cache = Cache(tmp_path / "cache")
+    with sealed_memo.remembered(cache):
+        _both(results)
+    st = results.stat()
+    lines = results.read_bytes().splitlines(keepends=True)
+    results.write_bytes(b"".join([lines[2], lines[1], lines[0]]))  # the same size: the records reordered
+    os.utime(results, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert results.stat().st_size == st.st_size and results.stat().st_mtime_ns == st.st_mtime_ns
+    reads.clear()
+    with sealed_memo.remembered(cache):
+        assert _both(results) == (EXPECTED[0][::-1], EXPECTED[1][::-1])
+    assert len(reads) == 2
+
+
+def test_a_file_that_had_not_settled_is_read_again(tmp_path, results, reads):
+    cache = Cache(tmp_path / "cache")  # the file was just written: not settled when recorded
+    with sealed_memo.remembered(cache):
+        _both(results)
+    reads.clear()
+    with sealed_memo.remembered(cache):
+        assert _both(results) == EXPECTED
+    assert len(reads) == 2
+
+
+def test_a_record_not_signed_by_this_cache_is_ignored(tmp_path, results, reads, monkeypatch):
+    monkeypatch.setattr(file_digests, "SETTLED_NS", 0)
+    cache = Cache(tmp_path / "cache")
+    with sealed_memo.remembered(cache):
+        _both(results)
+    entry = next((tmp_path / "cache").rglob("index*"))
+    forged = entry.read_bytes().replace(b"1" * 64, b"9" * 64)
+    assert forged != entry.read_bytes()
+    entry.write_bytes(forged)
+    reads.clear()
+    with sealed_memo.remembered(cache):
+        assert _both(results) == EXPECTED
+    assert len(reads) == 2
