@@ -14,6 +14,7 @@ import os
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,8 +27,8 @@ from ..pipeline.orchestrate import SCORING, STATISTICS, Options, Statistics, Tar
 from ..pipeline.stages import ScoredSuite
 from ..stats.declared import Declared
 from ..suite.api import Suite
-from ..suite.report import InterfaceChange, scored_runs
 from .prose import Prose, load_pages
+from .report_tables import Ahead, report_tables
 
 
 class BuildError(InputProblem):
@@ -192,15 +193,23 @@ def gather(root: Path, draft: bool = False, resamples: int | None = None, jobs: 
         raise BuildError("--skip-scorer-b needs --draft: a site whose verdicts scorer B did not check is a draft")
     (root / "build").mkdir(exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".site-outputs-", dir=root / "build"))
+    tables = Ahead(jobs if scheduler is None else 1)  # the suites' own tables, made beside the statistics
+
+    def scored(results: list[ScoredSuite]) -> None:
+        _publishable(results, draft)
+        tables.start(results)
+
     try:
         outcome = orchestrate.run(root, options, Targets(staging / "rescore", staging / "stats"), cache=cache,
-                                  check=functools.partial(_publishable, draft=draft))
+                                  check=scored)
         clock = time.perf_counter()
         warnings: list[str] = []
-        suites = [_view(root, st, staging / "rescore", warnings) for st in outcome.statistics]
+        suites = [_view(root, st, staging / "rescore", warnings, tables.take) for st in outcome.statistics]
     except BaseException:  # a refused or failed build leaves no outputs
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    finally:
+        tables.close()
     suites.sort(key=lambda sd: (sd.suite.order, sd.suite.name))  # the flagship first
     seconds = {"gather: load, scorer A and scorer B": outcome.seconds[SCORING],
                "gather: statistics": outcome.seconds[STATISTICS] + time.perf_counter() - clock}
@@ -230,7 +239,8 @@ def is_real(run) -> bool:
     return not baseline if isinstance(baseline, bool) else run.provider != "local"
 
 
-def _view(root: Path, st: Statistics, rescore_dir: Path, warnings: list[str]) -> SuiteView:
+def _view(root: Path, st: Statistics, rescore_dir: Path, warnings: list[str],
+          tables: Callable[[ScoredSuite], list] = report_tables) -> SuiteView:
     """What the pages show of a suite: its scored runs and statistics, with the suite's own parts
     (balance report, report tables, preregistration, audits, label agreement)."""
     from ..audit.record import summary as audit_summary
@@ -244,20 +254,11 @@ def _view(root: Path, st: Statistics, rescore_dir: Path, warnings: list[str]) ->
                         "of its half: incomplete, not ranked (listed apart on the suite page)")
     balance = _balance(res.suite.root / "balance.json")
     sd = SuiteView(res, res.plugin, Declared(res.plugin), doc, res.agreement, balance, rescore_dir / name, st.path,
-                   public_items=[i for i in res.items if i.half == "public"], reports=_report_tables(res))
+                   public_items=[i for i in res.items if i.half == "public"], reports=tables(res))
     sd.prereg = _prereg(root, res)
     sd.audit = audit_summary(root, res)
     sd.labels = suite_labels(res.suite, res.items)
     return sd
-
-
-def _report_tables(res: ScoredSuite) -> list:
-    """The suite's own tables, from the public view of its scored runs (suite/report.py: ScoredRuns); a
-    plugin reading what that view no longer offers is stopped with what to read instead."""
-    try:
-        return res.plugin.report_tables(scored_runs(res))
-    except InterfaceChange as exc:
-        raise InterfaceChange(f"suite plugin {res.plugin.name!r}: {exc}") from None
 
 
 def _publishable(results: list[ScoredSuite], draft: bool) -> None:
