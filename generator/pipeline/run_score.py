@@ -233,7 +233,7 @@ class RunScore:
         columns = marshal.loads(self._read(where))
         return [Verdict(self.run.id, item, *row) for row in zip(*columns)]
 
-    def first_repeat(self, items: Sequence[str]) -> dict[str, list[tuple[str, str]]]:
+    def first_repeat(self, items: Sequence[str]) -> dict[str, tuple[tuple[str, str], ...]]:
         """For each of `items` the run has rows of: the (unit, verdict) of its rows of repeat 0, in row
         order (empty when it has rows of other repeats only). Read in one piece: from the first to the
         last of the items' blocks (the blocks are in item order), no row made a Verdict."""
@@ -247,7 +247,8 @@ class RunScore:
         out = {}
         for item, (start, length) in spans:
             repeat, unit, _kind, verdict = marshal.loads(data[start - first:start - first + length])[:4]
-            out[item] = [(u, v) for r, u, v in zip(repeat, unit, verdict) if r == 0]
+            out[item] = (tuple(zip(unit, verdict)) if not any(repeat)  # one repeat: every row
+                         else tuple((u, v) for r, u, v in zip(repeat, unit, verdict) if r == 0))
         return out
 
     def calls(self) -> list[Call]:

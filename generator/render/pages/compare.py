@@ -108,7 +108,7 @@ def _disagreements(sd: SuiteView, runs: list[str], page_path: str) -> tuple[dict
     public = sorted(i.id for i in sd.public_items)
     out: dict[str, list[int]] = {r: [0] * len(public) for r in runs}
     shown = [r for r in sd.result.runs if r.run.id in out]
-    verdicts: list[str] = []
+    verdicts: dict[str, int] = {}  # verdict name -> its index, in the order first met
     names: dict[str, int] = {}  # unit name -> its index in `units`
     items = []
     try:
@@ -116,25 +116,28 @@ def _disagreements(sd: SuiteView, runs: list[str], page_path: str) -> tuple[dict
             bundle = public[first:first + BUNDLE]
             read = [(r.run.id, r.first_repeat(bundle)) for r in shown]
             for k, item in enumerate(bundle, first):
-                units: list[str] = []
+                units: dict[str, int] = {}  # the item's units -> their index, in the order first met
                 patterns: list[list[int]] = [[]]
+                # Two runs' patterns are equal exactly when their rows are (a unit's or verdict's index never
+                # changes once given), so each distinct rows' pattern is made once; no rows of the first
+                # repeat make the pattern [], pattern 0, as no response does
+                seen: dict[tuple[tuple[str, str], ...], int] = {}
                 for run, of_run in read:
                     rows = of_run.get(item)
                     if rows is None:
                         continue
-                    pattern: list[int] = []
-                    for unit, verdict in rows:
-                        if unit not in units:
-                            units.append(unit)
-                        if verdict not in verdicts:
-                            verdicts.append(verdict)
-                        pattern += (units.index(unit), verdicts.index(verdict))
-                    if pattern not in patterns:
-                        patterns.append(pattern)
-                    out[run][k] = patterns.index(pattern)
+                    index = seen.get(rows)
+                    if index is None:
+                        pattern: list[int] = []
+                        for unit, verdict in rows:
+                            pattern += (units.setdefault(unit, len(units)), verdicts.setdefault(verdict, len(verdicts)))
+                        if pattern not in patterns:  # only "[]", which the list holds first
+                            patterns.append(pattern)
+                        index = seen[rows] = patterns.index(pattern)
+                    out[run][k] = index
                 items.append([item, relative(item_path(sd, item), page_path),
                               [names.setdefault(u, len(names)) for u in units], patterns])
     finally:
         for r in sd.result.runs:
             r.close()
-    return {"list": items, "verdicts": verdicts, "units": list(names)}, out
+    return {"list": items, "verdicts": list(verdicts), "units": list(names)}, out
