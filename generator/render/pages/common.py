@@ -210,7 +210,7 @@ def freeze_note(sd: SuiteView, key: str) -> str:
     """For a suite with a freeze date: on its headline stratum, which documents the headline leaves out;
     on the pre-freeze stratum, the contamination note. Empty otherwise."""
     frozen = sd.suite.frozen
-    if frozen is None:
+    if frozen is None or key not in (f"{FREEZE}={PRE_FREEZE}", headline_key(sd)):
         return ""
     pre = [i for i in sd.result.items if i.strata.get(FREEZE) == PRE_FREEZE]
     if key == f"{FREEZE}={PRE_FREEZE}":
