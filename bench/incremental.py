@@ -60,7 +60,8 @@ CPU: dict[str, float] = {}  # label -> CPU seconds of the last step so labelled
 def rescore(root: Path, jobs: int, label: str) -> tuple[float, Cache]:
     start, used = time.perf_counter(), cpu()
     cache = Cache(root / "build" / "cache")
-    write_outputs(root / "build" / "rescore", load_and_score(root, None, jobs, True, cache=cache, warn=lambda _w: None))
+    write_outputs(root / "build" / "rescore", load_and_score(root, None, jobs, True, cache=cache, warn=lambda _w: None),
+                  cache=cache)  # as `tally rescore` writes them (orchestrate.run)
     CPU[label] = cpu() - used
     return time.perf_counter() - start, cache
 

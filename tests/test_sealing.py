@@ -240,13 +240,12 @@ def test_no_private_answer_can_be_recovered_from_the_published_files():
 def test_downloaded_calls_do_not_give_a_private_item_s_prompt_size(tmp_path):
     """calls.csv in the downloads: a private item's prompt_tokens would tell its document's length, its
     completion_tokens how much the reply found in it (a sealed record keeps both in its box)."""
-    from generator.render.downloads import _calls_without_private_sizes
+    from generator.render.downloads import blank_private_sizes, public_rows_of
 
-    src = tmp_path / "calls.csv"
-    src.write_text("run,item,repeat,prompt_tokens,completion_tokens\nm,a-pub-1,0,433,89\nm,a-prv-1,0,1306,87\n")
-    _calls_without_private_sizes(src, tmp_path / "out.csv", {"a-pub-1"})
-    assert (tmp_path / "out.csv").read_text() == \
-        "run,item,repeat,prompt_tokens,completion_tokens\nm,a-pub-1,0,433,89\nm,a-prv-1,0,,\n"
+    header = b"run,item,repeat,prompt_tokens,completion_tokens\n"
+    rows = b"m,a-pub-1,0,433,89\nm,a-prv-1,0,1306,87\n"
+    assert public_rows_of(header, rows, blank_private_sizes, {"a-pub-1"}, with_header=True) == \
+        header + b"m,a-pub-1,0,433,89\nm,a-prv-1,0,,\n"
 
 
 def test_no_au_bas_pair_or_private_prompt_size_in_the_built_site_s_downloads():

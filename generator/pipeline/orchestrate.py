@@ -103,7 +103,7 @@ def run(root: Path, options: Options, targets: Targets, names: list[str] | None 
     clock = time.perf_counter()
     if check is not None:
         check(outcome.scored)
-    write_outputs(targets.rescore, outcome.scored, only=targets.only)
+    write_outputs(targets.rescore, outcome.scored, only=targets.only, cache=store)
     release_freed()
     if targets.stats is not None:
         from ..stats.engine import write_stats

@@ -10,6 +10,7 @@ import hashlib
 import io
 import itertools
 import json
+import os
 import shutil
 import sys
 import zlib
@@ -20,6 +21,9 @@ from typing import BinaryIO
 from ..csvsafe import csv_safe, dict_writer
 from ..csvsafe import writer as csv_writer
 from ..pipeline.cache import Cache, code_hash
+from ..pipeline.outputs import item_stats_rows
+from ..pipeline.run_parts import RunParts, names_key
+from ..pipeline.run_score import RunScore
 from .gather import SiteData
 from .pages.items import items_file, oversize_files, page_files, public_item_lines, responses_file
 from .pages.other import shown_difference
@@ -65,7 +69,9 @@ def write_data_files(site_dir: Path, site: SiteData, keep: Keep | None = None, c
     """The non-table downloads, per suite under downloads/<suite>/. `keep(group, key, path, write)`
     writes a file that the build cache may keep (build.Writer.cached_file; default: written each time):
     each run's compressed public lines, which only that run changes. With `cache`, each run's compressed
-    public verdicts are kept there too (verdict_pieces.py)."""
+    public verdicts (verdict_pieces.py) and its rows of calls.csv and item_stats.csv (`_by_run`) are kept
+    there too. summary.json, and agreement.json when it quotes no private item, are the rescore's own
+    files (`linked`)."""
     keep = keep or functools.partial(_written, site_dir=site_dir)
     for sd in site.suites:
         out = site_dir / "downloads" / sd.suite.name
@@ -73,13 +79,13 @@ def write_data_files(site_dir: Path, site: SiteData, keep: Keep | None = None, c
         public = {i.id for i in sd.public_items}
         for name in RESCORE_FILES:
             if name == "calls.csv":  # a private item's token counts would tell its document's length
-                _calls_without_private_sizes(sd.rescore_dir / name, out / name, public)
+                _by_run(sd, name, out / name, public, cache, blank_private_sizes, RunScore.calls_csv)
             elif name == "item_stats.csv":  # a private item's figures would tell its answer key
-                _public_item_rows(sd.rescore_dir / name, out / name, public)
+                _by_run(sd, name, out / name, public, cache, public_only, functools.partial(item_stats_rows, sd.result))
             elif name == "agreement.json":  # a difference's unit and value can quote a private item
                 _agreement_without_private(sd.rescore_dir / name, out / name, public)
             else:
-                shutil.copyfile(sd.rescore_dir / name, out / name)
+                linked(sd.rescore_dir / name, out / name)
         _stats_without_private_items(sd.stats, out / "stats.json", public)
         _public_verdicts(sd, out / "verdicts-public.csv.gz", public, cache)
         responses = out / "responses-public"
@@ -106,43 +112,93 @@ def write_data_files(site_dir: Path, site: SiteData, keep: Keep | None = None, c
 
 
 PRIVATE_BLANK = ("prompt_tokens", "completion_tokens")  # what a sealed record keeps in its box
+Rows = Iterator[list[str]]
+RowsOf = Callable[[Rows, int, list[str], set[str]], Iterable[list[str]]]
+PARTS_FORMAT = "public rows 1"
+PARTS_KINDS = {"calls.csv": "public-calls", "item_stats.csv": "public-item-stats"}  # the build cache's entries
 
 
-def _calls_without_private_sizes(src: Path, dst: Path, public: set[str]) -> None:
-    """calls.csv with the token counts left empty on the rows of items that are not public: a sealed
-    record keeps them in its box (the prompt's size is the document's length, the reply's follows what
-    it found in the document)."""
-
-    def blanked(rows: Iterator[list[str]], item: int, header: list[str]) -> Iterator[list[str]]:
-        blank = [header.index(c) for c in PRIVATE_BLANK if c in header]
-        for row in rows:
-            if len(row) > item and row[item] not in public:
-                for at in blank:
-                    if len(row) > at:
-                        row[at] = ""
-            yield row
-
-    _rows_by_item(src, dst, blanked)
+def blank_private_sizes(rows: Rows, item: int, header: list[str], public: set[str]) -> Iterator[list[str]]:
+    """calls.csv's rows with the token counts left empty on the rows of items that are not public: a
+    sealed record keeps them in its box (the prompt's size is the document's length, the reply's follows
+    what it found in the document)."""
+    blank = [header.index(c) for c in PRIVATE_BLANK if c in header]
+    for row in rows:
+        if len(row) > item and row[item] not in public:
+            for at in blank:
+                if len(row) > at:
+                    row[at] = ""
+        yield row
 
 
-def _public_item_rows(src: Path, dst: Path, public: set[str]) -> None:
-    """item_stats.csv with the rows of public items only: a private item's per-item figures (faults found
-    and missed, fake or genuine counts) would tell its answer key."""
-    _rows_by_item(src, dst, lambda rows, item, _header: (r for r in rows if len(r) > item and r[item] in public))
+def public_only(rows: Rows, item: int, _header: list[str], public: set[str]) -> Iterator[list[str]]:
+    """item_stats.csv's rows of public items only: a private item's per-item figures (faults found and
+    missed, fake or genuine counts) would tell its answer key."""
+    return (r for r in rows if len(r) > item and r[item] in public)
 
 
-def _rows_by_item(src: Path, dst: Path,
-                  rows_of: Callable[[Iterator[list[str]], int, list[str]], Iterable[list[str]]]) -> None:
-    """A CSV file copied row by row (never held whole), its rows after the header passed through
-    `rows_of(rows, the item column, header)`; a file with no item column is copied as it is."""
-    with src.open(encoding="utf-8", errors="backslashreplace", newline="") as fh, \
-            dst.open("w", encoding="utf-8", errors="backslashreplace", newline="") as out:
-        rows, writer = csv.reader(fh), csv_writer(out)
-        header = next(rows, None)
-        if header is None:
-            return
-        writer.writerow(header)
-        writer.writerows(rows_of(rows, header.index("item"), header) if "item" in header else rows)
+def _by_run(sd, name: str, dst: Path, public: set[str], cache: Cache | None, rows_of: RowsOf,
+            run_rows: Callable[[RunScore], bytes]) -> None:
+    """A rescore CSV file (the suite's `name`: its header, then each run's rows, `run_rows(r)`, as the
+    rescore wrote them from the same runs) with its rows passed through `rows_of` (`public_rows_of`),
+    written a run at a time. Each run's part is kept in the build cache (run_parts.py) under the run's key
+    (its rows: the run's stored files, and the suite's items and the scoring code that writes them), the
+    public items, the header and this code, so that a run added has its own rows alone made, read and
+    written again."""
+    with (sd.rescore_dir / name).open("rb") as fh:
+        header = fh.readline()
+    parts = RunParts(cache, PARTS_KINDS[name], sd.suite.name, PARTS_FORMAT, code_hash("render"), names_key(public),
+                     hashlib.sha256(header).hexdigest())
+    with dst.open("wb") as out:
+        out.write(public_rows_of(header, b"", rows_of, public, with_header=True))
+        for r in sd.result.runs:
+            made = functools.partial(_public_part, header, r, run_rows, rows_of, public)
+            out.write(parts.of(sd.result.run_keys.get(r.run.id), made))
+    parts.prune()
+
+
+def _public_part(header: bytes, r: RunScore, run_rows: Callable[[RunScore], bytes], rows_of: RowsOf,
+                 public: set[str]) -> bytes:
+    return public_rows_of(header, run_rows(r), rows_of, public)
+
+
+def public_rows_of(header: bytes, rows: bytes, rows_of: RowsOf, public: set[str], with_header: bool = False) -> bytes:
+    """`rows` (whole rows of a CSV file whose first line is `header`, as written) read with the csv
+    module, passed through `rows_of(rows, the item column, header, public)` (as they are when the header
+    has no item column) and written again with it, after the header when `with_header`: what reading the
+    whole file and writing it again row by row gives for them (a run's rows end with their line break:
+    read alone, they are read as in the file)."""
+    names = next(csv.reader(io.StringIO(_text(header), newline="")), None)
+    if names is None:
+        return b""
+    buffer = io.StringIO(newline="")
+    writer = csv_writer(buffer)
+    if with_header:
+        writer.writerow(names)
+    read: Rows = csv.reader(io.StringIO(_text(rows), newline=""))
+    writer.writerows(rows_of(read, names.index("item"), names, public) if "item" in names else read)
+    return buffer.getvalue().encode("utf-8", "backslashreplace")
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", "backslashreplace")
+
+
+def linked(src: Path, dst: Path) -> None:
+    """`dst` as the same file as `src` (a hard link), or a copy where links fail (another file system,
+    no hard links). Only for a file of the rescore outputs, which are written into a fresh folder and
+    swapped in, never written again in place (outputs.py), into a site being written, whose files are
+    never written in place either (build.py writes the site into a fresh folder and swaps it in;
+    keep_unchanged replaces a file by a link to the previous site's with a rename, and only where that
+    link fails sets a file's times, never its bytes): a later build or rescore changes neither file
+    through the other. `dst` is replaced by a rename, never written through."""
+    tmp = dst.with_name(f".{dst.name}.link")
+    tmp.unlink(missing_ok=True)
+    try:
+        os.link(src, tmp)
+    except OSError:
+        shutil.copyfile(src, tmp)
+    os.replace(tmp, dst)
 
 
 def _agreement_without_private(src: Path, dst: Path, public: set[str]) -> None:
@@ -154,7 +210,7 @@ def _agreement_without_private(src: Path, dst: Path, public: set[str]) -> None:
         dst.write_text(json.dumps(doc | {"differences": shown}, indent=2, sort_keys=True, ensure_ascii=False) + "\n",
                        encoding="utf-8")
     else:
-        shutil.copyfile(src, dst)
+        linked(src, dst)
 
 
 def _stats_without_private_items(stats: dict, dst: Path, public: set[str]) -> None:

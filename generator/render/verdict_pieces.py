@@ -17,14 +17,13 @@ without the cache the bytes are the same: a piece is what compressing its rows g
 
 from __future__ import annotations
 
-import hashlib
-import json
 import struct
 import zlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ..pipeline.cache import Cache, code_hash
+from ..pipeline.run_parts import RunParts, names_key
 
 KIND = "verdict-pieces"
 FORMAT = "verdict-pieces 1"
@@ -86,34 +85,19 @@ def _square(matrix: list[int]) -> list[int]:
 
 
 class Pieces:
-    """The pieces of one suite's runs: from the build cache when it has them, else made and kept there."""
+    """The pieces of one suite's runs: from the build cache when it has them, else made and kept there
+    (pipeline/run_parts.py)."""
 
     def __init__(self, cache: Cache | None, suite: str, public: set[str]) -> None:
-        self.cache, self.suite = cache, suite
-        self.public = hashlib.sha256(json.dumps(sorted(public), ensure_ascii=False).encode(
-            "utf-8", "backslashreplace")).hexdigest()
-        self.used: set[str] = set()
-
-    def key(self, run_key: str) -> str:
-        parts = (FORMAT, run_key, self.public, code_hash("render"), zlib.ZLIB_RUNTIME_VERSION, str(LEVEL))
-        return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+        self.parts = RunParts(cache, KIND, suite, FORMAT, names_key(public), code_hash("render"),
+                              zlib.ZLIB_RUNTIME_VERSION, str(LEVEL), valid=_is_piece)
 
     def of(self, run_key: str | None, rows: Callable[[], bytes]) -> Piece:
         """The run's piece; `rows()` gives its public rows' bytes when it must be made."""
-        if self.cache is None or not run_key:
-            return piece(rows())
-        key = self.key(run_key)
-        self.used.add(key)
-        found = self.cache.read(KIND, self.suite, key, counted=False)
-        if _is_piece(found):
-            return found  # type: ignore[return-value]
-        made = piece(rows())
-        self.cache.write(KIND, self.suite, key, made, counted=False)
-        return made
+        return self.parts.of(run_key, lambda: piece(rows()))
 
     def prune(self) -> None:
-        if self.cache is not None:
-            self.cache.prune(KIND, self.suite, self.used)
+        self.parts.prune()
 
 
 def _is_piece(value: object) -> bool:
