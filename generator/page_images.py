@@ -15,6 +15,8 @@ from .inputs.page_images import (
     STORED_INPUT_KINDS,
     SUFFIXES,
     PageError,
+    PageRecord,
+    check_page,
     decode_problem,
     document_problems,
     input_problem,
@@ -28,7 +30,7 @@ from .inputs.page_images import (
 
 __all__ = [
     "INPUT_KINDS", "MAX_ALT_CHARS", "MAX_PAGES", "MAX_PAGE_BYTES", "MAX_PAGE_PIXELS", "MAX_PAGE_SIDE",
-    "SIGNATURES", "STORED_INPUT_KINDS", "SUFFIXES", "PageError", "decode_problem", "document_problems",
-    "input_problem", "known_shown_size", "media_type", "page_entry_problems", "path_problem", "read_page",
-    "shown_size",
+    "SIGNATURES", "STORED_INPUT_KINDS", "SUFFIXES", "PageError", "PageRecord", "check_page", "decode_problem",
+    "document_problems", "input_problem", "known_shown_size", "media_type", "page_entry_problems", "path_problem",
+    "read_page", "shown_size",
 ]

@@ -77,9 +77,9 @@ def caches(monkeypatch):
 # what a build into another folder misses however warm the cache: its last build, and the record of the
 # artifacts checked whole (none are when a command scores them: the first command to take them checks them)
 NEW_FOLDER = {"site-stamp", "runs-verified"}
-# what it writes all the same: that build, which pages it used, and its bookkeeping of files (their digests and
-# sealed hashes) and artifacts
-KEPT = {"site-stamp", "page-index", "runs-verified", "file-digests", "sealed-hashes"}
+# what it writes all the same: that build, which pages it used, and its bookkeeping of files (their digests,
+# sealed hashes and page images checked) and artifacts
+KEPT = {"site-stamp", "page-index", "runs-verified", "file-digests", "sealed-hashes", "page-checks"}
 
 
 def reused_all(cache) -> bool:

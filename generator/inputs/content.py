@@ -11,7 +11,7 @@ from ..errors import ErrorLog
 from .ids import id_problem
 from .iso_date import is_iso_date
 from .jsonl import jsonl_lines
-from .page_images import document_problems
+from .page_images import PageRecord, document_problems
 from .stored_files import StoredFileError, both_problem, read_stored, stored_file
 
 HALVES = ("public", "private")
@@ -215,8 +215,9 @@ def _freeze_problems(raw: dict) -> list[str]:
                             'dimension but half and freeze)')
     return problems
 
-def load_items(suite: SuiteConfig, parse_spec, log: ErrorLog) -> list[Item]:
-    """Every item of every dataset and half, sorted by id. `parse_spec(raw) -> (spec, problems)`."""
+def load_items(suite: SuiteConfig, parse_spec, log: ErrorLog, pages: PageRecord | None = None) -> list[Item]:
+    """Every item of every dataset and half, sorted by id. `parse_spec(raw) -> (spec, problems)`. `pages`:
+    the record of page images checked in full (page_images.check_page), None to check every page in full."""
     items: dict[str, Item] = {}
     folded: dict[str, str] = {}  # item pages are files: ids that differ only in case would collide
     for dataset in suite.datasets:
@@ -231,7 +232,7 @@ def load_items(suite: SuiteConfig, parse_spec, log: ErrorLog) -> list[Item]:
                 continue
             if not path.exists():
                 continue
-            for item in _read_item_file(path, dataset.id, half, parse_spec, log, suite):
+            for item in _read_item_file(path, dataset.id, half, parse_spec, log, suite, pages):
                 line = int(item.source.rsplit(":", 1)[1])
                 if item.id in items:
                     log.add(path, line, f"item id {item.id!r} already defined at {items[item.id].source}")
@@ -258,7 +259,8 @@ def freeze_of(suite: SuiteConfig, strata: dict[str, str], document: dict) -> str
     return POST_FREEZE
 
 
-def _read_item_file(path: Path, dataset: str, half: str, parse_spec, log: ErrorLog, suite: SuiteConfig):
+def _read_item_file(path: Path, dataset: str, half: str, parse_spec, log: ErrorLog, suite: SuiteConfig,
+                    pages: PageRecord | None = None):
     try:
         data = read_stored(path)
     except StoredFileError as exc:
@@ -272,7 +274,7 @@ def _read_item_file(path: Path, dataset: str, half: str, parse_spec, log: ErrorL
             continue
         problems = _common_problems(raw, dataset, half)
         if not problems:
-            problems = document_problems(raw["document"], path.parent)
+            problems = document_problems(raw["document"], path.parent, pages)
         if problems:
             for p in problems:
                 log.add(path, number, p)

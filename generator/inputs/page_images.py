@@ -11,15 +11,23 @@ right) into an image of 1 to ``MAX_PAGE_SIDE`` pixels a side and at most ``MAX_P
 ``alt`` is the page's text alternative shown on item pages.
 
 Every check gives a sentence naming what is wrong; `read_page` raises `PageError` with it.
+
+`document_problems` may be given a `PageRecord` (the build cache's record of page files checked in
+full: pipeline/page_checks.py): a file whose status (size, times, inode) is the one recorded when it
+was checked, under the item's SHA-256, is then not read, hashed or decoded again. The path checks and
+the refusal of symbolic links are made on every page all the same.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import os
 import re
+import stat
 import warnings
 from pathlib import Path
+from typing import Protocol
 
 MAX_PAGE_BYTES = 2 * 1024 * 1024
 MAX_PAGES = 20
@@ -80,22 +88,52 @@ def page_entry_problems(page: object, n: int) -> list[str]:
     return problems
 
 
-def read_page(base: Path, page: dict) -> bytes:
-    """The bytes of a page whose entry is well formed, checked: a real file under `base`, its
-    type by magic bytes matching its suffix, its size, its SHA-256."""
+class PageRecord(Protocol):
+    """The record of page files checked in full, by their status (pipeline/page_checks.py)."""
+
+    def known(self, path: Path, st: os.stat_result, sha256: str) -> tuple[int, int] | None:
+        """The shown size of the file of `st` (its status now) when it was checked in full with that
+        status and SHA-256 `sha256`, and had settled; else None (to be checked in full)."""
+
+    def checked(self, path: Path, st: os.stat_result, sha256: str, shown: tuple[int, int]) -> None:
+        """Record the file of `st` (its status taken before its bytes were read) as checked in full."""
+
+
+def _page_file(base: Path, page: dict) -> tuple[Path, os.stat_result]:
+    """The page's file and its status: a regular file under `base`, reached through no symbolic link,
+    of at most MAX_PAGE_BYTES."""
     path = page["path"]
     if (p := path_problem(path)) is not None:
         raise PageError(p)
     current = Path(base)
-    for part in path.split("/"):
+    parts = path.split("/")
+    for part in parts[:-1]:
         current = current / part
         if current.is_symlink():
             raise PageError(f"{path}: {current.name} is a symbolic link: page images are read from real files only")
-    if not current.is_file():
+    current = current / parts[-1]
+    try:
+        st = os.lstat(current)
+    except (FileNotFoundError, NotADirectoryError):
+        raise PageError(f"{path}: no such page image file") from None
+    if stat.S_ISLNK(st.st_mode):
+        raise PageError(f"{path}: {current.name} is a symbolic link: page images are read from real files only")
+    if not stat.S_ISREG(st.st_mode):
         raise PageError(f"{path}: no such page image file")
-    size = current.stat().st_size
-    if size > MAX_PAGE_BYTES:
-        raise PageError(f"{path}: {size} bytes, more than the limit of {MAX_PAGE_BYTES}")
+    if st.st_size > MAX_PAGE_BYTES:
+        raise PageError(f"{path}: {st.st_size} bytes, more than the limit of {MAX_PAGE_BYTES}")
+    return current, st
+
+
+def read_page(base: Path, page: dict) -> bytes:
+    """The bytes of a page whose entry is well formed, checked: a real file under `base`, its
+    type by magic bytes matching its suffix, its size, its SHA-256, and that it decodes whole."""
+    return _checked_bytes(*_page_file(base, page), page)
+
+
+def _checked_bytes(current: Path, st: os.stat_result, page: dict) -> bytes:
+    """The bytes of the page's file `current` (`st`: its status, taken before), checked in full."""
+    path = page["path"]
     data = current.read_bytes()
     if len(data) > MAX_PAGE_BYTES:  # grew while being read
         raise PageError(f"{path}: more than the limit of {MAX_PAGE_BYTES} bytes")
@@ -115,6 +153,20 @@ def read_page(base: Path, page: dict) -> bytes:
     if (problem := _DECODED[digest]) is not None:
         raise PageError(f"{path}: {problem}")
     return data
+
+
+def check_page(base: Path, page: dict, record: PageRecord | None = None) -> None:
+    """Check a page whose entry is well formed as `read_page` does (PageError), except that a file
+    `record` knows (checked in full with its status now and the item's SHA-256) is not read again."""
+    current, st = _page_file(base, page)
+    digest = page["sha256"]
+    if record is not None and (shown := record.known(current, st, digest)) is not None:
+        _DECODED.setdefault(digest, None)  # bytes of this SHA-256 were decoded whole when recorded
+        _SHOWN.setdefault(digest, shown)
+        return
+    _checked_bytes(current, st, page)
+    if record is not None:
+        record.checked(current, st, digest, _SHOWN[digest])
 
 
 _DECODED: dict[str, str | None] = {}  # SHA-256 -> decode_problem of those bytes (each page decoded once)
@@ -171,8 +223,9 @@ def decode_problem(data: bytes, kind: str) -> str | None:
     return None
 
 
-def document_problems(document: dict, base: Path) -> list[str]:
-    """Problems of a document's text and pages, reading and checking every page file."""
+def document_problems(document: dict, base: Path, record: PageRecord | None = None) -> list[str]:
+    """Problems of a document's text and pages, reading and checking every page file (but those
+    `record` knows unchanged since they were checked: `check_page`)."""
     text, pages = document.get("text"), document.get("pages")
     problems = []
     if "text" in document and not isinstance(text, str):
@@ -188,7 +241,7 @@ def document_problems(document: dict, base: Path) -> list[str]:
         problems += entry
         if not entry:
             try:
-                read_page(base, page)
+                check_page(base, page, record)
             except PageError as exc:
                 problems.append(f"document.pages[{n}]: {exc}")
     return problems

@@ -29,6 +29,7 @@ from ..suite.plugins import PluginError, Registry, load_registry
 from .cache import Cache, run_key, suite_key
 from .crosscheck import Gate, responses_file
 from .file_digests import FileDigests
+from .page_checks import PageChecks
 from .processes import score_runs
 from .run_score import RunScore, Store, open_cached
 from .scorer_a import Scoring, release_frozen
@@ -65,11 +66,12 @@ def suite_names(root: Path) -> list[str]:
 
 
 def load(root: Path, names: list[str] | None = None, registry: Registry | None = None,
-         errors: ErrorLog | None = None) -> list[LoadedSuite]:
+         errors: ErrorLog | None = None, cache: Cache | None = None) -> list[LoadedSuite]:
     """Every chosen suite (default: all) with its plugin, items and stored runs. Every input error is
     collected and raised together (InputProblem), or left in `errors` when given (score then adds
     what the stored responses hold and raises them all). A symbolic link or a special file in content/
-    or results/ stops loading at once (inputs/links.py)."""
+    or results/ stops loading at once (inputs/links.py). With `cache`, a page image unchanged since it
+    was checked in full is not checked again (page_checks.py)."""
     log = errors if errors is not None else ErrorLog(root)
     for path, problem in input_problems(root):
         log.add(path, None, problem)
@@ -93,7 +95,10 @@ def load(root: Path, names: list[str] | None = None, registry: Registry | None =
             continue
         if headline_problem(suite, plugin.headline, log):
             continue
-        items = load_items(suite, plugin.parse_item, log)
+        pages = PageChecks(cache, suite.name) if cache is not None else None
+        items = load_items(suite, plugin.parse_item, log, pages)
+        if pages is not None:
+            pages.keep()
         runs = [r for d in list_run_dirs(root / "results", suite.name) if (r := load_run(d, suite.name, log))]
         out.append(LoadedSuite(suite, plugin, items, runs))
     if errors is None:
@@ -109,7 +114,7 @@ def load_and_score(root: Path, names: list[str] | None = None, jobs: int = 1, ga
     log = ErrorLog(root)
     client = None
     try:
-        loaded = load(root, names, errors=log)
+        loaded = load(root, names, errors=log, cache=cache)
         if scheduler is not None:
             from .distributed import check_workers, connect
 

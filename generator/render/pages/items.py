@@ -114,12 +114,17 @@ def page_images(sd: SuiteView, item) -> list[dict]:
 
 
 def page_files(sd: SuiteView):
-    """(site path, bytes) of every public item's page images, read and checked again (type, size, hash)."""
+    """(site path, bytes) of every public item's page images, read and checked again (type, size, hash;
+    decoded whole when the load did not already decode these bytes, or know them from the build cache's
+    record), each file once: items that show the same page (its path and SHA-256) publish it once."""
     from ...inputs.page_images import read_page
 
+    done: set[tuple[str, str]] = set()
     for item in sd.public_items:
         for page in item.document.get("pages") or []:
-            yield suite_download(sd, page["path"]), read_page(sd.suite.root / "items", page)
+            if (page["path"], page["sha256"]) not in done:
+                done.add((page["path"], page["sha256"]))
+                yield suite_download(sd, page["path"]), read_page(sd.suite.root / "items", page)
 
 
 def items_file(sd: SuiteView) -> str:
