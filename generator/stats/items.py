@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
 from .inputs import SuiteData
@@ -58,23 +60,75 @@ def item_analysis(data: SuiteData, overall: dict[str, float | None]) -> dict:
     """Per item: runs, runs fully right, mean and discrimination; and the two lists."""
     if not data.runs:
         return {"items": {}, "not_separating": [], "against_order": []}
-    values = item_values(data)
-    full = np.nanmax(values) if np.isfinite(values).any() else None
     totals = np.array([np.nan if overall.get(r.id) is None else overall[r.id] for r in data.runs])
+    return analyse_items(item_values(data), totals, [i.id for i in data.items], [i.half for i in data.items])
+
+
+def analyse_items(values: np.ndarray, totals: np.ndarray, ids: list[str], halves: list[str]) -> dict:
+    """item_analysis on runs x items values and the runs' totals (NaN: no value).
+
+    Runs without a total count for no item. The items with a value for each other run (the common case)
+    are computed together (`_batch`), the others one by one (`_one_item`); both give the same bits.
+    """
+    full = np.nanmax(values) if np.isfinite(values).any() else None
+    keep = ~np.isnan(totals)
+    t, sub = totals[keep], np.ascontiguousarray(values[keep].T)  # items x m: each item's values in a row
+    fast = np.zeros(len(ids), bool)
+    if len(t) and values.dtype == totals.dtype == np.float64:
+        fast = ~np.isnan(sub).any(axis=1)
+    batch = _batch(sub[fast], t, full)
     items, flat, against = {}, [], []
-    for k, item in enumerate(data.items):
-        col = values[:, k]
-        ok = ~np.isnan(col) & ~np.isnan(totals)
-        if not ok.any():
+    for k, (item_id, half) in enumerate(zip(ids, halves)):
+        row, ptp = next(batch) if fast[k] else _one_item(values[:, k], totals, full)
+        if row is None:
             continue
-        v, t = col[ok], totals[ok]
-        disc = None
-        if len(v) >= 3 and np.ptp(v) > 0 and np.ptp(t) > 0:
-            disc = float(np.corrcoef(v, t)[0, 1])
-        items[item.id] = {"runs": int(ok.sum()), "runs_right": int((v == full).sum()) if full is not None else 0,
-                          "mean": float(v.mean()), "discrimination": disc, "half": item.half}
-        if len(v) >= 2 and np.ptp(v) == 0:
-            flat.append(item.id)
-        elif disc is not None and disc < 0:
-            against.append(item.id)
+        items[item_id] = {**row, "half": half}
+        if row["runs"] >= 2 and ptp == 0:
+            flat.append(item_id)
+        elif row["discrimination"] is not None and row["discrimination"] < 0:
+            against.append(item_id)
     return {"items": items, "not_separating": flat, "against_order": against, "full_value": full}
+
+
+def _batch(rows: np.ndarray, t: np.ndarray, full) -> Iterator[tuple[dict | None, float]]:
+    """`_one_item` for items x m rows without NaN, all at once, to the last bit.
+
+    Every step is elementwise, or a mean along the rows of a C-contiguous array (numpy's pairwise sum of
+    each row, as for the 1-D array of `_one_item`), or np.corrcoef's own steps (numpy 2.x,
+    lib/_function_base_impl.py, cov and corrcoef): centre each row of the 2 x m array [v; t] by its mean;
+    np.dot of that array with its transpose (there `X.T.conj()`, which for a real array is `X.T` itself,
+    so numpy calls BLAS syrk, as here; a copy would call gemm, whose sums can differ in the last bit);
+    scale by 1 / (m - 1); divide by the square roots of the diagonal, along rows then columns; clip.
+    """
+    if not len(rows):
+        return
+    m = rows.shape[1]
+    means = rows.mean(axis=1)
+    spread = np.ptp(rows, axis=1)
+    right = (rows == full).sum(axis=1) if full is not None else np.zeros(len(rows), int)
+    disc = np.full(len(rows), np.nan)
+    corr = (spread > 0) if m >= 3 and np.ptp(t) > 0 else np.zeros(len(rows), bool)
+    if corr.any():
+        x = np.empty((int(corr.sum()), 2, m))
+        x[:, 0] = rows[corr] - means[corr, None]
+        x[:, 1] = t - t.mean()
+        c = np.empty((len(x), 2, 2))
+        for k in range(len(x)):
+            np.dot(x[k], x[k].T, out=c[k])
+        c *= np.true_divide(1, m - 1)
+        disc[corr] = np.clip(c[:, 0, 1] / np.sqrt(c[:, 0, 0]) / np.sqrt(c[:, 1, 1]), -1, 1)
+    for mean, ptp, n_right, d, has in zip(means.tolist(), spread.tolist(), right.tolist(), disc.tolist(), corr.tolist()):
+        yield {"runs": m, "runs_right": n_right, "mean": mean, "discrimination": d if has else None}, ptp
+
+
+def _one_item(col: np.ndarray, totals: np.ndarray, full) -> tuple[dict | None, float]:
+    """One item's figures (None if no run has both a value and a total) and the spread of its values."""
+    ok = ~np.isnan(col) & ~np.isnan(totals)
+    if not ok.any():
+        return None, 0.0
+    v, t = col[ok], totals[ok]
+    disc = None
+    if len(v) >= 3 and np.ptp(v) > 0 and np.ptp(t) > 0:
+        disc = float(np.corrcoef(v, t)[0, 1])
+    return {"runs": int(ok.sum()), "runs_right": int((v == full).sum()) if full is not None else 0,
+            "mean": float(v.mean()), "discrimination": disc}, float(np.ptp(v))
