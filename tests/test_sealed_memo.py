@@ -100,3 +100,67 @@ def test_a_record_not_signed_by_this_cache_is_ignored(tmp_path, results, reads, 
     with sealed_memo.remembered(cache):
         assert _both(results) == EXPECTED
     assert len(reads) == 2
+
+
+def test_a_nested_build_uses_the_outer_record(tmp_path, results, reads, monkeypatch):
+    monkeypatch.setattr(file_digests, "SETTLED_NS", 0)
+    cache = Cache(tmp_path / "cache")
+    with sealed_memo.remembered(cache):
+        sealed_hashes(results)
+        with sealed_memo.remembered(cache):  # as gather's, inside the site build's
+            sealed_hashes(results)
+    assert len(reads) == 1
+
+
+KEY = b"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n"
+
+
+@pytest.fixture
+def searches(monkeypatch) -> list[Path]:
+    from generator.commit import publish
+
+    seen: list[Path] = []
+    real = publish.holds_private_key
+
+    def counting(path):
+        seen.append(path)
+        return real(path)
+
+    monkeypatch.setattr(publish, "holds_private_key", counting)
+    return seen
+
+
+def test_a_clean_unchanged_file_is_searched_for_a_private_key_once_across_builds(tmp_path, results, searches,
+                                                                                 monkeypatch):
+    from generator.commit.publish import refuse_private_keys
+
+    monkeypatch.setattr(file_digests, "SETTLED_NS", 0)
+    cache = Cache(tmp_path / "cache")
+    with sealed_memo.remembered(cache):
+        refuse_private_keys(tmp_path)
+    assert searches == [results]
+    searches.clear()
+    with sealed_memo.remembered(cache):
+        refuse_private_keys(tmp_path)
+    assert searches == []
+    refuse_private_keys(tmp_path)  # outside a build: searched every time
+    assert searches == [results]
+
+
+@pytest.mark.parametrize("same_time", [False, True])
+def test_a_private_key_written_into_a_file_found_clean_is_refused(tmp_path, results, searches, monkeypatch, same_time):
+    from generator.commit import CommitError
+    from generator.commit.publish import refuse_private_keys
+
+    monkeypatch.setattr(file_digests, "SETTLED_NS", 0)
+    cache = Cache(tmp_path / "cache")
+    with sealed_memo.remembered(cache):
+        refuse_private_keys(tmp_path)
+    st = results.stat()
+    data = results.read_bytes()
+    results.write_bytes(KEY + data[len(KEY):])  # the same size
+    if same_time:  # its modification time put back: the change time still moved
+        os.utime(results, ns=(st.st_atime_ns, st.st_mtime_ns))
+    with sealed_memo.remembered(cache), pytest.raises(CommitError, match="holds a private key"):
+        refuse_private_keys(tmp_path)
+    assert searches == [results, results]

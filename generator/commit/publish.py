@@ -9,6 +9,7 @@ stray file (a private key, a note, an editor's backup) is never published by acc
 from __future__ import annotations
 
 import gzip
+import hashlib
 import re
 import shutil
 import zlib
@@ -31,11 +32,14 @@ from . import (
     CommitError,
 )
 from .keys import ALLOWED_SIGNERS, REGISTRY
+from .sealed_memo import hashes as remembered
 from .trust import ROTATIONS
 
 PRIVATE_KEY = re.compile(rb"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----")
 SCANNED = ("content", "results")
 _CHUNK = 1 << 20
+# what a file's remembered search found depends on: the pattern and how far a compressed file is inflated
+_SEARCHED = "private-key " + hashlib.sha256(PRIVATE_KEY.pattern + str(MAX_INFLATED_BYTES).encode()).hexdigest()[:16]
 _ROUND_FILES = {MANIFEST, SUMS, SUMS_SSHSIG, SUMS_ED25519, REVEAL, REVEAL_SIG, RESPONSES, RESPONSES_SIG}
 
 
@@ -87,12 +91,17 @@ def _holds_key(f: BinaryIO | gzip.GzipFile, limit: int | None = None) -> bool:
     return False
 
 
+def _found(path: Path) -> list[str]:
+    return ["private key"] if holds_private_key(path) else []
+
+
 def refuse_private_keys(root: Path) -> None:
-    """Raise CommitError naming the first file under content/ or results/ that holds a private key."""
+    """Raise CommitError naming the first file under content/ or results/ that holds a private key. Within
+    a site build, a file found clean before and unchanged since is not searched again (sealed_memo.py)."""
     for top in SCANNED:
         base = root / top
         for path in sorted(base.rglob("*")) if base.is_dir() else []:
-            if path.is_file() and holds_private_key(path):
+            if path.is_file() and remembered(path, _SEARCHED, _found):
                 raise CommitError(f"refusing to publish: {path.relative_to(root).as_posix()} holds a private key. "
                                   "Move it out of the project (a key that was ever committed or published "
                                   "must be treated as exposed: rotate it)")

@@ -1,4 +1,5 @@
-"""The sealed records' hashes of results files, remembered between site builds by each file's signature.
+"""The sealed records' hashes of results files, and whether a file holds a private key, remembered
+between site builds by each file's signature.
 
 Every site build checks the commitments (commit/verify.py), which list each results file's sealed
 records: their `record_sha256` and their lines' SHA-256. Finding them reads every stored file of every
@@ -8,6 +9,8 @@ in the build cache (signed like every entry) with the file's size, modification 
 inode, and taken from there while all four are unchanged and the file had settled when it was read:
 the rule of pipeline/file_digests.py, whose record of stored files this is the same kind of. A changed
 file, a record that does not hold, or any other command (`tally verify` reads every file) reads the file.
+The site build's refusal to publish when a file under content/ or results/ holds a private key
+(commit/publish.py) searches each file the same way: an unchanged file found clean is not searched again.
 """
 
 from __future__ import annotations
@@ -61,8 +64,9 @@ class Memo:
 
 @contextlib.contextmanager
 def remembered(cache: Cache | None) -> Iterator[None]:
-    """Within it, sealed hashes come from the build cache's record where it holds (nothing without a cache)."""
-    if cache is None:
+    """Within it, sealed hashes come from the build cache's record where it holds (nothing without a cache).
+    Within another `remembered`, the outer one's record is used (and kept when it ends)."""
+    if cache is None or _ACTIVE.get() is not None:
         yield
         return
     memo = Memo(cache)

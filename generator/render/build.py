@@ -16,6 +16,7 @@ from itertools import chain
 from pathlib import Path
 
 from ..atomic import swap_in
+from ..commit.sealed_memo import remembered
 from ..errors import TallyError
 from ..folders import check_project_outputs
 from ..pipeline.cache import Cache
@@ -458,20 +459,21 @@ def build_site(root: Path, out: Path | None = None, draft: bool = False, resampl
             stamp.forget()
         checked = time.perf_counter() - clock
         try:
-            site = gather(root, draft, resamples, jobs, progress, skip_scorer_b, store, scheduler, accept_sealed)
-            report.seconds = ({"checking what changed": checked} if stamp is not None else {}) | site.seconds
-            report.peak_mb |= site.peak_mb
-            report.peak_mb["gather"] = peak_mb()
-            report.draft, report.private_note = site.draft, site.private_note
-            report.warnings = list(site.warnings)
-            write_site(site, report.out, report, progress, store, jobs, scheduler)
-            if site.staging is not None:  # the outputs of a build that succeeded, and only of one
-                for name in ("rescore", "stats"):
-                    swap_in(site.staging / name, root / "build" / name)
-            if stamp is not None:
-                # what a later build with nothing changed says again (not the cache's own problems)
-                stamp.record({"files": report.files, "draft": report.draft, "warnings": list(site.warnings),
-                              "private_note": report.private_note})
+            with remembered(store):  # files' sealed hashes and private-key searches: the cache's record
+                site = gather(root, draft, resamples, jobs, progress, skip_scorer_b, store, scheduler, accept_sealed)
+                report.seconds = ({"checking what changed": checked} if stamp is not None else {}) | site.seconds
+                report.peak_mb |= site.peak_mb
+                report.peak_mb["gather"] = peak_mb()
+                report.draft, report.private_note = site.draft, site.private_note
+                report.warnings = list(site.warnings)
+                write_site(site, report.out, report, progress, store, jobs, scheduler)
+                if site.staging is not None:  # the outputs of a build that succeeded, and only of one
+                    for name in ("rescore", "stats"):
+                        swap_in(site.staging / name, root / "build" / name)
+                if stamp is not None:
+                    # what a later build with nothing changed says again (not the cache's own problems)
+                    stamp.record({"files": report.files, "draft": report.draft, "warnings": list(site.warnings),
+                                  "private_note": report.private_note})
         finally:
             if site is not None and site.staging is not None:
                 shutil.rmtree(site.staging, ignore_errors=True)
