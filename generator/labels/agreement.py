@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections import defaultdict
+from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 
 import numpy as np
@@ -106,7 +107,7 @@ def checked_answers(first: Labels, rows: list[dict]) -> dict[tuple[str, str], ob
     return out
 
 
-def mismatches(raw_items: dict[str, dict], first: Labels, rows: list[dict]) -> list[str]:
+def mismatches(raw_items: Mapping[str, dict], first: Labels, rows: list[dict]) -> list[str]:
     """Items whose checked answer is not the labels' (adjudicated) answer, and labels of unknown items."""
     want = checked_answers(first, rows)
     out = []
@@ -129,7 +130,7 @@ def mismatches(raw_items: dict[str, dict], first: Labels, rows: list[dict]) -> l
 
 
 def summary(config: LabelConfig, sample: dict, first: Labels, second: Labels, adjudicator: Labels,
-            flagged: list[dict], raw_items: dict[str, dict], titles: dict[str, str] | None = None) -> dict:
+            flagged: list[dict], raw_items: Mapping[str, dict], titles: dict[str, str] | None = None) -> dict:
     """Per document type: agreement, kappa, the label error rate, machine-check flags; and per item rows."""
     rows = compare(sample, first, second, adjudicator)
     by_dataset: dict[str, list[dict]] = defaultdict(list)

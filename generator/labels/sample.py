@@ -12,6 +12,7 @@ import json
 import math
 import random
 from collections import defaultdict
+from collections.abc import Mapping
 from pathlib import Path
 
 from .files import SAMPLE, SAMPLE_FORMAT, LabelConfig, Labels, refuse_links
@@ -19,7 +20,7 @@ from .files import SAMPLE, SAMPLE_FORMAT, LabelConfig, Labels, refuse_links
 WHY_SAMPLE, WHY_MISSING, WHY_COMPUTED = "sample", "missing", "computed"
 
 
-def draw(config: LabelConfig, first: Labels, raw_items: dict[str, dict]) -> dict:
+def draw(config: LabelConfig, first: Labels, raw_items: Mapping[str, dict]) -> dict:
     """The sample document: the drawn documents per dataset and every (item, field) request."""
     by_dataset: dict[str, list[str]] = defaultdict(list)
     for item in sorted(first.items):
