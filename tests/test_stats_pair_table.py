@@ -126,3 +126,36 @@ def test_a_table_s_own_text_is_json_dumps_text(indent):
                                         ensure_ascii=False, indent=indent)
     assert PairTable.of(pairs[:1]).json_text(indent, 0) == json.dumps(cleaned[:1], sort_keys=True,
                                                                       ensure_ascii=False, indent=indent)
+
+
+@pytest.mark.parametrize("batch", [1, 2, 3, 7, 20_000])
+def test_the_indented_stream_is_json_dump_s_bytes_whatever_the_batch(monkeypatch, batch):
+    """With an indent, the encoder's pieces are written a batch at a time (the text never whole): the same
+    bytes however the batches fall, placeholders at the start, middle and end of a batch, nested and in
+    lists, on lines of every depth."""
+    from generator.stats import json_stream
+    from generator.stats.pair_table import json_default
+
+    monkeypatch.setattr(json_stream, "BATCH", batch)
+    pairs = _family_pairs()
+    doc = {"a": [PairTable.of(pairs[:2]), {"b": {"c": PairTable.of(pairs)}}, "text\nwith a break"],
+           "d": PairTable.of([]), "e": {"pairs": PairTable.of(pairs[:1]), "x": [1.5, None, "café"]},
+           "z": [[PairTable.of(pairs[:3])]]}
+    for indent in (1, 3):
+        want = io.StringIO()
+        json.dump(doc, want, sort_keys=True, ensure_ascii=False, default=json_default, indent=indent)
+        got = io.StringIO()
+        json_stream.write_json(doc, got, indent=indent)
+        assert got.getvalue() == want.getvalue()
+
+
+@pytest.mark.parametrize("options", [{"indent": 1}, {"separators": (",", ":")}])
+def test_a_string_equal_to_a_placeholder_is_refused(monkeypatch, options):
+    from generator.stats import json_stream
+
+    monkeypatch.setattr(json_stream.secrets, "token_hex", lambda _n: "feed")
+    pairs = _family_pairs()
+    for doc in ({"a": "\u0000feed:0\u0000", "b": PairTable.of(pairs)},  # before the family it names
+                {"a": PairTable.of(pairs), "b": ["\u0000feed:1\u0000"]}):  # a family that does not exist
+        with pytest.raises(ValueError, match="placeholder"):
+            json_stream.write_json(doc, io.StringIO(), **options)
