@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from generator.commit import publish, responses, sealed_memo
+from generator.pipeline import cache as cache_module
 from generator.pipeline import file_digests
 from generator.pipeline.cache import Cache
 
@@ -32,6 +33,7 @@ def test_a_changed_reading_of_sealed_records_is_not_served_the_old_one(tmp_path,
     assert old == ["1" * 64]
     # the next version of Tally reads sealed records otherwise (here: each hash given as another)
     monkeypatch.setattr(responses, "_record_hashes", lambda path: ["f" * 64 for _ in old])
+    monkeypatch.setitem(cache_module._CODE, "commit", "the sources of the next version")
     with sealed_memo.remembered(cache):
         assert responses.sealed_hashes(results) == responses._record_hashes(results)
 
@@ -47,6 +49,7 @@ def test_a_widened_private_key_search_sees_an_unchanged_file(tmp_path, results, 
     real = publish.holds_private_key
     monkeypatch.setattr(publish, "holds_private_key",
                         lambda path: real(path) or b"PuTTY-User-Key-File" in path.read_bytes())
+    monkeypatch.setitem(cache_module._CODE, "commit", "the sources of the next version")
     with pytest.raises(CommitError):  # outside a build: refused
         publish.refuse_private_keys(tmp_path)
     with sealed_memo.remembered(cache), pytest.raises(CommitError):  # within a build: must be refused too

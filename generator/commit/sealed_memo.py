@@ -9,19 +9,23 @@ in the build cache (signed like every entry) with the file's size, modification 
 inode, and taken from there while all four are unchanged and the file had settled when it was read:
 the rule of pipeline/file_digests.py, whose record of stored files this is the same kind of. A changed
 file, a record that does not hold, or any other command (`tally verify` reads every file) reads the file.
-The site build's refusal to publish when a file under content/ or results/ holds a private key
-(commit/publish.py) searches each file the same way: an unchanged file found clean is not searched again.
+What a file is found to hold depends on the code that reads it as well (commit/, and sealing.py and the
+stored files' inflation among the scoring sources): the record is kept under the hash of both, and a
+record under another hash is not read. The site build's refusal to publish when a file under content/
+or results/ holds a private key (commit/publish.py) searches each file the same way: an unchanged file
+found clean is not searched again.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from pathlib import Path
 
-from ..pipeline.cache import Cache
+from ..pipeline.cache import Cache, code_hash
 from ..pipeline.file_digests import holds, stamp
 
 KIND = "sealed-hashes"
@@ -31,18 +35,25 @@ FORMS = ("records", "lines")  # sealed records' record_sha256, their lines' SHA-
 _ACTIVE: ContextVar[Memo | None] = ContextVar("sealed_memo", default=None)
 
 
+def record_key() -> str:
+    """The hash of what a file's remembered hashes and search depend on besides its bytes: the code."""
+    return hashlib.sha256(f"{KIND}\0{code_hash('commit')}\0{code_hash('scoring')}".encode()).hexdigest()
+
+
 class Memo:
     """The record of one build: files' hashes by form, with the signature they were read under."""
 
     def __init__(self, cache: Cache) -> None:
         self.cache = cache
         self.before: dict | None = None  # the last build's record, read when a first file is asked for
+        self.key = ""  # its entry's name: record_key(), found with it
         self.now: dict[str, list] = {}  # path -> [size, mtime, ctime, inode, {form: hashes}, settled]
 
     def hashes(self, path: Path, form: str, read: Callable[[Path], list[str]]) -> list[str]:
         """The file's hashes of `form`: recorded, or `read(path)` now."""
         if self.before is None:
-            found = self.cache.read(KIND, GROUP, "index", counted=False)
+            self.key = record_key()
+            found = self.cache.read(KIND, GROUP, self.key, counted=False)
             self.before = found if isinstance(found, dict) else {}
         st = os.stat(path)
         key = str(path)
@@ -59,7 +70,8 @@ class Memo:
     def keep(self) -> None:
         """Record the files looked at in this build (the others' records are dropped)."""
         if self.before is not None and self.now != self.before:
-            self.cache.write(KIND, GROUP, "index", dict(sorted(self.now.items())), counted=False)
+            self.cache.write(KIND, GROUP, self.key, dict(sorted(self.now.items())), counted=False)
+            self.cache.prune(KIND, GROUP, {self.key})
 
 
 @contextlib.contextmanager
