@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import time
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from pathlib import Path
@@ -55,6 +56,7 @@ class Memo:
             self.key = record_key()
             found = self.cache.read(KIND, GROUP, self.key, counted=False)
             self.before = found if isinstance(found, dict) else {}
+        looked = time.time_ns()  # before the status: whether the file had settled is judged at this time
         st = os.stat(path)
         key = str(path)
         record = self.now.get(key) or self.before.get(key)
@@ -63,7 +65,8 @@ class Memo:
             return list(record[4][form])
         value = read(path)
         forms = record[4] if holds(record, st, 6) and isinstance(record[4], dict) else {}
-        now = stamp(st)  # taken before the read: a file changed meanwhile has another signature next time
+        now = stamp(st, looked)  # `st` taken before the read: a file changed meanwhile has another signature
+        # next time, unless in the same tick of its clock, which `looked` then leaves unsettled
         self.now[key] = now[:4] + [forms | {form: list(value)}, now[4]]
         return value
 

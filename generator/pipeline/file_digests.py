@@ -29,10 +29,13 @@ def signature(st: os.stat_result) -> Signature:
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
-def stamp(st: os.stat_result) -> list:
+def stamp(st: os.stat_result, looked: int | None = None) -> list:
     """[size, mtime, ctime, inode, settled]: the file's signature as looked at now, and whether it had
-    settled (last changed at least SETTLED_NS before): only a settled record is trusted later."""
-    return [*signature(st), max(st.st_mtime_ns, st.st_ctime_ns) < time.time_ns() - SETTLED_NS]
+    settled (last changed at least SETTLED_NS before `looked`, the time `st` was taken, default now):
+    only a settled record is trusted later. Give `looked` when the file was read after `st` was taken: a
+    change made during a long read, in the tick of `st`, leaves the same signature."""
+    at = time.time_ns() if looked is None else looked
+    return [*signature(st), max(st.st_mtime_ns, st.st_ctime_ns) < at - SETTLED_NS]
 
 
 def holds(record: object, st: os.stat_result, size: int) -> TypeGuard[list]:
