@@ -147,6 +147,8 @@ def _by_run(sd, name: str, dst: Path, public: set[str], cache: Cache | None, row
     written again."""
     with (sd.rescore_dir / name).open("rb") as fh:
         header = fh.readline()
+        while header.count(b'"') % 2 and (more := fh.readline()):  # a line break within a quoted cell
+            header += more
     parts = RunParts(cache, PARTS_KINDS[name], sd.suite.name, PARTS_FORMAT, code_hash("render"), names_key(public),
                      hashlib.sha256(header).hexdigest())
     with dst.open("wb") as out:
