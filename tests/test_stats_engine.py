@@ -54,6 +54,45 @@ def test_strata_and_side_parts_in_processes_give_the_same_document(example):
     assert rec["exact_sums"] and len(rec["w_sha256"]) == 64 and rec["group_sizes"] == [824]
 
 
+_PARENT: list[int] = []  # the test's process: the forked ones below die instead of computing
+
+
+def _dying_task(st):
+    import os
+
+    from generator.stats import processes
+
+    if os.getpid() not in _PARENT and st.key != "all":
+        os._exit(9)
+    return processes._stratum(processes._SHARED[0], st, processes._SHARED[1], None, processes._as_is)
+
+
+def _dying_sides():
+    import os
+
+    if os.getpid() not in _PARENT:
+        os._exit(9)
+    raise AssertionError("side parts are computed here with side_parts, not this task")
+
+
+def test_a_stratum_or_side_part_a_process_dies_on_is_computed_here(example, monkeypatch):
+    """A process that dies (killed, out of memory) breaks the pool: what it had not delivered is computed
+    here, the same document, and the build never waits for it."""
+    import os
+
+    from generator.stats import processes
+
+    _out, data, doc = example
+    monkeypatch.setattr(processes, "_task", _dying_task)
+    monkeypatch.setattr(processes, "_sides", _dying_sides)
+    _PARENT[:] = [os.getpid()]
+    try:
+        again = compute(data, RESAMPLES, strata_by=strata_in_processes(2))
+    finally:
+        _PARENT.clear()
+    assert dumps(again) == dumps(doc)
+
+
 def test_every_metric_run_and_stratum_is_there_and_matches_the_rescore(example):
     out, data, doc = example
     summary = json.loads((out / "extracting" / "summary.json").read_text())

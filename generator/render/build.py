@@ -11,6 +11,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from itertools import chain
 from pathlib import Path
@@ -20,6 +21,8 @@ from ..commit.sealed_memo import remembered
 from ..errors import TallyError
 from ..folders import check_project_outputs
 from ..pipeline.cache import Cache
+from ..pipeline.forked import fork_pool
+from ..pipeline.forked import stop as stop_pool
 from ..pipeline.memory import peak_mb, release_freed
 from .charts import plotly_file, write_plotly
 from .downloads import folders, listing, write_data_files, write_table
@@ -191,19 +194,24 @@ class Writer:
                 self.index.setdefault(group, self.cache.page_index(group))
         bounds = [(k, min(k + CHUNK, len(pages))) for k in range(0, len(pages), CHUNK)]
         _FORKED = (self, pages)
+        pool = fork_pool(jobs)
         try:
-            with mp.get_context("fork").Pool(jobs) as pool:
-                for (start, stop), (written, reused, used, problems) in zip(bounds, pool.imap(_render_chunk, bounds),
-                                                                            strict=True):
-                    done(stop - start)
-                    self.pages += written
-                    self.reused += reused
-                    for group, keys in used.items():
-                        self.used.setdefault(group, {}).update(keys)
-                    if self.cache is not None:
-                        self.cache.counts.problems.extend(problems)
-                        self.cache.counts.corrupt += len(problems)
+            for (start, stop), (written, reused, used, problems) in zip(bounds, pool.map(_render_chunk, bounds),
+                                                                        strict=True):
+                done(stop - start)
+                self.pages += written
+                self.reused += reused
+                for group, keys in used.items():
+                    self.used.setdefault(group, {}).update(keys)
+                if self.cache is not None:
+                    self.cache.counts.problems.extend(problems)
+                    self.cache.counts.corrupt += len(problems)
+        except BrokenProcessPool:
+            raise BuildError("a process rendering pages ended before it was done (killed, out of memory, or an "
+                             "error it could not send back): nothing was published; build again, with fewer "
+                             "--jobs if memory is short, or with --jobs 1 to see the error") from None
         finally:
+            stop_pool(pool)
             _FORKED = None
 
     def prune(self) -> None:

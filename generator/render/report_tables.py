@@ -5,15 +5,19 @@ A suite's tables read its scored runs alone (every verdict row of every run: ext
 table took 1.5 s of a rebuild at 40 run groups x 6,000 items), never the statistics, so they can be
 made as soon as the runs are scored. The process is forked after scoring, so it holds the very runs
 this one does (each run's artifact opened by it: run_score.RunScore), and sends back each suite's tables;
-a plugin's error is raised here when its suite's tables are taken, as it would have been. With one
-process, or where fork is not offered, each suite's tables are made when they are taken.
+a plugin's error is raised here when its suite's tables are taken, as it would have been. Should the
+process not deliver (it died: killed, out of memory, or a plugin ended it; or the error it raised could
+not be sent back), the suite's tables are made here when taken, as with one process, so that the
+plugin's own error is the one reported and the build never waits for tables that will not come. With
+one process, or where fork is not offered, each suite's tables are made when they are taken.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
-from typing import Any
+from concurrent.futures import Future, ProcessPoolExecutor
 
+from ..pipeline.forked import fork_pool, result_or, stop
 from ..pipeline.stages import ScoredSuite
 from ..suite.report import InterfaceChange, scored_runs
 
@@ -39,27 +43,27 @@ class Ahead:
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
-        self.pool: Any = None
-        self.pending: dict[int, Any] = {}  # id of the scored suite -> its tables to come
+        self.pool: ProcessPoolExecutor | None = None
+        self.pending: dict[int, Future] = {}  # id of the scored suite -> its tables to come
 
     def start(self, scored: list[ScoredSuite]) -> None:
         global _SCORED
         if self.jobs <= 1 or not scored or "fork" not in mp.get_all_start_methods():
             return
         _SCORED = scored
-        try:
-            self.pool = mp.get_context("fork").Pool(1)
+        try:  # the process is forked by the first submit
+            self.pool = fork_pool(1)
+            self.pending = {id(res): self.pool.submit(_made, k) for k, res in enumerate(scored)}
         finally:
             _SCORED = None
-        self.pending = {id(res): self.pool.apply_async(_made, (k,)) for k, res in enumerate(scored)}
 
     def take(self, res: ScoredSuite) -> list:
-        found = self.pending.pop(id(res), None)
-        return found.get() if found is not None else report_tables(res)
+        # made here when the process did not deliver (or was not started): its error raised here
+        return result_or(self.pending.pop(id(res), None), lambda: report_tables(res))
 
     def close(self) -> None:
         if self.pool is not None:
-            self.pool.terminate()
-            self.pool.join()
+            stop(self.pool)
             self.pool = None
         self.pending = {}
+
