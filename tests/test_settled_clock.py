@@ -14,7 +14,7 @@ from types import SimpleNamespace
 import pytest
 
 from generator.commit import CommitError, publish, sealed_memo
-from generator.pipeline import file_digests
+from generator.pipeline import file_status
 from generator.pipeline.cache import Cache
 
 KEY = b"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n"
@@ -29,10 +29,11 @@ def test_a_key_written_during_a_slow_search_in_the_same_tick_is_refused(tmp_path
 
     def coarse_stat(p, *args, **kw):  # the file system's times: the tick, whatever was written in it
         st = os.stat(p, *args, **kw)
-        return SimpleNamespace(st_size=st.st_size, st_mtime_ns=T0, st_ctime_ns=T0, st_ino=st.st_ino)
+        return SimpleNamespace(st_size=st.st_size, st_mtime_ns=T0, st_ctime_ns=T0, st_ino=st.st_ino, st_dev=st.st_dev)
 
-    monkeypatch.setattr(sealed_memo, "os", SimpleNamespace(stat=coarse_stat))
-    monkeypatch.setattr(file_digests.time, "time_ns", lambda: clock["now"])
+    monkeypatch.setattr(file_status, "os", SimpleNamespace(stat=coarse_stat))
+    monkeypatch.setattr(file_status, "_TAKEN", {})
+    monkeypatch.setattr(file_status.time, "time_ns", lambda: clock["now"])
     real = publish.holds_private_key
 
     def slow_search(p):

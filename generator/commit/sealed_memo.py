@@ -6,8 +6,8 @@ records: their `record_sha256` and their lines' SHA-256. Finding them reads ever
 run and looks for a sealed record's mark in it (about 1 s for 648 MB of results), though a file that did
 not change holds the same records. During a site build (`remembered(cache)`), a file's hashes are kept
 in the build cache (signed like every entry) with the file's size, modification and change times and
-inode, and taken from there while all four are unchanged and the file had settled when it was read:
-the rule of pipeline/file_digests.py, whose record of stored files this is the same kind of. A changed
+inode, and taken from there while all four are unchanged and the file had settled when its status was
+taken (pipeline/file_status.py): the rule of pipeline/file_digests.py, whose record of stored files this is the same kind of. A changed
 file, a record that does not hold, or any other command (`tally verify` reads every file) reads the file.
 What a file is found to hold depends on the code that reads it as well (commit/, and sealing.py and the
 stored files' inflation among the scoring sources): the record is kept under the hash of both, and a
@@ -20,18 +20,16 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
-import time
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from pathlib import Path
 
 from ..pipeline.cache import Cache, code_hash
 from ..pipeline.file_digests import holds, stamp
+from ..pipeline.file_status import status
 
 KIND = "sealed-hashes"
-GROUP = "results"  # one record for every suite's files: a build checks every round
-FORMS = ("records", "lines")  # sealed records' record_sha256, their lines' SHA-256
+GROUP = "results"  # one record for every file a build looks at (results/ and, searched for keys, content/)
 
 _ACTIVE: ContextVar[Memo | None] = ContextVar("sealed_memo", default=None)
 
@@ -42,7 +40,8 @@ def record_key() -> str:
 
 
 class Memo:
-    """The record of one build: files' hashes by form, with the signature they were read under."""
+    """The record of one build: each file's findings by form (its sealed records' hashes, its lines' hashes,
+    whether it holds a private key), with the signature they were found under."""
 
     def __init__(self, cache: Cache) -> None:
         self.cache = cache
@@ -56,8 +55,7 @@ class Memo:
             self.key = record_key()
             found = self.cache.read(KIND, GROUP, self.key, counted=False)
             self.before = found if isinstance(found, dict) else {}
-        looked = time.time_ns()  # before the status: whether the file had settled is judged at this time
-        st = os.stat(path)
+        st = status(path)  # whether the file had settled is judged at the time this was taken
         key = str(path)
         record = self.now.get(key) or self.before.get(key)
         if holds(record, st, 6) and isinstance(record[4], dict) and isinstance(record[4].get(form), list):
@@ -65,8 +63,8 @@ class Memo:
             return list(record[4][form])
         value = read(path)
         forms = record[4] if holds(record, st, 6) and isinstance(record[4], dict) else {}
-        now = stamp(st, looked)  # `st` taken before the read: a file changed meanwhile has another signature
-        # next time, unless in the same tick of its clock, which `looked` then leaves unsettled
+        now = stamp(st)  # `st` taken before the read: a file changed meanwhile has another signature next
+        # time, unless in the same tick of its clock, when its time of `st` leaves it unsettled
         self.now[key] = now[:4] + [forms | {form: list(value)}, now[4]]
         return value
 

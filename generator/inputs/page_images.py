@@ -29,6 +29,8 @@ import warnings
 from pathlib import Path
 from typing import Protocol
 
+from ..pipeline.file_status import status
+
 MAX_PAGE_BYTES = 2 * 1024 * 1024
 MAX_PAGES = 20
 MAX_ALT_CHARS = 500
@@ -113,7 +115,7 @@ def _page_file(base: Path, page: dict) -> tuple[Path, os.stat_result]:
             raise PageError(f"{path}: {current.name} is a symbolic link: page images are read from real files only")
     current = current / parts[-1]
     try:
-        st = os.lstat(current)
+        st = status(current, follow_symlinks=False)
     except (FileNotFoundError, NotADirectoryError):
         raise PageError(f"{path}: no such page image file") from None
     if stat.S_ISLNK(st.st_mode):

@@ -35,6 +35,7 @@ import secrets
 import stat
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,7 @@ from typing import BinaryIO
 from ..folders import refuse_links
 from ..inputs.results import Run
 from ..sealing import private_file_of, revealed_file_of
+from .file_status import noted
 
 FORMAT = 6  # bump when an entry's layout changes
 GENERATOR = Path(__file__).resolve().parents[1]
@@ -162,6 +164,7 @@ class Cache:
         """An entry opened for reading, with its status; None when it is missing (a miss) or not a
         readable regular file (counted corrupt and deleted): a FIFO would block, a link could lead
         anywhere. The caller closes the file."""
+        looked = time.time_ns()  # before the file's status: whether it had settled is judged at this time
         try:
             fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         except FileNotFoundError:
@@ -171,7 +174,7 @@ class Cache:
             self.corrupt(path, f"unreadable: {exc}")
             return None
         fh = os.fdopen(fd, "rb")
-        st = os.fstat(fd)
+        st = noted(os.fstat(fd), looked)
         if not stat.S_ISREG(st.st_mode):
             fh.close()
             self.corrupt(path, "not a regular file")

@@ -14,27 +14,22 @@ from __future__ import annotations
 
 import hashlib
 import os
-import time
 from pathlib import Path
 from typing import TypeGuard
 
 from .cache import Cache
+from .file_status import signature, status, taken_at
 
 KIND = "file-digests"
 SETTLED_NS = 2_000_000_000  # a file changed this recently before it was looked at is hashed again next time
-Signature = tuple[int, int, int, int]  # size, modification time (ns), change time (ns), inode
-
-
-def signature(st: os.stat_result) -> Signature:
-    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
 def stamp(st: os.stat_result, looked: int | None = None) -> list:
-    """[size, mtime, ctime, inode, settled]: the file's signature as looked at now, and whether it had
-    settled (last changed at least SETTLED_NS before `looked`, the time `st` was taken, default now):
-    only a settled record is trusted later. Give `looked` when the file was read after `st` was taken: a
-    change made during a long read, in the tick of `st`, leaves the same signature."""
-    at = time.time_ns() if looked is None else looked
+    """[size, mtime, ctime, inode, settled]: the file's signature, and whether it had settled (last changed
+    at least SETTLED_NS before `looked`, by default when `st` was taken: file_status.taken_at): only a
+    settled record is trusted later. A change made while the file was read after `st` was taken, in the
+    tick of `st`, leaves the same signature: judged at the time of `st`, the record is not trusted."""
+    at = taken_at(st) if looked is None else looked
     return [*signature(st), max(st.st_mtime_ns, st.st_ctime_ns) < at - SETTLED_NS]
 
 
@@ -73,7 +68,7 @@ class FileDigests:
 
     def of(self, path: Path) -> str:
         """The file's SHA-256: recorded, or read now."""
-        st = os.stat(path)
+        st = status(path)
         known = self.known(path, st)
         return known if known is not None else self.of_bytes(path, st, path.read_bytes())
 

@@ -29,6 +29,7 @@ from ..suite.plugins import PluginError, Registry, load_registry
 from .cache import Cache, run_key, suite_key
 from .crosscheck import Gate, responses_file
 from .file_digests import FileDigests
+from .file_status import status
 from .page_checks import PageChecks
 from .processes import score_runs
 from .run_score import RunScore, Store, open_cached
@@ -282,7 +283,7 @@ class _Stored:
     def _look(self, skey: str, run: Run) -> tuple[bytes | None, str]:
         """The run's build cache key, and its stored responses when they had to be read to find it (None
         when the record of their SHA-256 holds: file_digests.py)."""
-        st = os.stat(run.responses)
+        st = status(run.responses)
         sha = self.digests.known(run.responses, st)
         if sha is not None:
             return None, self._key(skey, run, sha)
@@ -290,7 +291,7 @@ class _Stored:
 
     def _read(self, skey: str, run: Run, st: os.stat_result | None = None) -> tuple[bytes, str]:
         """The run's stored responses, read now, and the build cache key of these bytes."""
-        st = st if st is not None else os.stat(run.responses)
+        st = st if st is not None else status(run.responses)
         raw = run.responses.read_bytes()
         return raw, self._key(skey, run, self.digests.of_bytes(run.responses, st, raw))
 
