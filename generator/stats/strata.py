@@ -39,17 +39,19 @@ class Stratum:
 
 # The last suite and items select_strata was asked about and its answer: the engine, the progress bar's
 # plan, the other input kinds and the round history each ask it of the same items (one pass over every
-# item per dimension, about 0.08 s at 6,000 items). Held by identity: the items are never changed in place.
-_LAST: list[tuple[Suite, list[Item], tuple[list[Stratum], dict[str, dict]]]] = []
+# item per dimension, about 0.08 s at 6,000 items). Held by identity: the suite, and each of the items (a
+# frozen Item) in a copy of the list, so that a list changed in place is selected again.
+_LAST: list[tuple[Suite, tuple[Item, ...], tuple[list[Stratum], dict[str, dict]]]] = []
 
 
 def select_strata(suite: Suite, items: list[Item]) -> tuple[list[Stratum], dict[str, dict]]:
     """The strata with enough items (`Stratum`, "all" first) and the skipped ones (key -> items, reason)."""
-    if _LAST and _LAST[0][0] is suite and _LAST[0][1] is items:
+    if (_LAST and _LAST[0][0] is suite and len(_LAST[0][1]) == len(items)
+            and all(a is b for a, b in zip(_LAST[0][1], items))):
         strata, skipped = _LAST[0][2]
     else:
         strata, skipped = _select(suite, items)
-        _LAST[:] = [(suite, items, (strata, skipped))]
+        _LAST[:] = [(suite, tuple(items), (strata, skipped))]
     return list(strata), {k: dict(v) for k, v in skipped.items()}
 
 
