@@ -203,3 +203,45 @@ def test_a_read_table_gives_the_rows_a_verdict_table_gives():
     for start, stop in ((0, None), (3, 17), (5, 40), (39, None), (10, 10)):
         assert list(read.rows(start, stop)) == list(base.rows(start, stop)) == rows[start:stop]
     assert all(type(v) is Verdict for v in read.rows())
+
+
+_PARENT: list[int] = []
+
+
+def _dying_worker(task):
+    if os.getpid() not in _PARENT:
+        os._exit(9)  # as an out-of-memory kill would
+    raise AssertionError("scored here")
+
+
+def test_a_scoring_process_that_dies_stops_the_scoring_with_a_clear_error(extracting, monkeypatch):
+    """The pool says it broke (pipeline/forked.py): the command stops with what to do, never waits."""
+    from generator.errors import TallyError
+
+    ls, _log, data = extracting
+    runs = ls.runs[:4]
+    monkeypatch.setattr(processes, "_score_in_worker", _dying_worker)
+    _PARENT[:] = [os.getpid()]
+    try:
+        with pytest.raises(TallyError, match="ended before it was done"):
+            list(processes.score_runs([(r, data[r.id], r.id) for r in runs],
+                                      Scoring(ls.plugin, ls.items, ErrorLog(ROOT)), 2, Store(None, "extracting")))
+    finally:
+        _PARENT.clear()
+
+
+def test_an_error_reading_the_runs_is_raised_where_they_are_taken(extracting):
+    ls, _log, data = extracting
+    runs = ls.runs[:4]
+
+    def stored():
+        yield runs[0], data[runs[0].id], runs[0].id
+        yield runs[1], data[runs[1].id], runs[1].id
+        raise OSError("the disk went away")
+
+    taken = []
+    with pytest.raises(OSError, match="the disk went away"):
+        for handle in processes.score_runs(stored(), Scoring(ls.plugin, ls.items, ErrorLog(ROOT)), 2,
+                                           Store(None, "extracting")):
+            taken.append(handle.run.id)
+    assert taken == [runs[0].id, runs[1].id]

@@ -8,19 +8,21 @@ input errors and warnings, travel back.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing as mp
+import queue
 import shutil
 import tempfile
 import threading
-from collections import deque
 from collections.abc import Iterable, Iterator
 from itertools import islice
 from pathlib import Path
 
-from ..errors import ErrorLog
+from ..errors import ErrorLog, TallyError
 from ..inputs.results import Run
 from . import artifact
 from .artifact import Identity
+from .forked import fork_pool, result_or, stop, submitted
 from .run_score import RunScore, Store
 from .scorer_a import Scoring, score_run
 
@@ -67,40 +69,57 @@ def score_runs(runs: Iterable[tuple[Run, bytes, str]], s: Scoring, jobs: int, st
     # A run's bytes go to a worker through a file in a temporary folder of this scoring (written and
     # read by this scoring only): through the pool's pipe a 54 MB run took 0.2 to 0.4 s.
     folder = Path(tempfile.mkdtemp(prefix="tally-runs-"))
-
     stopped = threading.Event()
-    sent: deque[Run] = deque()
+    sent: queue.SimpleQueue = queue.SimpleQueue()  # (run, its task) in the order sent, then None (or an error)
+    pool = fork_pool(jobs)
+    pool.submit(int)  # its processes forked now, by this thread, before the feeding thread starts
 
-    def tasks() -> Iterator[tuple[Run, Path, str]]:
-        """Run by the pool's feeding thread: a run is read and handed on only when fewer than jobs + 1 are
-        waiting, and not once scoring stops (the pool's shutdown waits for this thread)."""
-        ahead = enumerate(_drain(head, pending))
-        while True:
-            in_flight.acquire()
-            if stopped.is_set() or (task := next(ahead, None)) is None:
-                return
-            index, (run, data, base) = task
-            path = folder / f"run-{index}"
-            path.write_bytes(data)
-            del data, task
-            sent.append(run)
-            yield run, path, base
+    def feed() -> None:
+        """A thread reading each run and sending it to the pool, only when fewer than jobs + 1 are waiting,
+        and not once scoring stops; an error reading the runs is handed on, raised where they are taken."""
+        try:
+            ahead = enumerate(_drain(head, pending))
+            while True:
+                in_flight.acquire()
+                if stopped.is_set() or (task := next(ahead, None)) is None:
+                    break
+                index, (run, data, base) = task
+                path = folder / f"run-{index}"
+                path.write_bytes(data)
+                del data, task
+                future = submitted(pool, _score_in_worker, (run, path, base))
+                sent.put((run, future))
+                if future is None:  # the pool broke: nothing more can be scored
+                    break
+            sent.put(None)
+        except BaseException as exc:  # noqa: BLE001  (handed on to the thread taking the runs)
+            sent.put(exc)
 
+    feeder = threading.Thread(target=feed, name="tally-score-feed", daemon=True)
+    feeder.start()
     try:
-        with mp.get_context("fork").Pool(jobs) as pool:
-            try:
-                for name, identity, errors, warnings in pool.imap(_score_in_worker, tasks()):
-                    run = sent.popleft()  # results come in the order the runs were sent
-                    in_flight.release()
-                    s.log.errors.extend(errors)
-                    s.log.warnings.extend(warnings)
-                    yield store.open(run, name, identity)
-            finally:  # (also when the caller stops early) the feeding thread may wait: it is woken to end
-                stopped.set()
-                in_flight.release()
-    finally:
+        while (item := sent.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            run, future = item
+            name, identity, errors, warnings = result_or(future, functools.partial(_lost, run))
+            in_flight.release()
+            s.log.errors.extend(errors)
+            s.log.warnings.extend(warnings)
+            yield store.open(run, name, identity)
+    finally:  # (also when the caller stops early) the feeding thread may wait: it is woken to end
+        stopped.set()
+        in_flight.release()
+        feeder.join()
+        stop(pool)
         _WORKER.clear()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _lost(run: Run) -> tuple:
+    raise TallyError(f"the process scoring run {run.id!r} ended before it was done (killed, out of memory, or an "
+                     "error it could not send back): nothing was written; score again, with fewer --jobs if "
+                     "memory is short, or with --jobs 1 to see the error")
 
 
 def _drain(head: list, rest: Iterator) -> Iterator:
