@@ -45,3 +45,22 @@ def test_a_pool_is_stopped_with_its_processes(tmp_path):
     assert time.monotonic() - started < 10
     assert processes and not any(p.is_alive() for p in processes)
     assert futures[2].cancelled() or futures[2].done()
+
+
+def _sigint_handler():
+    import signal
+
+    return signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+
+
+def test_the_processes_leave_ctrl_c_to_the_command(monkeypatch):
+    """Ctrl-C reaches every process of the terminal's group: the pool's ignore it, the command's own
+    process hears it once and ends them."""
+    from generator.pipeline.forked import fork_pool, stop
+
+    pool = fork_pool(1)
+    try:
+        assert pool.submit(_sigint_handler).result(timeout=60) is True
+    finally:
+        stop(pool)
+    assert not _sigint_handler()  # this process still hears it

@@ -9,6 +9,7 @@ so instead (BrokenProcessPool), and the caller then does the work itself or stop
 from __future__ import annotations
 
 import multiprocessing as mp
+import signal
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -18,9 +19,14 @@ T = TypeVar("T")
 
 
 def fork_pool(processes: int) -> ProcessPoolExecutor:
-    """A pool of `processes` forked processes, each forked when a task first needs it (so what they are to
-    inherit must be in place by the first submits)."""
-    return ProcessPoolExecutor(processes, mp_context=mp.get_context("fork"))
+    """A pool of `processes` forked processes, forked by the first submit (so what they are to inherit must
+    be in place by then). They ignore Ctrl-C: the command's own process hears it and ends them (`stop`),
+    so an interrupted command says so once, not once more from each process."""
+    return ProcessPoolExecutor(processes, mp_context=mp.get_context("fork"), initializer=_deaf)
+
+
+def _deaf() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def submitted(pool: ProcessPoolExecutor, fn: Callable[..., T], *args: Any) -> Future | None:
