@@ -28,17 +28,22 @@ def results(tmp_path) -> Path:
     return path
 
 
-@pytest.fixture
-def reads(monkeypatch) -> list[Path]:
+def _counted(monkeypatch, module, name: str) -> list[Path]:
+    """The paths `module.name` is called with from now on (it still does its work)."""
     seen: list[Path] = []
-    real = responses.read_stored
+    real = getattr(module, name)
 
     def counting(path):
         seen.append(path)
         return real(path)
 
-    monkeypatch.setattr(responses, "read_stored", counting)
+    monkeypatch.setattr(module, name, counting)
     return seen
+
+
+@pytest.fixture
+def reads(monkeypatch) -> list[Path]:
+    return _counted(monkeypatch, responses, "read_stored")
 
 
 def _both(path: Path) -> tuple[list[str], list[str]]:
@@ -119,15 +124,7 @@ KEY = b"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END 
 def searches(monkeypatch) -> list[Path]:
     from generator.commit import publish
 
-    seen: list[Path] = []
-    real = publish.holds_private_key
-
-    def counting(path):
-        seen.append(path)
-        return real(path)
-
-    monkeypatch.setattr(publish, "holds_private_key", counting)
-    return seen
+    return _counted(monkeypatch, publish, "holds_private_key")
 
 
 def test_a_clean_unchanged_file_is_searched_for_a_private_key_once_across_builds(tmp_path, results, searches,
