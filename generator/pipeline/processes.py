@@ -72,7 +72,6 @@ def score_runs(runs: Iterable[tuple[Run, bytes, str]], s: Scoring, jobs: int, st
     stopped = threading.Event()
     sent: queue.SimpleQueue = queue.SimpleQueue()  # (run, its task) in the order sent, then None (or an error)
     pool = fork_pool(jobs)
-    pool.submit(int)  # its processes forked now, by this thread, before the feeding thread starts
 
     def feed() -> None:
         """A thread reading each run and sending it to the pool, only when fewer than jobs + 1 are waiting,
@@ -96,8 +95,9 @@ def score_runs(runs: Iterable[tuple[Run, bytes, str]], s: Scoring, jobs: int, st
             sent.put(exc)
 
     feeder = threading.Thread(target=feed, name="tally-score-feed", daemon=True)
-    feeder.start()
     try:
+        pool.submit(int)  # its processes forked now, by this thread, before the feeding thread starts
+        feeder.start()
         while (item := sent.get()) is not None:
             if isinstance(item, BaseException):
                 raise item
@@ -110,7 +110,8 @@ def score_runs(runs: Iterable[tuple[Run, bytes, str]], s: Scoring, jobs: int, st
     finally:  # (also when the caller stops early) the feeding thread may wait: it is woken to end
         stopped.set()
         in_flight.release()
-        feeder.join()
+        if feeder.ident is not None:
+            feeder.join()
         stop(pool)
         _WORKER.clear()
         shutil.rmtree(folder, ignore_errors=True)
