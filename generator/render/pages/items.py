@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+from collections import Counter
 
 import orjson
 from markupsafe import Markup, escape
@@ -305,9 +306,11 @@ def index_page(sd: SuiteView) -> Page:
     table = Table("public-items", f"Public items of {sd.suite.title} ({len(sd.public_items)})",
                   [Column("item", "Item")] + [Column(d, d.replace("_", " ").capitalize()) for d in dims] +
                   [Column("responses", "Stored responses", True)], export=None)
-    stored = [r.public_keys() for r in sd.result.runs]
+    stored: Counter[str] = Counter()  # item -> the runs with a stored response to it (its first repeat)
+    for r in sd.result.runs:
+        stored.update(item for item, repeat in r.public_keys() if repeat == 0)
     for item in sd.public_items:
-        n = sum(1 for keys in stored if (item.id, 0) in keys)
+        n = stored[item.id]
         table.rows.append([text(item.id, href=item_path(sd, item.id))] +
                           [text(item.strata.get(d, "")) for d in dims] + [text(n, sort=n, cls="num")])
     return Page(suite_path(sd, "items/index.html"), "items.html", f"{sd.suite.title}: public items",
