@@ -7,7 +7,7 @@ run and looks for a sealed record's mark in it (about 1 s for 648 MB of results)
 not change holds the same records. During a site build (`remembered(cache)`), a file's hashes are kept
 in the build cache (signed like every entry) with the file's size, modification and change times and
 inode, and taken from there while all four are unchanged and the file had settled when its status was
-taken (pipeline/file_status.py): the rule of pipeline/file_digests.py, whose record of stored files this is the same kind of. A changed
+taken (pipeline/file_status.py): a file_digests.FileRecord, as the record of stored files is. A changed
 file, a record that does not hold, or any other command (`tally verify` reads every file) reads the file.
 What a file is found to hold depends on the code that reads it as well (commit/, and sealing.py and the
 stored files' inflation among the scoring sources): the record is kept under the hash of both, and a
@@ -25,7 +25,7 @@ from contextvars import ContextVar
 from pathlib import Path
 
 from ..pipeline.cache import Cache, code_hash
-from ..pipeline.file_digests import holds, stamp
+from ..pipeline.file_digests import FileRecord
 from ..pipeline.file_status import status
 
 KIND = "sealed-hashes"
@@ -39,40 +39,23 @@ def record_key() -> str:
     return hashlib.sha256(f"{KIND}\0{code_hash('commit')}\0{code_hash('scoring')}".encode()).hexdigest()
 
 
-class Memo:
+class Memo(FileRecord):
     """The record of one build: each file's findings by form (its sealed records' hashes, its lines' hashes,
     whether it holds a private key), with the signature they were found under."""
 
     def __init__(self, cache: Cache) -> None:
-        self.cache = cache
-        self.before: dict | None = None  # the last build's record, read when a first file is asked for
-        self.key = ""  # its entry's name: record_key(), found with it
-        self.now: dict[str, list] = {}  # path -> [size, mtime, ctime, inode, {form: hashes}, settled]
+        super().__init__(cache, KIND, GROUP, record_key)
 
     def hashes(self, path: Path, form: str, read: Callable[[Path], list[str]]) -> list[str]:
         """The file's hashes of `form`: recorded, or `read(path)` now."""
-        if self.before is None:
-            self.key = record_key()
-            found = self.cache.read(KIND, GROUP, self.key, counted=False)
-            self.before = found if isinstance(found, dict) else {}
         st = status(path)  # whether the file had settled is judged at the time this was taken
-        key = str(path)
-        record = self.now.get(key) or self.before.get(key)
-        if holds(record, st, 6) and isinstance(record[4], dict) and isinstance(record[4].get(form), list):
-            self.now[key] = record
-            return list(record[4][form])
-        value = read(path)
-        forms = record[4] if holds(record, st, 6) and isinstance(record[4], dict) else {}
-        now = stamp(st)  # `st` taken before the read: a file changed meanwhile has another signature next
-        # time, unless in the same tick of its clock, when its time of `st` leaves it unsettled
-        self.now[key] = now[:4] + [forms | {form: list(value)}, now[4]]
+        held = self.recorded(path, st, 6, lambda r: isinstance(r[4], dict))
+        forms = held[4] if held is not None else {}
+        if isinstance(forms.get(form), list):
+            return list(forms[form])
+        value = read(path)  # a file changed meanwhile has another signature next time (or, in the tick of
+        self.record(path, st, [forms | {form: list(value)}])  # `st`, was taken as not settled)
         return value
-
-    def keep(self) -> None:
-        """Record the files looked at in this build (the others' records are dropped)."""
-        if self.before is not None and self.now != self.before:
-            self.cache.write(KIND, GROUP, self.key, dict(sorted(self.now.items())), counted=False)
-            self.cache.prune(KIND, GROUP, {self.key})
 
 
 @contextlib.contextmanager

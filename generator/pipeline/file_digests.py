@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TypeGuard
 
@@ -24,13 +25,12 @@ KIND = "file-digests"
 SETTLED_NS = 2_000_000_000  # a file changed this recently before it was looked at is hashed again next time
 
 
-def stamp(st: os.stat_result, looked: int | None = None) -> list:
+def stamp(st: os.stat_result) -> list:
     """[size, mtime, ctime, inode, settled]: the file's signature, and whether it had settled (last changed
-    at least SETTLED_NS before `looked`, by default when `st` was taken: file_status.taken_at): only a
-    settled record is trusted later. A change made while the file was read after `st` was taken, in the
-    tick of `st`, leaves the same signature: judged at the time of `st`, the record is not trusted."""
-    at = taken_at(st) if looked is None else looked
-    return [*signature(st), max(st.st_mtime_ns, st.st_ctime_ns) < at - SETTLED_NS]
+    at least SETTLED_NS before `st` was taken: file_status.taken_at): only a settled record is trusted
+    later. A change made while the file was read after `st` was taken, in the tick of `st`, leaves the
+    same signature: judged at the time of `st`, the record is not trusted."""
+    return [*signature(st), max(st.st_mtime_ns, st.st_ctime_ns) < taken_at(st) - SETTLED_NS]
 
 
 def holds(record: object, st: os.stat_result, size: int) -> TypeGuard[list]:
@@ -40,30 +40,69 @@ def holds(record: object, st: os.stat_result, size: int) -> TypeGuard[list]:
             and record[-1] is True)
 
 
-class FileDigests:
+class FileRecord:
+    """Findings about files kept in one build cache entry (`kind`/`group`/`key`, signed like every entry)
+    with each file's signature: a finding is taken from it while the file's status is the one recorded
+    and the file had settled then (`holds`). The entry is read when first needed; `keep` writes what this
+    command looked at (the record of other files is dropped) and prunes the group's other entries. Used
+    for the stored files' digests (below), page images' checks (page_checks.py) and results files' sealed
+    hashes and private-key searches (commit/sealed_memo.py)."""
+
+    def __init__(self, cache: Cache | None, kind: str, group: str, key: Callable[[], str]) -> None:
+        self.cache, self.kind, self.group, self._key = cache, kind, group, key
+        self.key = ""  # the entry's name, found when the record is first read
+        self._before: dict | None = None
+        self.now: dict[str, list] = {}  # path -> [size, mtime, ctime, inode, *findings, settled]
+
+    @property
+    def before(self) -> dict:
+        """The last command's record (read now if not yet)."""
+        if self._before is None:
+            self.key = self._key()
+            found = self.cache.read(self.kind, self.group, self.key, counted=False) if self.cache else None
+            self._before = found if isinstance(found, dict) else {}
+        return self._before
+
+    def recorded(self, path: Path, st: os.stat_result, size: int, valid: Callable[[list], bool]) -> list | None:
+        """The file's record (`size` values) when it still describes the file of `st` and `valid` accepts
+        its findings (kept for this command's record); None otherwise."""
+        name = str(path)
+        for record in (self.now.get(name), self.before.get(name)):
+            if holds(record, st, size) and valid(record):
+                self.now[name] = record
+                return record
+        return None
+
+    def record(self, path: Path, st: os.stat_result, findings: list) -> None:
+        """Record the file of `st` (taken before it was read) with its findings."""
+        now = stamp(st)
+        self.now[str(path)] = now[:4] + findings + [now[4]]
+
+    def keep(self) -> None:
+        if self.cache is not None and self._before is not None and self.now != self._before:
+            self.cache.write(self.kind, self.group, self.key, dict(sorted(self.now.items())), counted=False)
+            self.cache.prune(self.kind, self.group, {self.key})
+
+
+class FileDigests(FileRecord):
     """The SHA-256 of files of one suite's runs, from the record when a file's signature is the one
     recorded (and it had settled), else from its bytes."""
 
     def __init__(self, cache: Cache | None, suite: str) -> None:
-        self.cache, self.suite = cache, suite
-        found = cache.read(KIND, suite, "index", counted=False) if cache is not None else None
-        self.before: dict = found if isinstance(found, dict) else {}
-        self.now: dict[str, list] = {}  # path -> [size, mtime, ctime, inode, sha256, settled], this command's
+        super().__init__(cache, KIND, suite, lambda: "index")
+        self.before  # noqa: B018  (read now: the record as the command found it)
 
     def known(self, path: Path, st: os.stat_result) -> str | None:
         """The file's recorded SHA-256 when `st` (taken now) is the recorded signature and the file had
         settled when recorded; None otherwise (to be read)."""
-        record = self.before.get(str(path))
-        if not (holds(record, st, 6) and isinstance(record[4], str)):
-            return None
-        self._record(path, st, record[4])
-        return record[4]
+        record = self.recorded(path, st, 6, lambda r: isinstance(r[4], str))
+        return None if record is None else record[4]
 
     def of_bytes(self, path: Path, st: os.stat_result, data: bytes) -> str:
         """The SHA-256 of `data`, the file's bytes read after `st` was taken (recorded with `st`: a file
         changed between the two has another signature next time, and is read again)."""
         sha = hashlib.sha256(data).hexdigest()
-        self._record(path, st, sha)
+        self.record(path, st, [sha])
         return sha
 
     def of(self, path: Path) -> str:
@@ -71,12 +110,3 @@ class FileDigests:
         st = status(path)
         known = self.known(path, st)
         return known if known is not None else self.of_bytes(path, st, path.read_bytes())
-
-    def _record(self, path: Path, st: os.stat_result, sha: str) -> None:
-        now = stamp(st)
-        self.now[str(path)] = now[:4] + [sha, now[4]]
-
-    def keep(self) -> None:
-        """Record the files looked at by this command (the record of the suite's other files is dropped)."""
-        if self.cache is not None and self.now != self.before:
-            self.cache.write(KIND, self.suite, "index", dict(sorted(self.now.items())), counted=False)

@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 
 from .cache import Cache, code_hash
-from .file_digests import holds, stamp
+from .file_digests import FileRecord
 
 KIND = "page-checks"
 
@@ -32,38 +32,16 @@ def record_key() -> str:
     return hashlib.sha256(f"page-checks\0{code_hash('scoring')}\0{pillow}".encode()).hexdigest()
 
 
-class PageChecks:
-    """inputs.page_images.PageRecord kept in the build cache for one suite."""
+class PageChecks(FileRecord):
+    """inputs.page_images.PageRecord kept in the build cache for one suite (read on first use: a suite with
+    no pages never reads the record)."""
 
     def __init__(self, cache: Cache, suite: str) -> None:
-        self.cache, self.suite = cache, suite
-        self.key: str | None = None  # read on first use: a suite with no pages never reads the record
-        self.before: dict = {}
-        self.now: dict[str, list] = {}  # path -> [size, mtime, ctime, inode, sha256, width, height, settled]
-
-    def _read(self) -> None:
-        if self.key is None:
-            self.key = record_key()
-            found = self.cache.read(KIND, self.suite, self.key, counted=False)
-            self.before = found if isinstance(found, dict) else {}
+        super().__init__(cache, KIND, suite, record_key)
 
     def known(self, path: Path, st: os.stat_result, sha256: str) -> tuple[int, int] | None:
-        self._read()
-        name = str(path)
-        record = self.now.get(name) or self.before.get(name)
-        if not (holds(record, st, 8) and record[4] == sha256 and type(record[5]) is int
-                and type(record[6]) is int):
-            return None
-        self.now[name] = record
-        return record[5], record[6]
+        record = self.recorded(path, st, 8, lambda r: r[4] == sha256 and type(r[5]) is int and type(r[6]) is int)
+        return None if record is None else (record[5], record[6])
 
     def checked(self, path: Path, st: os.stat_result, sha256: str, shown: tuple[int, int]) -> None:
-        self._read()
-        now = stamp(st)
-        self.now[str(path)] = now[:4] + [sha256, *shown, now[4]]
-
-    def keep(self) -> None:
-        """Record the pages looked at by this command (the record of other files is dropped)."""
-        if self.key is not None and self.now != self.before:
-            self.cache.write(KIND, self.suite, self.key, dict(sorted(self.now.items())), counted=False)
-            self.cache.prune(KIND, self.suite, {self.key})
+        self.record(path, st, [sha256, *shown])
