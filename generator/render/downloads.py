@@ -140,7 +140,7 @@ def public_only(rows: Rows, item: int, _header: list[str], public: set[str]) -> 
 def _by_run(sd, name: str, dst: Path, public: set[str], cache: Cache | None, rows_of: RowsOf,
             run_rows: Callable[[RunScore], bytes]) -> None:
     """A rescore CSV file (the suite's `name`: its header, then each run's rows, `run_rows(r)`, as the
-    rescore wrote them from the same runs) with its rows passed through `rows_of` (`public_rows_of`),
+    rescore wrote them from the same runs) with its rows passed through `rows_of` (by `public_rows_of`),
     written a run at a time. Each run's part is kept in the build cache (run_parts.py) under the run's key
     (its rows: the run's stored files, and the suite's items and the scoring code that writes them), the
     public items, the header and this code, so that a run added has its own rows alone made, read and

@@ -38,25 +38,30 @@ def stratum_task(shared: tuple[SuiteData, int], st: Stratum) -> StratumPart:
 
 
 def strata_on(client) -> EachStratum:
-    """engine.compute's `strata_by` computing each stratum as a task on `client`'s cluster."""
-    from ..pipeline.distributed import in_order
+    """engine.compute's `strata_by` computing each stratum as a task on `client`'s cluster, then the side
+    parts on the client."""
 
     def each(data: SuiteData, strata: list[Stratum], resamples: int, on_chunk: Callable[[int], None] | None,
              keep_pairs: Keep, sides: dict) -> Iterator[StratumPart]:
-        if not strata:
-            sides.update(side_parts(data, resamples, on_chunk))
-            return
-        inputs = client.scatter(stratum_inputs(data), broadcast=True, hash=False)
-        rows = resamples * (1 + len(data.declared.dataset_means))  # what a local stratum tells on_chunk
-        try:
-            for part, headline, run_ids in in_order(client, stratum_task, (inputs, resamples), strata):
-                for family in part["pairwise"].values():  # in the order the local engine keeps them
-                    family["pairs"] = keep_pairs(family["pairs"])
-                if on_chunk is not None:
-                    on_chunk(rows)
-                yield part, headline, run_ids
-        finally:
-            inputs.release()
+        if strata:
+            yield from _on_cluster(client, data, strata, resamples, on_chunk, keep_pairs)
         sides.update(side_parts(data, resamples, on_chunk))  # on the client, as before
 
     return each
+
+
+def _on_cluster(client, data: SuiteData, strata: list[Stratum], resamples: int,
+                on_chunk: Callable[[int], None] | None, keep_pairs: Keep) -> Iterator[StratumPart]:
+    from ..pipeline.distributed import in_order
+
+    inputs = client.scatter(stratum_inputs(data), broadcast=True, hash=False)
+    rows = resamples * (1 + len(data.declared.dataset_means))  # what a local stratum tells on_chunk
+    try:
+        for part, headline, run_ids in in_order(client, stratum_task, (inputs, resamples), strata):
+            for family in part["pairwise"].values():  # in the order the local engine keeps them
+                family["pairs"] = keep_pairs(family["pairs"])
+            if on_chunk is not None:
+                on_chunk(rows)
+            yield part, headline, run_ids
+    finally:
+        inputs.release()
