@@ -63,6 +63,15 @@ quieter machine (load average 1.5 at the start):
         80    150   3,160     10,366      16.7     17.9      239     1.93    1.85    1.12      0.95     0.89     0.17      2.02
        160    150  12,720     20,566      50.9     52.9      280     5.88    5.48    1.31      1.61     1.57     0.23      2.01
        400    150  79,800     51,598     256.2    259.9      504    29.57   26.93    2.37      1.76     1.74     0.64      2.00
+
+With the item pages' sections bundled by the number of runs (render/sections.py bundle_size), 2026-12-05,
+one run, load average 0.6, nothing else running:
+
+    groups  items   pairs  responses    time s    CPU s  peak MB   time x   CPU x  peak x  exp time  exp CPU exp peak exp pairs
+        40    150     780      5,150       5.3      6.4      122     1.00    1.00    1.00
+        80    150   3,160     10,366      10.1     12.0      130     1.91    1.87    1.06      0.93     0.90     0.09      2.02
+       160    150  12,720     20,566      22.7     26.5      148     4.29    4.12    1.21      1.17     1.14     0.19      2.01
+       400    150  79,800     51,598     117.3    133.7      355    22.22   20.80    2.91      1.79     1.77     0.96      2.00
 """
 
 from __future__ import annotations

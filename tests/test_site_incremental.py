@@ -131,3 +131,38 @@ def test_sections_kept_by_forked_processes_are_used_again(tmp_path, monkeypatch)
     pages_with_it = shown(item_pages(tmp_path / "added"), "rules-local-2")
     assert pages_with_it and sorted(made) == sorted((p, "rules-local-2") for p in pages_with_it)
     assert digests(tmp_path / "added") == digests(build(root, tmp_path / "clean", cache=False).out)
+
+
+def test_bundles_halve_as_the_runs_double_past_the_held_sections():
+    from generator.render.sections import BUNDLE, HELD, bundle_size
+
+    assert (BUNDLE, HELD) == (64, 2560)
+    sizes = [bundle_size(n) for n in (0, 1, 40, 41, 80, 81, 160, 161, 400, 2560, 2561, 10**6)]
+    assert sizes == [64, 64, 64, 32, 32, 16, 16, 8, 4, 1, 1, 1]
+    assert all(bundle_size(n) * n <= HELD for n in range(1, HELD + 1))  # what a process holds, bounded
+
+
+@needs_node
+def test_a_run_that_halves_the_bundles_makes_every_section_again(tmp_path, monkeypatch):
+    """A run added past a bound of `bundle_size` changes every bundle of its suite: every section of the
+    suite is made again (once), the other suites' come from the cache, and the pages equal a clean build's."""
+    from generator.render import sections as sections_mod
+
+    root = project(tmp_path)
+    runs = sum(1 for p in (root / "results" / "twin").iterdir() if p.is_dir())
+    monkeypatch.setattr(sections_mod, "BUNDLE", 4)
+    monkeypatch.setattr(sections_mod, "HELD", 4 * runs)  # the next run of the suite halves its bundles
+    assert (sections_mod.bundle_size(runs), sections_mod.bundle_size(runs + 1)) == (4, 2)
+    made = counting(monkeypatch)
+    build(root, tmp_path / "first")
+    before = {m for m in made if m[0].split("/")[1] == "twin"}
+    assert len({run for _, run in before}) == runs
+    add_run(root, "twin")
+    made.clear()
+    build(root, tmp_path / "added")
+    new = set(shown(item_pages(tmp_path / "added"), "rules-local-2"))
+    assert sorted(made) == sorted(before | {(p, "rules-local-2") for p in new})
+    assert digests(tmp_path / "added") == digests(build(root, tmp_path / "clean", cache=False).out)
+    made.clear()
+    build(root, tmp_path / "again")
+    assert made == []

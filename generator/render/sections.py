@@ -8,8 +8,12 @@ again: the others come from build/cache/sections/<suite>/, made by an earlier bu
 other parts (the document, the checked answers, the published verdicts' block) are rendered around
 them.
 
-An entry holds one run's sections of a bundle of BUNDLE public items (in the suite's order), so a new
-run's sections are entries of their own and no other run's entry is written again. Its key hashes the
+An entry holds one run's sections of a bundle of public items (in the suite's order), so a new run's
+sections are entries of their own and no other run's entry is written again. A process rendering pages
+holds one bundle of every run, so a bundle has BUNDLE items while the suite has at most HELD / BUNDLE runs,
+and half as many each time the runs double past that (`bundle_size`): what a process holds stays near
+HELD sections however many runs there are. When the runs cross such a bound, every bundle changes and
+every section is made again, once. Its key hashes the
 run's section key and the bundle's number with what every section depends on besides its run: the
 sources of generator/render/ and of the section's template (and what it includes), the versions of
 Python and of the template libraries, and the suite's key (its items, which fix the bundles, its rules,
@@ -56,25 +60,37 @@ def run_section_key(run: str, key: str, model_paged: bool, provider_paged: bool)
     return f"{run}\0{key}\0{model_paged:d}{provider_paged:d}"
 
 
-BUNDLE = 64  # public items (in the suite's order) whose sections of one run are kept as one entry
+BUNDLE = 64  # public items (in the suite's order) whose sections of one run are kept as one entry, at most
+HELD = BUNDLE * 40  # sections (item x run) a process holds at once, about: a bundle's items times the runs
+
+
+def bundle_size(runs: int) -> int:
+    """Items per bundle for a suite with this many runs: BUNDLE, halved until the bundle's sections of
+    every run are at most HELD (at least one item)."""
+    size = BUNDLE
+    while size > 1 and size * runs > HELD:
+        size //= 2
+    return size
+
 
 _PENDING: list[Sections] = []  # the stores of this process holding sections not yet kept
 
 
 class Sections:
     """The sections of one suite's item pages: `get` a run's sections of an item that the cache holds,
-    `put` those just made; `flush` keeps them. Entries are per run and bundle of BUNDLE public items (in
-    the suite's order, which its key fixes), so that a new run writes entries of its own and never
-    rewrites another run's; a process holds the entries of one bundle at a time."""
+    `put` those just made; `flush` keeps them. Entries are per run and bundle of `bundle_size(runs)`
+    public items (in the suite's order, which its key fixes), so that a new run writes entries of its own
+    and never rewrites another run's; a process holds the entries of one bundle at a time."""
 
-    def __init__(self, cache: Cache, suite: str, suite_key: str, items: Sequence[str]) -> None:
+    def __init__(self, cache: Cache, suite: str, suite_key: str, items: Sequence[str], runs: int) -> None:
         self.cache, self.suite = cache, suite
         h = hashlib.sha256(b"tally-sections\0")
         for part in (code_hash("render"), renderer_versions(), template_hash(section_env(), TEMPLATE), suite_key):
             h.update(part.encode() + b"\0")
         self.base = h.hexdigest()
         self.position = {item: k for k, item in enumerate(items)}
-        self.bundles = (len(items) + BUNDLE - 1) // BUNDLE
+        self.size = bundle_size(runs)
+        self.bundles = (len(items) + self.size - 1) // self.size
         self._bundle = -1
         self._held: dict[str, dict[str, Made]] = {}  # run section key -> item -> sections, of the bundle held
         self._new: dict[str, dict[str, Made]] = {}  # the same, made by this process and not yet kept
@@ -83,10 +99,10 @@ class Sections:
         return self.__dict__ | {"_bundle": -1, "_held": {}, "_new": {}}
 
     def key(self, run_key: str, bundle: int) -> str:
-        return hashlib.sha256(f"{self.base}\0{run_key}\0{bundle}".encode()).hexdigest()
+        return hashlib.sha256(f"{self.base}\0{run_key}\0{self.size}\0{bundle}".encode()).hexdigest()
 
     def _hold(self, item: str) -> None:
-        bundle = self.position[item] // BUNDLE
+        bundle = self.position[item] // self.size
         if bundle != self._bundle:
             self.flush()
             self._bundle, self._held = bundle, {}

@@ -362,7 +362,7 @@ def suite_pages(sd: SuiteView, paged: tuple[set[str], set[str]], cache: Cache | 
     yield index_page(sd)
     reader = Reader(sd)
     suite = suite_key(sd.suite.root, sd.plugin) if sd.result.run_keys else None
-    sections = (Sections(cache, sd.suite.name, suite, [item.id for item in sd.public_items])
+    sections = (Sections(cache, sd.suite.name, suite, [item.id for item in sd.public_items], len(sd.result.runs))
                 if cache is not None and suite else None)
     # the page's template does not name its sections' (they are rendered on their own): its hash here
     own = f"{suite}\0{template_hash(section_env(), TEMPLATE)}" if suite else None
