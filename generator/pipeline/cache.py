@@ -205,11 +205,12 @@ class Cache:
     def _read(self, path: Path) -> object | None:
         if (blob := self._bytes(path)) is None:
             return None
-        if len(blob) < 32 or not hmac.compare_digest(_mac(blob[32:]), blob[:32]):
+        body = memoryview(blob)[32:]  # not copied: an entry may hold megabytes
+        if len(blob) < 32 or not hmac.compare_digest(_mac(body), blob[:32]):
             self.corrupt(path, "its contents do not match their keyed hash")
             return None
         try:
-            value = marshal.loads(blob[32:])
+            value = marshal.loads(body)
         except (ValueError, EOFError, TypeError) as exc:
             self.corrupt(path, f"unreadable: {exc}")
             return None
@@ -286,6 +287,21 @@ class Cache:
         self.counts.written += 1
         return hashlib.sha256(data).hexdigest()
 
+    def keep_entry(self, kind: str, group: str, key: str, data: bytes) -> str:
+        """Keep `data` as the group's entry `key` (written aside, then moved in place). Returns the SHA-256
+        of its bytes, which the group's index records as for a page."""
+        path = self._path(kind, group, key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".entry-{os.getpid()}-{key}")
+        try:
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        self.counts.written += 1
+        return hashlib.sha256(data).hexdigest()
+
 
 # ---------------------------------------------------------------- the entries' key, kept outside projects
 
@@ -342,5 +358,5 @@ def _make_secret(path: Path) -> bool:
     return True
 
 
-def _mac(payload: bytes) -> bytes:
+def _mac(payload: bytes | memoryview) -> bytes:
     return hmac.new(cache_secret(), payload, hashlib.sha256).digest()

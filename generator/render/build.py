@@ -32,6 +32,7 @@ from .gather import BuildError, SiteData, gather
 from .page_cache import PageKeys
 from .pages import Deferred, Page, compare, episodes, home, items, models, other, providers, search, suite
 from .sections import flush_all
+from .shells import Shelled, shelled_bytes
 from .up_to_date import Stamp
 
 SCORER_CORE = Path(__file__).resolve().parents[2] / "scorer-js" / "core.js"
@@ -135,6 +136,8 @@ class Writer:
     def made(self, d: Deferred) -> bytes:
         """The deferred page made and rendered (nothing written: a Dask worker's part, render/cluster_pages.py)."""
         page = d.make()
+        if isinstance(page, Shelled):  # the page's bytes from its shell (render/shells.py)
+            return shelled_bytes(self, d, page)
         if any(t.export and t.rows for t in page.tables):
             raise AssertionError(f"{d.path}: a deferred page may not export tables (a cached one writes none)")
         return self.render(page)

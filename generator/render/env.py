@@ -25,10 +25,15 @@ def json_text(text: str) -> Markup:
     return Markup(text.translate(_JSON_ESCAPES))
 
 
+def json_compact(value: object) -> str:
+    """A value serialised as data blocks hold it: sorted keys, no spaces, no escapes but JSON's own. A
+    list's text is its items' texts joined by commas in brackets (so it can be put together from them)."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
 def json_block(value: object) -> Markup:
     """A value serialised for a <script type="application/json"> data block (sorted keys)."""
-    return json_text(json.dumps(value, sort_keys=True, ensure_ascii=False, allow_nan=False,
-                                separators=(",", ":")))
+    return json_text(json_compact(value))
 
 
 _TEXT_ESCAPES = {ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;"}

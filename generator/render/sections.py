@@ -4,9 +4,9 @@ An item page shows one section per stored response of every run that answered th
 (templates/_item_response.html): the run's model and provider, its verdict table and its message
 content. A section depends on its run alone (its build cache key, and whether its model and provider
 have pages), not on the other runs, so when a run is added or changed only its own sections are made
-again: the others come from build/cache/sections/<suite>/, made by an earlier build, and the page's
-other parts (the document, the checked answers, the published verdicts' block) are rendered around
-them.
+again: the others come from build/cache/sections/<suite>/, made by an earlier build, and the page is
+put together from them, the published verdicts' block made of each run's entries, and the page's shell
+(the document, the checked answers: what does not depend on the runs; render/shells.py).
 
 An entry holds one run's sections of a bundle of public items (in the suite's order), so a new run's
 sections are entries of their own and no other run's entry is written again. A process rendering pages
@@ -39,7 +39,8 @@ from .page_cache import renderer_versions, template_hash
 TEMPLATE = "_item_response.html"
 KIND = "sections"
 
-Made = tuple[str, list[dict]]  # a run's sections of an item: their HTML, and their published entries
+Made = tuple[str, str, int]  # a run's sections of an item: their HTML, their entries in the published
+# verdicts' block (each entry's env.json_compact text, joined by commas) and how many entries
 
 
 def section_env() -> Environment:
@@ -126,7 +127,7 @@ class Sections:
             whole = self._held.get(run_key, {}) | made
             self._held[run_key] = whole
             self.cache.write(KIND, self.suite, self.key(run_key, self._bundle),
-                             {item: [html, entries] for item, (html, entries) in sorted(whole.items())}, counted=False)
+                             {item: list(made) for item, made in sorted(whole.items())}, counted=False)
         self._new = {}
         if self in _PENDING:
             _PENDING.remove(self)
@@ -145,6 +146,6 @@ def flush_all() -> None:
 def _read(value: object) -> dict[str, Made]:
     if not isinstance(value, dict):
         return {}
-    return {k: (v[0], v[1]) for k, v in value.items()
-            if isinstance(k, str) and isinstance(v, tuple | list) and len(v) == 2
-            and isinstance(v[0], str) and isinstance(v[1], list)}
+    return {k: (v[0], v[1], v[2]) for k, v in value.items()
+            if isinstance(k, str) and isinstance(v, tuple | list) and len(v) == 3
+            and isinstance(v[0], str) and isinstance(v[1], str) and type(v[2]) is int}

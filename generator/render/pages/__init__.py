@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..context import Table
+
+if TYPE_CHECKING:
+    from ..shells import Shelled
 
 
 @dataclass
@@ -22,9 +26,10 @@ class Page:
 class Deferred:
     """A page made only when its bytes are not in the build cache (render/page_cache.py). `key`
     hashes the page's own inputs (None: none known, the page is always made); `group` names its
-    cache folder (the suite); `make()` makes the Page, which exports no table."""
+    cache folder (the suite); `make()` makes the Page, which exports no table, or a shells.Shelled: the
+    page as slots and the shell around them."""
     path: str
     template: str
     group: str
     key: str | None
-    make: Callable[[], Page]
+    make: Callable[[], Page | Shelled]

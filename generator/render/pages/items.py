@@ -16,10 +16,11 @@ from ...pipeline.cache import Cache
 from ...score.verdicts import POINTS, Verdict
 from ...suite.api import implements
 from ..context import Column, Table, text
-from ..env import relative
+from ..env import json_compact, json_text, relative
 from ..gather import SiteData, SuiteView
 from ..page_cache import template_hash
-from ..sections import TEMPLATE, Sections, run_section_key, section_env
+from ..sections import TEMPLATE, Made, Sections, run_section_key, section_env
+from ..shells import Shelled
 from . import Deferred, Page
 from .common import item_path, model_path, provider_path, suite_path
 from .labels import item_label_rows
@@ -213,9 +214,9 @@ def verdict_rows_html(rows: list[dict], columns: tuple[str, ...] = ("unit", "kin
 
 
 def _run_sections(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[str]], run: str,
-                  verdicts: list[Verdict], page_path: str) -> tuple[str, list[dict]]:
+                  verdicts: list[Verdict], page_path: str) -> Made:
     """One run's sections on the item's page, one per repeat (their HTML, joined), and their entries in
-    the page's published verdicts."""
+    the page's published verdicts (sections.Made)."""
     budget, info = sd.plugin.budget, sd.runs[run]
     columns, counts = table_columns(sd.plugin), len(sd.plugin.counts)
     template = section_env().get_template(TEMPLATE)
@@ -248,11 +249,11 @@ def _run_sections(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], se
             entry["rows"] = [[v["unit"], v["verdict"], v["points"], v["order"]] + ([list(v["counts"])] if counts else [])
                              for v in rows]
         published.append(entry)
-    return "".join(html), published
+    return "".join(html), ",".join(json_compact(entry) for entry in published), len(published)
 
 
 def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[str]] = (set(), set()),
-              sections: Sections | None = None) -> Page:
+              sections: Sections | None = None, shell_key: str | None = None) -> Shelled:
     """`paged`: the models and the providers that have pages (a run kept off the leaderboards may not).
 
     Each stored record and the item itself are published once, in downloads (the run's public lines,
@@ -262,17 +263,13 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
 
     Each run's responses are sections of their own (render/sections.py); with `sections` (the build
     cache's), a run's sections an earlier build made under the same key are used again (its rows and
-    records not read), and those made here are kept for the next build."""
-    raw = orjson.loads(item.line)
-    budget = sd.plugin.budget
-    document = dict(item.document)
-    doc_text, doc_more = _excerpt(document.get("text") or "", budget.document_chars)
-    if doc_more:
-        document["text"] = doc_text
+    records not read), and those made here are kept for the next build. What depends on the runs (their
+    sections, how many, the published verdicts' block) are the slots of a page whose shell is made by
+    `item_shell` only when the build cache does not hold it under `shell_key` (render/shells.py)."""
     path = item_path(sd, item.id)
     keys = sd.result.run_keys
     html: list[str] = []
-    published: list[dict] = []
+    published: list[str] = []  # each run's entries' text (sections.Made)
     count = 0
     for scored in sd.result.runs:  # in run order
         if not scored.has_rows(item.id):
@@ -286,19 +283,32 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
             if sections is not None and key is not None:
                 sections.put(item.id, key, made)
         html.append(made[0])
-        published.extend(made[1])
-        count += len(made[1])
+        published.append(made[1])
+        count += made[2]
+    # the list's text as json_block gives it (env.json_compact: its items' texts joined by commas)
+    block = json_text("[" + ",".join(text for text in published if text) + "]")
+    return Shelled(shell_key, functools.partial(item_shell, sd, item, reader),
+                   {"published_block": block, "response_count": str(count), "responses_html": "".join(html)})
+
+
+def item_shell(sd: SuiteView, item, reader: Reader) -> Page:
+    """The item's page without what depends on the runs (the slots item_page fills)."""
+    raw = orjson.loads(item.line)
+    budget = sd.plugin.budget
+    document = dict(item.document)
+    doc_text, doc_more = _excerpt(document.get("text") or "", budget.document_chars)
+    if doc_more:
+        document["text"] = doc_text
     ctx = {"sd": sd, "suite": sd.suite, "item": item, "document": document, "answers": _answers(sd, raw),
            "document_more": doc_more, "document_href": document_file(sd, item.id) if doc_more else None,
            "page_images": page_images(sd, item),
            "scorer_scripts": scorer_scripts(sd),
            "items_href": items_file(sd), "item_line_number": reader.item_number(item.id),
-           "responses_html": Markup("".join(html)), "response_count": count, "published": published,
            "suite_href": suite_path(sd), "index_href": suite_path(sd, "items/index.html"),
            "episodes_href": suite_path(sd, f"episodes/{item.id}.html")
            if implements(sd.plugin, "episode_view") else None}
     ctx["label_rows"] = item_label_rows(sd, item.id)
-    return Page(path, "item.html", f"Item {item.id}", ctx, [], ("sort.js", "recheck.js"))
+    return Page(item_path(sd, item.id), "item.html", f"Item {item.id}", ctx, [], ("sort.js", "recheck.js"))
 
 
 def index_page(sd: SuiteView) -> Page:
@@ -321,6 +331,12 @@ def paged_names(site: SiteData) -> tuple[set[str], set[str]]:
     """The models and the providers that have a page of their own (item pages link to them)."""
     return ({i["model"] for sd in site.suites for i in sd.stats["runs"].values()},
             {i["provider"] for sd in site.suites for i in sd.stats["runs"].values()})
+
+
+def shell_key(item, suite: str) -> str:
+    """The hash of an item page's inputs but the runs (its shell's: render/shells.py): the suite's key
+    (as item_key's) and the item's id."""
+    return hashlib.sha256(f"item-shell\0{suite}\0{item.id}".encode()).hexdigest()
 
 
 def item_key(sd: SuiteView, item, suite: str, paged: tuple[set[str], set[str]]) -> str | None:
@@ -370,7 +386,8 @@ def suite_pages(sd: SuiteView, paged: tuple[set[str], set[str]], cache: Cache | 
         for item in sd.public_items:
             yield Deferred(item_path(sd, item.id), "item.html", sd.suite.name,
                            item_key(sd, item, own, paged) if own else None,
-                           functools.partial(item_page, sd, item, reader, paged, sections))
+                           functools.partial(item_page, sd, item, reader, paged, sections,
+                                             shell_key(item, own) if own else None))
         if sections is not None:  # the entries of runs no longer shown, or made under another key
             sections.prune(run_section_key(r.run.id, sd.result.run_keys[r.run.id], r.run.model in paged[0],
                                            r.run.provider in paged[1])

@@ -1,0 +1,115 @@
+"""Pages made of a cached shell and slots: the parts of a page that change with the runs are put into
+the rest of the page, which is kept in the build cache and not rendered again.
+
+An item page shows every run, so adding a run changes its bytes, but most of the page (the document,
+the checked answers, the labels, the navigation around them) does not depend on the runs. Such a page
+is made as a `Shelled`: the text of each slot (the runs' sections, their count, the published verdicts'
+block: what depends on the runs) and a function that makes the page without them. The writer renders
+that page once with a random marker in each slot and keeps what lies around the markers (the shell)
+in the build cache, under the key of the page's inputs but the slots' (`key`, folded with everything
+else a page's bytes depend on: page_cache.PageKeys). While that key holds, the page's bytes are the
+shell's parts with the slots' text between them, UTF-8 encoded as the page is (the encoding goes code
+point by code point, so the parts encoded apart join to the bytes of the whole): the same bytes as
+the page rendered whole. A marker is 128 random bits drawn per process, so no text of a document or a
+response can hold one; a shell in which a marker does not appear exactly once is not kept, and the
+page is rendered whole.
+
+Shells are kept as pages are (build/cache/pages/<suite>.shells/: the SHA-256 of each entry in the
+group's index, an entry no page of the build used pruned); an entry is the slots' names and the
+parts, marshalled.
+"""
+
+from __future__ import annotations
+
+import marshal
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from markupsafe import Markup
+
+if TYPE_CHECKING:
+    from .build import Writer
+    from .pages import Deferred, Page
+
+ENCODING = ("utf-8", "backslashreplace")  # as Writer.render encodes a page (a lone surrogate a model wrote)
+
+
+@dataclass
+class Shelled:
+    """What a Deferred page's `make` may return instead of a Page: `slots` (name -> HTML, safe as it is)
+    put into the page `make()` makes without them (its context lacks the slots' names), whose inputs
+    but the slots' `key` hashes (None: not kept)."""
+    key: str | None
+    make: Callable[[], Page]
+    slots: dict[str, str]
+
+
+Shell = tuple[tuple[str, ...], tuple[bytes, ...]]  # the slots' names in page order, and the parts around them
+
+
+def shelled_bytes(writer: Writer, d: Deferred, s: Shelled) -> bytes:
+    """The page's bytes: its shell from the build cache (rendered and kept when not there), with the
+    slots' text put in."""
+    cache = writer.cache
+    key = writer.page_keys().key(d.path, d.template, f"shell\0{s.key}") if cache is not None and s.key else None
+    group = f"{d.group}.shells"
+    shell = _cached(writer, group, key, set(s.slots)) if key is not None else None
+    if shell is None:
+        page = s.make()
+        markers = {name: f"\ue000{secrets.token_hex(16)}\ue000" for name in s.slots}
+        page.context.update({name: Markup(m) for name, m in markers.items()})
+        shell = _split(writer.render(page), markers)
+        if shell is None:  # a marker not there once: the page rendered whole
+            page.context.update({name: Markup(text) for name, text in s.slots.items()})
+            return writer.render(page)
+        if key is not None:
+            assert cache is not None
+            writer.used.setdefault(group, {})[key] = cache.keep_entry("pages", group, key, marshal.dumps(shell))
+    names, parts = shell
+    out = [parts[0]]
+    for name, part in zip(names, parts[1:], strict=True):
+        out.append(s.slots[name].encode(*ENCODING))
+        out.append(part)
+    return b"".join(out)
+
+
+def _split(page: bytes, markers: dict[str, str]) -> Shell | None:
+    """The page cut at each marker (each must appear once), and the slots' names in page order."""
+    at = []
+    for name, marker in markers.items():
+        m = marker.encode(*ENCODING)
+        if page.count(m) != 1:
+            return None
+        at.append((page.index(m), len(m), name))
+    at.sort()
+    parts, start = [], 0
+    for position, length, _name in at:
+        parts.append(page[start:position])
+        start = position + length
+    parts.append(page[start:])
+    return tuple(name for _p, _n, name in at), tuple(parts)
+
+
+def _cached(writer: Writer, group: str, key: str, slots: set[str]) -> Shell | None:
+    """The shell kept under `key`, when the group's index names it, its bytes hash as recorded and it
+    has these slots."""
+    assert writer.cache is not None
+    if group not in writer.index:
+        writer.index[group] = writer.cache.page_index(group)
+    digest = writer.index[group].get(key)
+    found = writer.cache.page(group, key, digest) if digest else None
+    if found is None:
+        return None
+    try:
+        shell = marshal.loads(found[1])
+    except (ValueError, EOFError, TypeError):
+        shell = None
+    if not (isinstance(shell, tuple) and len(shell) == 2 and isinstance(shell[0], tuple) and isinstance(shell[1], tuple)
+            and len(shell[1]) == len(shell[0]) + 1 and all(isinstance(n, str) for n in shell[0])
+            and all(isinstance(p, bytes) for p in shell[1]) and sorted(shell[0]) == sorted(slots)):
+        writer.cache.corrupt(found[0], "not a page's shell")
+        return None
+    writer.used.setdefault(group, {})[key] = digest  # type: ignore[assignment]
+    return shell
