@@ -44,7 +44,7 @@ def test_the_parts_with_the_slots_put_in_are_the_page_rendered_whole():
     template = "<pre>{{ doc }}</pre>{{ block }}<h2>({{ count }})</h2>{{ body }}\n"
     writer = FakeWriter(template)
     d = Deferred("suites/x/items/a.html", "item.html", "x", None, lambda: None)
-    got = shelled_bytes(writer, d, Shelled(None, page_without_slots, SLOTS))  # type: ignore[arg-type]
+    got = shelled_bytes(writer, d, Shelled(page_without_slots, SLOTS))  # type: ignore[arg-type]
     whole = page_without_slots()
     whole.context.update({k: shells_mod.Markup(v) for k, v in SLOTS.items()})
     assert got == writer.render(whole)
@@ -64,7 +64,7 @@ def test_a_slot_shown_twice_or_not_at_all_renders_the_page_whole(monkeypatch):
         writer = FakeWriter(template)
         split.clear()
         d = Deferred("a.html", "item.html", "x", None, lambda: None)
-        got = shelled_bytes(writer, d, Shelled(None, page_without_slots, SLOTS))  # type: ignore[arg-type]
+        got = shelled_bytes(writer, d, Shelled(page_without_slots, SLOTS))  # type: ignore[arg-type]
         whole = page_without_slots()
         whole.context.update({k: shells_mod.Markup(v) for k, v in SLOTS.items()})
         assert split == [None] and got == writer.render(whole)
@@ -82,7 +82,7 @@ def test_text_of_a_document_cannot_pass_for_a_marker():
 
     for _ in range(2):
         shelled_bytes(writer, Deferred("a.html", "item.html", "x", None, lambda: None),  # type: ignore[arg-type]
-                      Shelled(None, page, SLOTS))
+                      Shelled(page, SLOTS))
     first, second = ({k: str(v) for k, v in c.items() if k in SLOTS} for c in seen)
     assert first.keys() == second.keys() == SLOTS.keys()
     assert all(first[k] != second[k] and len(first[k]) >= 34 for k in SLOTS)
@@ -145,3 +145,23 @@ def test_the_published_block_put_together_from_each_runs_entries_is_json_block()
     together = json_text("[" + ",".join(p for p in pieces if p) + "]")
     assert together == json_block([e for entries in runs for e in entries])
     assert json_text("[" + ",".join(p for p in [""] if p) + "]") == json_block([])
+
+
+@needs_node
+def test_pages_taken_whole_from_the_cache_keep_their_shells(tmp_path, monkeypatch):
+    """A build that changes no page of a suite (a run added to another suite) takes that suite's pages
+    whole from the cache and keeps their shells: a run added to it later makes none."""
+    root = project(tmp_path)
+    build(root, tmp_path / "first")
+    shells = root / "build" / "cache" / "pages" / "twin.shells"
+    kept = sorted(p.name for p in shells.iterdir())
+    add_run(root, "mini")
+    made = counting_shells(monkeypatch)
+    report = build(root, tmp_path / "second")
+    assert report.reused and made == []  # mini's pages around their shells, twin's whole from the cache
+    assert sorted(p.name for p in shells.iterdir()) == kept
+    add_run(root, "twin")
+    made.clear()
+    build(root, tmp_path / "third")
+    assert made == []
+    assert digests(tmp_path / "third") == digests(build(root, tmp_path / "clean", cache=False).out)

@@ -32,7 +32,7 @@ from .gather import BuildError, SiteData, gather
 from .page_cache import PageKeys
 from .pages import Deferred, Page, compare, episodes, home, items, models, other, providers, search, suite
 from .sections import flush_all
-from .shells import Shelled, shelled_bytes
+from .shells import Shelled, keep_unused, shelled_bytes
 from .up_to_date import Stamp
 
 SCORER_CORE = Path(__file__).resolve().parents[2] / "scorer-js" / "core.js"
@@ -130,6 +130,7 @@ class Writer:
                 self._link(found[0], d.path, found[1])
                 self.used.setdefault(d.group, {})[key] = digest  # type: ignore[assignment]
                 self.reused += 1
+                keep_unused(self, d)
                 return True, key
         return False, key
 

@@ -39,9 +39,8 @@ ENCODING = ("utf-8", "backslashreplace")  # as Writer.render encodes a page (a l
 @dataclass
 class Shelled:
     """What a Deferred page's `make` may return instead of a Page: `slots` (name -> HTML, safe as it is)
-    put into the page `make()` makes without them (its context lacks the slots' names), whose inputs
-    but the slots' `key` hashes (None: not kept)."""
-    key: str | None
+    put into the page `make()` makes without them (its context lacks the slots' names). The shell's key
+    is the Deferred's `shell`."""
     make: Callable[[], Page]
     slots: dict[str, str]
 
@@ -53,8 +52,8 @@ def shelled_bytes(writer: Writer, d: Deferred, s: Shelled) -> bytes:
     """The page's bytes: its shell from the build cache (rendered and kept when not there), with the
     slots' text put in."""
     cache = writer.cache
-    key = writer.page_keys().key(d.path, d.template, f"shell\0{s.key}") if cache is not None and s.key else None
-    group = f"{d.group}.shells"
+    key = full_key(writer, d)
+    group = shell_group(d)
     shell = _cached(writer, group, key, set(s.slots)) if key is not None else None
     if shell is None:
         page = s.make()
@@ -73,6 +72,31 @@ def shelled_bytes(writer: Writer, d: Deferred, s: Shelled) -> bytes:
         out.append(s.slots[name].encode(*ENCODING))
         out.append(part)
     return b"".join(out)
+
+
+def full_key(writer: Writer, d: Deferred) -> str | None:
+    """The key of the Deferred page's shell in the build cache, with what every page's key holds
+    (page_cache.PageKeys); None without the cache or a shell key."""
+    if writer.cache is None or d.shell is None:
+        return None
+    return writer.page_keys().key(d.path, d.template, f"shell\0{d.shell}")
+
+
+def shell_group(d: Deferred) -> str:
+    return f"{d.group}.shells"
+
+
+def keep_unused(writer: Writer, d: Deferred) -> None:
+    """A page written whole from the build cache keeps its shell (for the next build that changes it)."""
+    key = full_key(writer, d)
+    if key is None:
+        return
+    assert writer.cache is not None
+    group = shell_group(d)
+    if group not in writer.index:
+        writer.index[group] = writer.cache.page_index(group)
+    if (digest := writer.index[group].get(key)) is not None:
+        writer.used.setdefault(group, {})[key] = digest
 
 
 def _split(page: bytes, markers: dict[str, str]) -> Shell | None:

@@ -27,9 +27,11 @@ class Deferred:
     """A page made only when its bytes are not in the build cache (render/page_cache.py). `key`
     hashes the page's own inputs (None: none known, the page is always made); `group` names its
     cache folder (the suite); `make()` makes the Page, which exports no table, or a shells.Shelled: the
-    page as slots and the shell around them."""
+    page as slots put into a shell, whose own key (the hash of the page's inputs but the slots') is
+    `shell` (None: the shell is not kept)."""
     path: str
     template: str
     group: str
     key: str | None
     make: Callable[[], Page | Shelled]
+    shell: str | None = None

@@ -253,7 +253,7 @@ def _run_sections(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], se
 
 
 def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[str]] = (set(), set()),
-              sections: Sections | None = None, shell_key: str | None = None) -> Shelled:
+              sections: Sections | None = None) -> Shelled:
     """`paged`: the models and the providers that have pages (a run kept off the leaderboards may not).
 
     Each stored record and the item itself are published once, in downloads (the run's public lines,
@@ -265,7 +265,7 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
     cache's), a run's sections an earlier build made under the same key are used again (its rows and
     records not read), and those made here are kept for the next build. What depends on the runs (their
     sections, how many, the published verdicts' block) are the slots of a page whose shell is made by
-    `item_shell` only when the build cache does not hold it under `shell_key` (render/shells.py)."""
+    `item_shell` only when the build cache does not hold it (render/shells.py; its key: `shell_key`)."""
     path = item_path(sd, item.id)
     keys = sd.result.run_keys
     html: list[str] = []
@@ -287,7 +287,7 @@ def item_page(sd: SuiteView, item, reader: Reader, paged: tuple[set[str], set[st
         count += made[2]
     # the list's text as json_block gives it (env.json_compact: its items' texts joined by commas)
     block = json_text("[" + ",".join(text for text in published if text) + "]")
-    return Shelled(shell_key, functools.partial(item_shell, sd, item, reader),
+    return Shelled(functools.partial(item_shell, sd, item, reader),
                    {"published_block": block, "response_count": str(count), "responses_html": "".join(html)})
 
 
@@ -386,8 +386,8 @@ def suite_pages(sd: SuiteView, paged: tuple[set[str], set[str]], cache: Cache | 
         for item in sd.public_items:
             yield Deferred(item_path(sd, item.id), "item.html", sd.suite.name,
                            item_key(sd, item, own, paged) if own else None,
-                           functools.partial(item_page, sd, item, reader, paged, sections,
-                                             shell_key(item, own) if own else None))
+                           functools.partial(item_page, sd, item, reader, paged, sections),
+                           shell_key(item, own) if own else None)
         if sections is not None:  # the entries of runs no longer shown, or made under another key
             sections.prune(run_section_key(r.run.id, sd.result.run_keys[r.run.id], r.run.model in paged[0],
                                            r.run.provider in paged[1])
