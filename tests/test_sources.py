@@ -74,3 +74,25 @@ def test_progress_counts_every_resample_row(data):
     done = []
     source_gaps(data, 100, done.append)
     assert sum(done) == planned_source_rows(data, 100) > 0
+
+
+def test_headline_draws_are_the_strata_s_bit_for_bit(data):
+    """What source_gaps and the input kinds' paired differences draw (engine.headline_draws: the group
+    holding the headline alone) is what the stratum draws with every group, intervals and comparisons."""
+    from generator.stats.engine import headline_draws
+
+    strata, _ = select_strata(data.suite, data.items)
+    assert data.declared.dataset_means and data.plugin.headline not in data.declared.spec  # a dataset mean
+    for st in strata[:6]:
+        whole, alone = [], []
+        _, want, want_ids = _stratum(data, st, 150, whole.append)
+        got, got_ids = headline_draws(data, st, 150, alone.append)
+        assert got_ids == want_ids and sum(alone) == sum(whole)
+        if want is None:
+            assert got is None
+            continue
+        assert got is not None and got.df == want.df and got.record == want.record
+        assert got.point.keys() == want.point.keys() and got.draws.keys() == want.draws.keys()
+        for m in want.point:
+            assert np.array_equal(got.point[m], want.point[m], equal_nan=True)
+            assert got.draws[m].tobytes() == want.draws[m].tobytes()

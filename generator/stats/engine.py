@@ -80,7 +80,7 @@ def _family(rule: str, metric: str, run_ids: list[str], point: np.ndarray, draws
 def _stratum(data: SuiteData, st: Stratum, resamples: int, on_chunk,
              keep_pairs: Keep = _as_is) -> tuple[dict, Draws | None, list[str]]:
     suite, declared = data.suite, data.declared
-    cover = [r for r in range(len(data.runs)) if (data.repeats[r, st.positions] > 0).all()]
+    cover = _covered(data, st)
     run_ids = [data.runs[r].id for r in cover]
     out: dict[str, object] = {"dimension": st.dimension, "value": st.value, "items": len(st.positions), "runs": run_ids,
            "not_covered": [r.id for k, r in enumerate(data.runs) if k not in cover]}
@@ -88,15 +88,8 @@ def _stratum(data: SuiteData, st: Stratum, resamples: int, on_chunk,
         if on_chunk:
             on_chunk(resamples * (1 + len(declared.dataset_means)))
         return out | {"metrics": {}, "pairwise": {}, "resampling": {}}, None, run_ids
-    figs, reps = _select(data.figs, cover, st.positions), _select(data.repeats, cover, st.positions)
     n = len(st.positions)
-    parts = {RATIO_GROUP: ratio_draws(figs, reps, data.figure_names, declared.spec,
-                                      derive_seed(suite.name, st.key, RATIO_GROUP), resamples, on_chunk)}
-    datasets = [data.items[p].dataset for p in st.positions]
-    groups = [np.flatnonzero(np.array(datasets) == d.id) for d in suite.datasets if d.id in datasets]
-    for dm in declared.dataset_means:
-        parts[dm.name] = macro_draws(figs, reps, data.figure_names, declared.spec, dict(dm.weights), dm.times,
-                                     groups, dm.name, derive_seed(suite.name, st.key, dm.name), resamples, on_chunk)
+    parts = dict(_parts(data, st, cover, resamples, on_chunk))
     head = data.plugin.headline
     headline = next(p for p in parts.values() if head in p.point)
     metrics, pairwise = {}, {}
@@ -110,6 +103,49 @@ def _stratum(data: SuiteData, st: Stratum, resamples: int, on_chunk,
                                        declared.higher_is_better(metric), part.df, keep_pairs)
     out |= {"metrics": metrics, "pairwise": pairwise, "resampling": {k: p.record for k, p in parts.items()}}
     return out, headline, run_ids
+
+
+def _covered(data: SuiteData, st: Stratum) -> list[int]:
+    """The runs (their positions) with a response to every item of the stratum."""
+    return [r for r in range(len(data.runs)) if (data.repeats[r, st.positions] > 0).all()]
+
+
+def _parts(data: SuiteData, st: Stratum, cover: list[int], resamples: int, on_chunk,
+           only: str | None = None) -> Iterator[tuple[str, Draws]]:
+    """The stratum's metric groups resampled, one at a time in the document's order: the ratio metrics,
+    then each dataset mean, each with its own seed, so that one drawn alone (`only`: its name) has the
+    same draws."""
+    suite, declared = data.suite, data.declared
+    figs, reps = _select(data.figs, cover, st.positions), _select(data.repeats, cover, st.positions)
+    if only in (None, RATIO_GROUP):
+        yield RATIO_GROUP, ratio_draws(figs, reps, data.figure_names, declared.spec,
+                                       derive_seed(suite.name, st.key, RATIO_GROUP), resamples, on_chunk)
+    datasets = [data.items[p].dataset for p in st.positions]
+    groups = [np.flatnonzero(np.array(datasets) == d.id) for d in suite.datasets if d.id in datasets]
+    for dm in declared.dataset_means:
+        if only in (None, dm.name):
+            yield dm.name, macro_draws(figs, reps, data.figure_names, declared.spec, dict(dm.weights), dm.times,
+                                       groups, dm.name, derive_seed(suite.name, st.key, dm.name), resamples, on_chunk)
+
+
+def headline_draws(data: SuiteData, st: Stratum, resamples: int,
+                   on_chunk: Callable[[int], None] | None = None) -> tuple[Draws | None, list[str]]:
+    """The draws of the stratum's metric group holding the headline metric, and the runs drawn: what
+    _stratum's third and second values hold, bit for bit (the same runs, seed and steps), without the
+    other groups, the intervals and the comparisons, for what needs only the headline's draws (sources.py,
+    input_kinds.py). `on_chunk` is told of the rows of every group, as _stratum tells them."""
+    cover = _covered(data, st)
+    run_ids = [data.runs[r].id for r in cover]
+    if on_chunk:  # the rows of the groups not drawn
+        on_chunk(resamples * (len(data.declared.dataset_means) + (0 if cover else 1)))
+    if not cover:
+        return None, run_ids
+    head = data.plugin.headline
+    group = RATIO_GROUP if head in data.declared.spec else head  # as the document's "metrics" name it
+    part = next((p for _, p in _parts(data, st, cover, resamples, on_chunk, group) if head in p.point), None)
+    if part is None:
+        raise ValueError(f"no metric group holds the headline metric {head!r}")
+    return part, run_ids
 
 
 def _select(array: np.ndarray, runs: list[int], positions: np.ndarray) -> np.ndarray:

@@ -32,14 +32,16 @@ def _covered_half(data: SuiteData) -> Stratum | None:
     return None
 
 
-def paired_difference(text: SuiteData, t: int, other: SuiteData, k: int, st: Stratum, resamples: int,
-                      stratum_fn: Callable) -> dict | None:
+def paired_difference(text: SuiteData, t: int, other: SuiteData, k: int, st: Stratum, resamples: int) -> dict | None:
     """Headline of run k of `other` minus run t of `text`, on stratum `st`, with its interval."""
+    from .engine import headline_draws  # the engine's resampling (imported here: the engine imports this module)
+
     pair = replace(text, runs=[text.runs[t], other.runs[k]], figs=np.stack([text.figs[t], other.figs[k]]),
                    repeats=np.stack([text.repeats[t], other.repeats[k]]), calls={}, other_inputs={})
     if not (pair.repeats[:, st.positions] > 0).all():
         return None
-    _, draws, _ = stratum_fn(pair, st, resamples, None)
+    draws, _ = headline_draws(pair, st, resamples)
+    assert draws is not None  # both runs cover the stratum
     metric = text.plugin.headline
     point, rows = draws.point[metric], draws.draws[metric]
     diff = rows[:, 1] - rows[:, 0]
@@ -67,7 +69,7 @@ def input_kinds(data: SuiteData, resamples: int, stratum_fn: Callable) -> dict:
         paired = {}
         for k, r in enumerate(other.runs):
             t = text_of.get((r.model, r.provider))
-            if t is not None and (row := paired_difference(data, t, other, k, st, resamples, stratum_fn)):
+            if t is not None and (row := paired_difference(data, t, other, k, st, resamples)):
                 paired[r.id] = row
         out[kind] = {"stratum": st.key, "runs": runs, "board": board, "paired": paired, "paired_rule": PAIRED}
     return out

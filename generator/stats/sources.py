@@ -48,13 +48,13 @@ def planned_source_rows(data: SuiteData, resamples: int) -> int:
 def source_gaps(data: SuiteData, resamples: int, on_chunk=None) -> dict:
     """{"all" | "dataset=<id>": {"metric", "datasets", "real_items", "generated_items", "runs": {run: row}}};
     {} without both sources."""
-    from .engine import _stratum  # the engine's stratum resampling (imported here: the engine imports this module)
+    from .engine import headline_draws  # the engine's resampling (imported here: the engine imports this module)
 
     metric = data.plugin.headline
     hib = data.declared.higher_is_better(metric)
     out = {}
     for key, datasets, real, generated in _sides(data):
-        (_, r_draws, r_ids), (_, g_draws, g_ids) = (_stratum(data, st, resamples, on_chunk) for st in (real, generated))
+        (r_draws, r_ids), (g_draws, g_ids) = (headline_draws(data, st, resamples, on_chunk) for st in (real, generated))
         if r_draws is None or g_draws is None:
             continue
         runs = {}
