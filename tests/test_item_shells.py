@@ -108,7 +108,7 @@ def test_a_new_run_takes_every_shell_from_the_cache(tmp_path, monkeypatch):
     build(root, tmp_path / "first")
     first = list(made)
     assert first and len(first) == len(set(first))  # every page's shell made once
-    shells = root / "build" / "cache" / "pages" / "twin.shells"
+    shells = root / "build" / "cache" / "pages" / "twin+shells"
     assert len([p for p in shells.iterdir() if not p.name.startswith(".")]) == sum(
         1 for k in item_pages(tmp_path / "first") if k.split("/")[1] == "twin")
     add_run(root, "twin")
@@ -122,7 +122,7 @@ def test_a_new_run_takes_every_shell_from_the_cache(tmp_path, monkeypatch):
 def test_a_corrupt_shell_is_said_and_made_again(tmp_path, monkeypatch):
     root = project(tmp_path)
     build(root, tmp_path / "first")
-    shells = sorted(p for p in (root / "build" / "cache" / "pages" / "mini.shells").iterdir() if not p.name.startswith("."))
+    shells = sorted(p for p in (root / "build" / "cache" / "pages" / "mini+shells").iterdir() if not p.name.startswith("."))
     assert shells
     for entry in shells:
         entry.write_bytes(entry.read_bytes()[:-3] + b"xyz")
@@ -153,7 +153,7 @@ def test_pages_taken_whole_from_the_cache_keep_their_shells(tmp_path, monkeypatc
     whole from the cache and keeps their shells: a run added to it later makes none."""
     root = project(tmp_path)
     build(root, tmp_path / "first")
-    shells = root / "build" / "cache" / "pages" / "twin.shells"
+    shells = root / "build" / "cache" / "pages" / "twin+shells"
     kept = sorted(p.name for p in shells.iterdir())
     add_run(root, "mini")
     made = counting_shells(monkeypatch)
@@ -165,3 +165,13 @@ def test_pages_taken_whole_from_the_cache_keep_their_shells(tmp_path, monkeypatc
     build(root, tmp_path / "third")
     assert made == []
     assert digests(tmp_path / "third") == digests(build(root, tmp_path / "clean", cache=False).out)
+
+
+def test_no_suite_s_pages_share_the_folder_of_another_suite_s_shells():
+    from generator.inputs.ids import id_problem
+    from generator.render.shells import shell_group
+
+    for suite in ("extracting", "x.shells", "a-b_c.d"):
+        assert id_problem(suite, "suite name") is None
+        group = shell_group(Deferred("a.html", "item.html", suite, None, lambda: None))
+        assert id_problem(group, "suite name") is not None  # never a suite's own group

@@ -14,7 +14,7 @@ the page rendered whole. A marker is 128 random bits drawn per process, so no te
 response can hold one; a shell in which a marker does not appear exactly once is not kept, and the
 page is rendered whole.
 
-Shells are kept as pages are (build/cache/pages/<suite>.shells/: the SHA-256 of each entry in the
+Shells are kept as pages are (build/cache/pages/<suite>+shells/: the SHA-256 of each entry in the
 group's index, an entry no page of the build used pruned); an entry is the slots' names and the
 parts, marshalled.
 """
@@ -83,7 +83,8 @@ def full_key(writer: Writer, d: Deferred) -> str | None:
 
 
 def shell_group(d: Deferred) -> str:
-    return f"{d.group}.shells"
+    """The page cache's group of the shells of a group's pages: '+' is in no suite's name (inputs/ids.py)."""
+    return f"{d.group}+shells"
 
 
 def keep_unused(writer: Writer, d: Deferred) -> None:
@@ -91,12 +92,19 @@ def keep_unused(writer: Writer, d: Deferred) -> None:
     key = full_key(writer, d)
     if key is None:
         return
-    assert writer.cache is not None
     group = shell_group(d)
-    if group not in writer.index:
-        writer.index[group] = writer.cache.page_index(group)
-    if (digest := writer.index[group].get(key)) is not None:
+    if (digest := _index(writer, group).get(key)) is not None:
         writer.used.setdefault(group, {})[key] = digest
+
+
+def _index(writer: Writer, group: str) -> dict[str, str]:
+    """The group's index of shells (key -> SHA-256) as the last build left it; empty, and not looked up,
+    when the cache holds no shell of the group (pages rendered on a cluster keep none: cluster_pages.py)."""
+    assert writer.cache is not None
+    if group not in writer.index:
+        kept = (writer.cache.folder / "pages" / group).is_dir()
+        writer.index[group] = writer.cache.page_index(group) if kept else {}
+    return writer.index[group]
 
 
 def _split(page: bytes, markers: dict[str, str]) -> Shell | None:
@@ -120,9 +128,7 @@ def _cached(writer: Writer, group: str, key: str, slots: set[str]) -> Shell | No
     """The shell kept under `key`, when the group's index names it, its bytes hash as recorded and it
     has these slots."""
     assert writer.cache is not None
-    if group not in writer.index:
-        writer.index[group] = writer.cache.page_index(group)
-    digest = writer.index[group].get(key)
+    digest = _index(writer, group).get(key)
     found = writer.cache.page(group, key, digest) if digest else None
     if found is None:
         return None
