@@ -32,6 +32,10 @@ came from the build cache, and the suites' own tables were made by a forked proc
 the full build 56.6 s, one run added 17.1 s = 30.3% (CPU 28.7%), nothing changed 0.7% (CPU 0.4%).
 Then, with the item analysis computed for all items at once: full 50.6 s, one run added 14.4 s = 28.5%
 (CPU 26.3%), nothing changed 0.4%.
+
+Measured on 2026-12-05 after the item pages were put together from cached shells and the statistics' side
+parts drew only the headline's metric group (load average 0.7 at the start): full 54.7 s, one run added
+13.0 s = 23.7% (CPU 21.2%), nothing changed 0.4%; rescore alone: one run added 11.7%, nothing changed 11.7%.
 """
 
 from __future__ import annotations
