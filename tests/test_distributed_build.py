@@ -192,3 +192,23 @@ def test_a_site_build_without_the_option_imports_no_dask(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=300)
     assert out.stdout.strip().splitlines()[-1] == "0 []", out.stdout + out.stderr
     assert (root / "site" / "index.html").is_file()
+
+
+@needs_node
+def test_pages_rendered_on_the_cluster_keep_their_shells(tmp_path, cluster):
+    """The shells the workers make (render/shells.py) are kept by the client; after a run is added, the
+    workers put each page together around the shell the client sends them: none is made again, and the
+    site equals a clean local build."""
+    from tests.site_support import add_run
+
+    root = make_project(tmp_path / "p")
+    build(root, tmp_path / "first", resamples=60, scheduler=cluster)
+    shells = root / "build" / "cache" / "pages" / "mini+shells"
+    first = {p.name: p.stat().st_mtime_ns for p in shells.iterdir()}
+    assert len(first) == PUBLIC_ITEMS
+    add_run(root, "mini")
+    tasks = Tasks(cluster)
+    build(root, tmp_path / "added", resamples=60, scheduler=cluster)
+    assert tasks.since().get("page_chunk", 0) >= 1  # the pages that show the new run: rendered there
+    assert {p.name: p.stat().st_mtime_ns for p in shells.iterdir()} == first  # none made again
+    assert digests(tmp_path / "added") == digests(build(root, tmp_path / "clean", cache=False, resamples=60).out)

@@ -30,6 +30,8 @@ class FakeWriter:
     cache: None = None
     used: dict = field(default_factory=dict)
     index: dict = field(default_factory=dict)
+    shells_given: dict = field(default_factory=dict)
+    shells_made: dict = field(default_factory=dict)
 
     def render(self, page: Page) -> bytes:
         html = Environment(autoescape=True).from_string(self.template).render(**page.context)

@@ -32,7 +32,7 @@ from .gather import BuildError, SiteData, gather
 from .page_cache import PageKeys
 from .pages import Deferred, Page, compare, episodes, home, items, models, other, providers, search, suite
 from .sections import flush_all
-from .shells import Shelled, keep_unused, shelled_bytes
+from .shells import Shell, Shelled, keep_unused, shelled_bytes
 from .up_to_date import Stamp
 
 SCORER_CORE = Path(__file__).resolve().parents[2] / "scorer-js" / "core.js"
@@ -81,6 +81,8 @@ class Writer:
         self.used: dict[str, dict[str, str]] = {}  # cache group -> key -> hash of the bytes, this build
         self.index: dict[str, dict[str, str]] = {}  # cache group -> the same, of the last build
         self._keys: PageKeys | None = None
+        self.shells_given: dict[str, Shell] = {}  # on a cluster's worker: pages' shells the client found (shells.py)
+        self.shells_made: dict[str, Shell] = {}  # and those the worker made, for the client to keep
 
     def render(self, page: Page) -> bytes:
         def rel(target: str) -> str:

@@ -4,9 +4,10 @@ CHUNK deferred pages, in place of the processes `--jobs` forks.
 The client first takes every page it can from the build cache (Writer.reuse: workers never touch the
 cache); the others are sent as chunks. The site's data (what every page shows: build.Writer renders
 with it) is scattered to every worker once per build, each batch of pages (one suite's) once per
-batch; a task makes and renders its chunk's pages (Writer.made) and sends back their bytes, which
-the client writes and keeps in the cache exactly as a local build does (Writer.keep), in the pages'
-order. At most two tasks per worker thread are in flight or waiting to be taken.
+batch, with the shells of its pages the client found in the build cache (render/shells.py); a task
+makes and renders its chunk's pages (Writer.made) and sends back their bytes, which the client writes
+and keeps in the cache exactly as a local build does (Writer.keep), in the pages' order, and the shells
+it made, which the client keeps. At most two tasks per worker thread are in flight or waiting to be taken.
 
 An item page reads its runs' stored lines and verdicts from their artifacts (the build cache, or a
 temporary folder of the client) and the suite's page images from the project: the workers must see
@@ -28,6 +29,7 @@ from .build import CHUNK, Writer
 from .gather import SiteData
 from .pages import Deferred
 from .sections import flush_all
+from .shells import Shell, cached_shell, keep_shell
 
 _RENDERING = threading.Lock()  # on a worker: one chunk at a time (the pages share the runs' open artifacts)
 
@@ -52,18 +54,22 @@ class _Shared:
 
 
 class _Batch:
-    """A batch of deferred pages (one object: scattered whole)."""
+    """A batch of deferred pages (one object: scattered whole), with the shells of those the client found
+    in the build cache (render/shells.py), by page path."""
 
-    def __init__(self, pages: list[Deferred]) -> None:
-        self.pages = pages
+    def __init__(self, pages: list[Deferred], shells: dict[str, Shell]) -> None:
+        self.pages, self.shells = pages, shells
 
 
-def page_chunk(shared: tuple[_Shared, _Batch], bounds: tuple[int, int]) -> list[bytes]:
-    """On a worker: the bytes of pages[start:stop] of the batch, each made and rendered."""
+def page_chunk(shared: tuple[_Shared, _Batch], bounds: tuple[int, int]) -> list[tuple[bytes, Shell | None]]:
+    """On a worker: the bytes of pages[start:stop] of the batch, each made and rendered (around its shell
+    when the client sent one), each with the shell made here, if any, for the client to keep."""
     site, batch = shared
     with _RENDERING:
         writer = site.writer()
-        made = [writer.made(d) for d in batch.pages[bounds[0]:bounds[1]]]
+        writer.shells_given, writer.shells_made = batch.shells, {}
+        pages = batch.pages[bounds[0]:bounds[1]]
+        made = [(writer.made(d), writer.shells_made.pop(d.path, None)) for d in pages]
         flush_all()  # the item pages' sections made here, kept in the client's build cache (the same files)
         return made
 
@@ -120,13 +126,16 @@ class ClusterPages:
         if self._shared is None:
             self._shared = client.scatter(_Shared(self.writer.site, self.writer.plotly_links), broadcast=True,
                                           hash=False)
-        batch = client.scatter(_Batch([d for d, _ in todo]), broadcast=True, hash=False)
+        shells = {d.path: shell for d, _ in todo if (shell := cached_shell(self.writer, d)) is not None}
+        batch = client.scatter(_Batch([d for d, _ in todo], shells), broadcast=True, hash=False)
         bounds = [(k, min(k + CHUNK, len(todo))) for k in range(0, len(todo), CHUNK)]
         try:
             for (start, stop), chunk in zip(bounds, in_order(client, page_chunk, (self._shared, batch), bounds),
                                             strict=True):
-                for (d, key), data in zip(todo[start:stop], chunk, strict=True):
+                for (d, key), (data, shell) in zip(todo[start:stop], chunk, strict=True):
                     self.writer.keep(d, key, data)
+                    if shell is not None:
+                        keep_shell(self.writer, d, shell)
                 done(stop - start)
         finally:
             batch.release()

@@ -51,10 +51,11 @@ Shell = tuple[tuple[str, ...], tuple[bytes, ...]]  # the slots' names in page or
 def shelled_bytes(writer: Writer, d: Deferred, s: Shelled) -> bytes:
     """The page's bytes: its shell from the build cache (rendered and kept when not there), with the
     slots' text put in."""
-    cache = writer.cache
     key = full_key(writer, d)
-    group = shell_group(d)
-    shell = _cached(writer, group, key, set(s.slots)) if key is not None else None
+    # from the build cache, or on a cluster's worker (no cache) as the client found it there (cluster_pages.py)
+    shell = cached_shell(writer, d) if key is not None else writer.shells_given.get(d.path)
+    if shell is not None and sorted(shell[0]) != sorted(s.slots):  # another page's slots: made again
+        shell = None
     if shell is None:
         page = s.make()
         markers = {name: f"\ue000{secrets.token_hex(16)}\ue000" for name in s.slots}
@@ -64,8 +65,9 @@ def shelled_bytes(writer: Writer, d: Deferred, s: Shelled) -> bytes:
             page.context.update({name: Markup(text) for name, text in s.slots.items()})
             return writer.render(page)
         if key is not None:
-            assert cache is not None
-            writer.used.setdefault(group, {})[key] = cache.keep_entry("pages", group, key, marshal.dumps(shell))
+            keep_shell(writer, d, shell)
+        elif d.shell is not None:  # a worker's: the client keeps it
+            writer.shells_made[d.path] = shell
     names, parts = shell
     out = [parts[0]]
     for name, part in zip(names, parts[1:], strict=True):
@@ -87,6 +89,21 @@ def shell_group(d: Deferred) -> str:
     return f"{d.group}+shells"
 
 
+def cached_shell(writer: Writer, d: Deferred) -> Shell | None:
+    """The Deferred page's shell in the build cache (None: not there, or no key)."""
+    key = full_key(writer, d)
+    return _cached(writer, shell_group(d), key) if key is not None else None
+
+
+def keep_shell(writer: Writer, d: Deferred, shell: Shell) -> None:
+    """Keep the Deferred page's shell in the build cache (when it has a key there)."""
+    key = full_key(writer, d)
+    if key is not None:
+        assert writer.cache is not None
+        group = shell_group(d)
+        writer.used.setdefault(group, {})[key] = writer.cache.keep_entry("pages", group, key, marshal.dumps(shell))
+
+
 def keep_unused(writer: Writer, d: Deferred) -> None:
     """A page written whole from the build cache keeps its shell (for the next build that changes it)."""
     key = full_key(writer, d)
@@ -99,7 +116,7 @@ def keep_unused(writer: Writer, d: Deferred) -> None:
 
 def _index(writer: Writer, group: str) -> dict[str, str]:
     """The group's index of shells (key -> SHA-256) as the last build left it; empty, and not looked up,
-    when the cache holds no shell of the group (pages rendered on a cluster keep none: cluster_pages.py)."""
+    when the cache holds no shell of the group."""
     assert writer.cache is not None
     if group not in writer.index:
         kept = (writer.cache.folder / "pages" / group).is_dir()
@@ -124,9 +141,8 @@ def _split(page: bytes, markers: dict[str, str]) -> Shell | None:
     return tuple(name for _p, _n, name in at), tuple(parts)
 
 
-def _cached(writer: Writer, group: str, key: str, slots: set[str]) -> Shell | None:
-    """The shell kept under `key`, when the group's index names it, its bytes hash as recorded and it
-    has these slots."""
+def _cached(writer: Writer, group: str, key: str) -> Shell | None:
+    """The shell kept under `key`, when the group's index names it and its bytes hash as recorded."""
     assert writer.cache is not None
     digest = _index(writer, group).get(key)
     found = writer.cache.page(group, key, digest) if digest else None
@@ -138,7 +154,7 @@ def _cached(writer: Writer, group: str, key: str, slots: set[str]) -> Shell | No
         shell = None
     if not (isinstance(shell, tuple) and len(shell) == 2 and isinstance(shell[0], tuple) and isinstance(shell[1], tuple)
             and len(shell[1]) == len(shell[0]) + 1 and all(isinstance(n, str) for n in shell[0])
-            and all(isinstance(p, bytes) for p in shell[1]) and sorted(shell[0]) == sorted(slots)):
+            and all(isinstance(p, bytes) for p in shell[1])):
         writer.cache.corrupt(found[0], "not a page's shell")
         return None
     writer.used.setdefault(group, {})[key] = digest  # type: ignore[assignment]
