@@ -26,6 +26,7 @@ from ..score.verdicts import Verdict, VerdictTable
 from .artifact import ArtifactProblem, Call, Header, Identity, header_at, identity_of, open_checked, read_header, verify
 from .cache import Cache
 from .file_digests import holds, stamp
+from .spans import Spans
 
 
 class Store:
@@ -156,7 +157,8 @@ class RunScore:
         self.store = store  # keeps a temporary folder alive while a handle needs it
         self.name = name  # the artifact's file name in the store (the run's build cache key when kept)
         self.identity = identity
-        self._where = header
+        # where each item's rows and each public line lie, held compactly (spans.py: thousands of keys a run)
+        self._where = header | {"rows": Spans(header["rows"]), "public": Spans(header["public"])}
         self.digest: str = header["digest"]  # SHA-256 over the rows of stored responses, as scorer B digests them
         self.stored_rows: int = header["stored_rows"]  # verdict rows of stored responses (not of missing ones)
         self.row_count: int = header["row_count"]  # every verdict row
