@@ -40,9 +40,9 @@ def test_a_forged_entry_is_never_published(tmp_path):
     rescore(root, tmp_path / "first", Cache(root / "build" / "cache"))
     files = [p for p in _entries(root) if p.is_file()]
     assert files
-    for path in files:  # the run's digest and every figure changed
+    for path in files:  # the run's digest changed, and every item's figures (no response counted)
         def flip(header):
-            return header | {"digest": "0" * 64, "sums": bytes(len(header["sums"]))}
+            return header | {"digest": "0" * 64, "repeats": bytes(len(header["repeats"]))}
         _forge(path, flip)
     again = Cache(root / "build" / "cache")
     scored = rescore(root, tmp_path / "again", again)

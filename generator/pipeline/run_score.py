@@ -148,7 +148,7 @@ class Verified:
 
 class RunScore:
     """One scored run: a handle on its artifact. The small parts are here (counts, digest, per-item
-    sums and repeats, repeat consistency, and the run's metrics once `stages.summarise` sets
+    repeats, repeat consistency, and the run's metrics once `stages.summarise` sets
     `summary`); each bulky part is read from the artifact when a method asks for it, and the caller
     holds it while it needs it."""
 
@@ -166,7 +166,6 @@ class RunScore:
         self.missing: int = header["missing"]
         self.sealed: int = header["sealed"]  # private records scored from their stored verdicts
         self.suite_failures: int = header["suite_failures"]  # replies the suite's scorer could not handle
-        self.sums = np.frombuffer(header["sums"], dtype=np.float64).reshape(header["shape"])  # items x figures
         self.repeats = np.frombuffer(header["repeats"], dtype=np.int64)  # items: responses scored
         # item -> (units compared, units answered the same in every repeat), items answered more than once
         self.consistency: dict[str, tuple[int, int]] = {k: tuple(v) for k, v in header["consistency"].items()}
@@ -177,6 +176,13 @@ class RunScore:
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (a page task's inputs on a Dask cluster) without the open file: the copy opens its own."""
         return self.__dict__ | {"_fh": None, "_pid": 0}
+
+    @property
+    def sums(self) -> np.ndarray:
+        """Per-item sums of the figures (items x figures, read-only), read from the artifact each time: a
+        build holds hundreds of runs, each 0.5 MB of sums at 6,000 items, and uses each a few times."""
+        shape = tuple(self._where["shape"])
+        return np.frombuffer(self._read(self._where["sums"]), dtype=np.float64).reshape(shape)
 
     @property
     def path(self) -> Path:
