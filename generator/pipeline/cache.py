@@ -272,29 +272,18 @@ class Cache:
     def keep_page(self, group: str, key: str, source: Path, data: bytes) -> str:
         """Keep a written page (`source`, holding `data`) as the group's entry `key`: a hard link to it
         when the file system allows, else a copy. Returns the SHA-256 of its bytes."""
-        path = self._path("pages", group, key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".entry-{os.getpid()}-{key}")
-        try:
-            try:
-                os.link(source, tmp)
-            except OSError:
-                tmp.write_bytes(data)
-            os.replace(tmp, path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
-        self.counts.written += 1
-        return hashlib.sha256(data).hexdigest()
+        return self.keep_entry("pages", group, key, data, source)
 
-    def keep_entry(self, kind: str, group: str, key: str, data: bytes) -> str:
-        """Keep `data` as the group's entry `key` (written aside, then moved in place). Returns the SHA-256
-        of its bytes, which the group's index records as for a page."""
+    def keep_entry(self, kind: str, group: str, key: str, data: bytes, source: Path | None = None) -> str:
+        """Keep `data` as the group's entry `key` (a hard link to `source`, the file holding it, when given
+        and the file system allows, else written aside; then moved in place). Returns the SHA-256 of its
+        bytes, which the group's index records."""
         path = self._path(kind, group, key)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".entry-{os.getpid()}-{key}")
         try:
-            tmp.write_bytes(data)
+            if source is None or not _linked(source, tmp):
+                tmp.write_bytes(data)
             os.replace(tmp, path)
         except BaseException:
             tmp.unlink(missing_ok=True)
@@ -355,6 +344,15 @@ def _make_secret(path: Path) -> bool:
         return False
     finally:
         Path(tmp).unlink(missing_ok=True)
+    return True
+
+
+def _linked(source: Path, target: Path) -> bool:
+    """Whether `target` was made a hard link to `source` (False where the file system refuses)."""
+    try:
+        os.link(source, target)
+    except OSError:
+        return False
     return True
 
 
