@@ -72,6 +72,15 @@ one run, load average 0.6, nothing else running:
         80    150   3,160     10,366      10.1     12.0      130     1.91    1.87    1.06      0.93     0.90     0.09      2.02
        160    150  12,720     20,566      22.7     26.5      148     4.29    4.12    1.21      1.17     1.14     0.19      2.01
        400    150  79,800     51,598     117.3    133.7      355    22.22   20.80    2.91      1.79     1.77     0.96      2.00
+
+At 6,000 items, after each run's artifact header held its offsets compactly (pipeline/spans.py) and its
+sums were read when asked for (RunScore.sums), 2026-12-05, one run, load average about 1.3 (the build's
+process 322 and 390 MB, its largest child 493 and 550 MB; before these changes 445/451 and 770/912 MB,
+2.02x):
+
+    groups  items   pairs  responses    time s    CPU s  peak MB   time x   CPU x  peak x  exp time  exp CPU exp peak exp pairs
+        40   6000     780    214,447      55.9     89.9      493     1.00    1.00    1.00
+       160   6000  12,720    856,505     204.7    318.4      550     3.66    3.54    1.11      0.94     0.91     0.08      2.01
 """
 
 from __future__ import annotations
