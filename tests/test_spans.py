@@ -24,16 +24,20 @@ def test_the_same_mapping_as_the_headers_dict():
 def test_runs_listing_the_same_keys_share_them():
     a = Spans({"x" + str(k): (k, 1) for k in range(1000)})
     b = Spans({"x" + str(k): (2 * k, 2) for k in range(1000)})
-    assert a._keys is b._keys and a._index is b._index and a != b
+    assert a._shared is b._shared and a != b
     c = Spans({"x" + str(k): (k, 1) for k in range(999)})  # another list: its own
-    assert c._keys is not a._keys and len(c) == 999
+    assert c._shared is not a._shared and len(c) == 999
 
 
-def test_the_shared_keys_are_forgotten_past_a_bound(monkeypatch):
-    monkeypatch.setattr(spans_mod, "_MAX_SHARED", 3)
-    monkeypatch.setattr(spans_mod, "_SHARED", {})
-    made = [Spans({str(k): (k, 1)}) for k in range(10)]
-    assert len(spans_mod._SHARED) <= 3 and [dict(s) for s in made] == [{str(k): (k, 1)} for k in range(10)]
+def test_shared_keys_go_with_their_last_user():
+    import gc
+
+    before = len(spans_mod._SHARED)
+    made = [Spans({f"y{n}-{k}": (k, 1) for k in range(10)}) for n in range(5)]
+    assert len(spans_mod._SHARED) == before + 5
+    del made
+    gc.collect()
+    assert len(spans_mod._SHARED) == before
 
 
 def test_a_pickled_copy_is_the_same():

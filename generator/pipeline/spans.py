@@ -11,52 +11,60 @@ same order (most runs of a suite answer every item).
 
 from __future__ import annotations
 
+import weakref
 from array import array
 from collections.abc import Hashable, Iterator, Mapping
 
-_SHARED: dict[tuple, tuple[tuple, dict]] = {}  # keys, in order -> (the same tuple, key -> position)
-_MAX_SHARED = 256  # distinct key lists remembered (a new one past that starts the memory over)
+
+class _Keys:
+    """A list of keys in order and each one's position, shared by the Spans that list the same keys."""
+
+    __slots__ = ("keys", "index", "__weakref__")
+
+    def __init__(self, keys: tuple) -> None:
+        self.keys, self.index = keys, {k: i for i, k in enumerate(keys)}
 
 
-def _shared(keys: tuple) -> tuple[tuple, dict]:
+_SHARED: weakref.WeakValueDictionary[tuple, _Keys] = weakref.WeakValueDictionary()  # gone with its last user
+
+
+def _shared(keys: tuple) -> _Keys:
     found = _SHARED.get(keys)
     if found is None:
-        if len(_SHARED) >= _MAX_SHARED:
-            _SHARED.clear()
-        found = _SHARED[keys] = (keys, {k: i for i, k in enumerate(keys)})
+        found = _SHARED[keys] = _Keys(keys)
     return found
 
 
 class Spans(Mapping):
     """key -> (start, length), in the header's order."""
 
-    __slots__ = ("_keys", "_index", "_starts", "_lengths")
+    __slots__ = ("_shared", "_starts", "_lengths")
 
     def __init__(self, spans: Mapping[Hashable, tuple[int, int]]) -> None:
-        self._keys, self._index = _shared(tuple(spans))
+        self._shared = _shared(tuple(spans))
         self._starts = array("q", (s for s, _ in spans.values()))
         self._lengths = array("q", (n for _, n in spans.values()))
 
     def __getstate__(self) -> tuple:
-        return self._keys, self._starts, self._lengths
+        return self._shared.keys, self._starts, self._lengths
 
     def __setstate__(self, state: tuple) -> None:
         keys, self._starts, self._lengths = state
-        self._keys, self._index = _shared(keys)
+        self._shared = _shared(keys)
 
     def __getitem__(self, key: Hashable) -> tuple[int, int]:
-        k = self._index[key]
+        k = self._shared.index[key]
         return self._starts[k], self._lengths[k]
 
     def get(self, key: Hashable, default=None):  # type: ignore[override]
-        k = self._index.get(key)
+        k = self._shared.index.get(key)
         return default if k is None else (self._starts[k], self._lengths[k])
 
     def __contains__(self, key: object) -> bool:
-        return key in self._index
+        return key in self._shared.index
 
     def __iter__(self) -> Iterator:
-        return iter(self._keys)
+        return iter(self._shared.keys)
 
     def __len__(self) -> int:
-        return len(self._keys)
+        return len(self._shared.keys)
