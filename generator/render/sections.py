@@ -14,7 +14,7 @@ holds one bundle of every run, so a bundle has BUNDLE items while the suite has 
 and half as many each time the runs double past that (`bundle_size`): what a process holds stays near
 HELD sections however many runs there are. When the runs cross such a bound, every bundle changes and
 every section is made again, once. Its key hashes the
-run's section key and the bundle's number with what every section depends on besides its run: the
+run's section key and the bundle's size and number with what every section depends on besides its run: the
 sources of generator/render/ and of the section's template (and what it includes), the versions of
 Python and of the template libraries, and the suite's key (its items, which fix the bundles, its rules,
 labels and plugin sources: a changed column or page budget makes every section again). Every item

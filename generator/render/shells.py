@@ -6,8 +6,8 @@ the checked answers, the labels, the navigation around them) does not depend on 
 is made as a `Shelled`: the text of each slot (the runs' sections, their count, the published verdicts'
 block: what depends on the runs) and a function that makes the page without them. The writer renders
 that page once with a random marker in each slot and keeps what lies around the markers (the shell)
-in the build cache, under the key of the page's inputs but the slots' (`key`, folded with everything
-else a page's bytes depend on: page_cache.PageKeys). While that key holds, the page's bytes are the
+in the build cache, under the key of the page's inputs but the slots' (the Deferred page's `shell`,
+folded with everything else a page's bytes depend on: page_cache.PageKeys). While that key holds, the page's bytes are the
 shell's parts with the slots' text between them, UTF-8 encoded as the page is (the encoding goes code
 point by code point, so the parts encoded apart join to the bytes of the whole): the same bytes as
 the page rendered whole. A marker is 128 random bits drawn per process, so no text of a document or a
@@ -51,9 +51,9 @@ Shell = tuple[tuple[str, ...], tuple[bytes, ...]]  # the slots' names in page or
 def shelled_bytes(writer: Writer, d: Deferred, s: Shelled) -> bytes:
     """The page's bytes: its shell from the build cache (rendered and kept when not there), with the
     slots' text put in."""
-    key = full_key(writer, d)
+    key, group = full_key(writer, d), shell_group(d)
     # from the build cache, or on a cluster's worker (no cache) as the client found it there (cluster_pages.py)
-    shell = cached_shell(writer, d) if key is not None else writer.shells_given.get(d.path)
+    shell = _cached(writer, group, key) if key is not None else writer.shells_given.get(d.path)
     if shell is not None and sorted(shell[0]) != sorted(s.slots):  # another page's slots: made again
         shell = None
     if shell is None:
@@ -65,7 +65,7 @@ def shelled_bytes(writer: Writer, d: Deferred, s: Shelled) -> bytes:
             page.context.update({name: Markup(text) for name, text in s.slots.items()})
             return writer.render(page)
         if key is not None:
-            keep_shell(writer, d, shell)
+            _keep(writer, group, key, shell)
         elif d.shell is not None:  # a worker's: the client keeps it
             writer.shells_made[d.path] = shell
     names, parts = shell
@@ -99,9 +99,12 @@ def keep_shell(writer: Writer, d: Deferred, shell: Shell) -> None:
     """Keep the Deferred page's shell in the build cache (when it has a key there)."""
     key = full_key(writer, d)
     if key is not None:
-        assert writer.cache is not None
-        group = shell_group(d)
-        writer.used.setdefault(group, {})[key] = writer.cache.keep_entry("pages", group, key, marshal.dumps(shell))
+        _keep(writer, shell_group(d), key, shell)
+
+
+def _keep(writer: Writer, group: str, key: str, shell: Shell) -> None:
+    assert writer.cache is not None
+    writer.used.setdefault(group, {})[key] = writer.cache.keep_entry("pages", group, key, marshal.dumps(shell))
 
 
 def keep_unused(writer: Writer, d: Deferred) -> None:

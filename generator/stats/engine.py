@@ -120,6 +120,8 @@ def _parts(data: SuiteData, st: Stratum, cover: list[int], resamples: int, on_ch
     if only in (None, RATIO_GROUP):
         yield RATIO_GROUP, ratio_draws(figs, reps, data.figure_names, declared.spec,
                                        derive_seed(suite.name, st.key, RATIO_GROUP), resamples, on_chunk)
+    if only == RATIO_GROUP:
+        return
     datasets = [data.items[p].dataset for p in st.positions]
     groups = [np.flatnonzero(np.array(datasets) == d.id) for d in suite.datasets if d.id in datasets]
     for dm in declared.dataset_means:
